@@ -1,0 +1,57 @@
+"""Pots and their division.
+
+Pots are built from what each player committed to the hand: the main pot holds what every
+player still in could match; each side pot what only the bigger stacks covered, so nobody
+wins from an opponent more than they staked. Dividing is integer arithmetic with the odd
+chips placed by rule, so chips are conserved exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]  # players still in who may win it, in seat order from the button
+
+
+def build_pots(committed: Sequence[int], folded: Sequence[bool]) -> list[Pot]:
+    """Main pot first. Folded players' chips stay in the pots they reached but make them
+    eligible for nothing. Adjacent layers with the same eligible players are merged."""
+    live_levels = sorted({c for c, f in zip(committed, folded, strict=True) if not f and c > 0})
+    if not live_levels:
+        return []
+    pots: list[Pot] = []
+    previous = 0
+    last = live_levels[-1]
+    for level in live_levels:
+        # The top layer also takes any chips a folded player put in above every live
+        # player's total (possible only when an uncalled bet was not returned).
+        cap = max(committed) if level == last else level
+        amount = sum(min(c, cap) - min(c, previous) for c in committed)
+        eligible = tuple(
+            i
+            for i, (c, f) in enumerate(zip(committed, folded, strict=True))
+            if not f and c >= level
+        )
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        elif amount:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    return pots
+
+
+def split_evenly(amount: int, parts: int) -> list[int]:
+    """``amount`` into ``parts`` shares, the odd chips to the first shares."""
+    base, extra = divmod(amount, parts)
+    return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+def split_high_low(amount: int) -> tuple[int, int]:
+    """Half to the high, half to the low; an odd chip goes to the high."""
+    low = amount // 2
+    return amount - low, low
