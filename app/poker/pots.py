@@ -18,9 +18,24 @@ class Pot:
     eligible: tuple[int, ...]  # players still in who may win it, in seat order from the button
 
 
-def build_pots(committed: Sequence[int], folded: Sequence[bool]) -> list[Pot]:
+def build_pots(
+    committed: Sequence[int], folded: Sequence[bool], dead: Sequence[int] = ()
+) -> list[Pot]:
     """Main pot first. Folded players' chips stay in the pots they reached but make them
-    eligible for nothing. Adjacent layers with the same eligible players are merged."""
+    eligible for nothing. Adjacent layers with the same eligible players are merged.
+
+    ``dead`` is the part of each player's ``committed`` that is dead money (a missed blind
+    posted dead): it goes to the main pot and stakes nothing, so it never makes a side pot.
+    """
+    if dead:
+        money = sum(dead)
+        staked = [c - d for c, d in zip(committed, dead, strict=True)]
+        pots = build_pots(staked, folded)
+        if pots:
+            pots[0] = Pot(pots[0].amount + money, pots[0].eligible)
+        elif money:
+            pots = [Pot(money, tuple(i for i, f in enumerate(folded) if not f))]
+        return pots
     live_levels = sorted({c for c, f in zip(committed, folded, strict=True) if not f and c > 0})
     if not live_levels:
         return []

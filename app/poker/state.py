@@ -113,6 +113,7 @@ class HandState:
         self.stacks = list(setup.stacks)
         self.bets = [0] * n
         self.committed = [0] * n
+        self.dead = [0] * n  # dead money inside ``committed``: main pot only
         self.folded = [False] * n
         self.shown = [False] * n
         self.mucked = [False] * n
@@ -178,6 +179,8 @@ class HandState:
                 self.committed[p] += put
                 if live:
                     self.bets[p] += put
+                elif kind == "dead":
+                    self.dead[p] += put
                 ev.append(ForcedBet(p, kind, put, self.stacks[p] == 0))
         hole = cfg.game.hole_cards
         # One card at a time, clockwise from the first player left of the button.
@@ -217,7 +220,7 @@ class HandState:
     def pots(self) -> list[Pot]:
         """Pots as they stand, counting only chips gathered from previous rounds."""
         gathered = [c - b for c, b in zip(self.committed, self.bets, strict=True)]
-        return build_pots(gathered, self.folded)
+        return build_pots(gathered, self.folded, self.dead)
 
     def board(self, run: int = 0, board: int = 0) -> tuple[Card, ...]:
         return tuple(self.boards[run][board])
@@ -230,6 +233,7 @@ class HandState:
             tuple(self.stacks),
             tuple(self.bets),
             tuple(self.committed),
+            tuple(self.dead),
             tuple(self.folded),
             tuple(self.shown),
             tuple(self.mucked),
@@ -489,7 +493,7 @@ class HandState:
         self.bets = [0] * self.n
         self.max_bet = 0
         self.actor = None
-        pots = build_pots(self.committed, self.folded)
+        pots = build_pots(self.committed, self.folded, self.dead)
         events.append(PotsGathered(tuple((pot.amount, pot.eligible) for pot in pots)))
 
     def _finish_round_and_continue(self, events: list[Event]) -> None:
@@ -629,7 +633,7 @@ class HandState:
         """
         shares: list[tuple[int, int, int, str, int, int, bool]] = []
         cfg = self.config
-        pots = build_pots(self.committed, self.folded)
+        pots = build_pots(self.committed, self.folded, self.dead)
         highs: dict[tuple[int, int, int], int] = {}
         lows: dict[tuple[int, int, int], int | None] = {}
         for k, pot in enumerate(pots):
@@ -672,7 +676,7 @@ class HandState:
         if len(contenders) == 1:
             # Uncontested: the last player in takes every pot without showing.
             (p,) = contenders
-            for k, pot in enumerate(build_pots(self.committed, self.folded)):
+            for k, pot in enumerate(build_pots(self.committed, self.folded, self.dead)):
                 self.stacks[p] += pot.amount
                 events.append(PotAwarded(k, 0, 0, "whole", p, pot.amount, None, ()))
         else:
@@ -692,6 +696,7 @@ class HandState:
                 self.stacks[p] += amount
                 events.append(PotAwarded(k, run, b, half, p, amount, name, used))
         self.committed = [0] * self.n
+        self.dead = [0] * self.n
         self.phase = Phase.COMPLETE
         events.append(HandEnded(tuple(self.stacks)))
 
