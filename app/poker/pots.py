@@ -30,12 +30,12 @@ def build_pots(
     if dead:
         money = sum(dead)
         staked = [c - d for c, d in zip(committed, dead, strict=True)]
-        pots = build_pots(staked, folded)
-        if pots:
-            pots[0] = Pot(pots[0].amount + money, pots[0].eligible)
+        layered = build_pots(staked, folded)
+        if layered:
+            layered[0] = Pot(layered[0].amount + money, layered[0].eligible)
         elif money:
-            pots = [Pot(money, tuple(i for i, f in enumerate(folded) if not f))]
-        return pots
+            layered = [Pot(money, tuple(i for i, f in enumerate(folded) if not f))]
+        return layered
     live_levels = sorted({c for c, f in zip(committed, folded, strict=True) if not f and c > 0})
     if not live_levels:
         return []
