@@ -1,0 +1,163 @@
+"""Settings: every knob is an environment variable.
+
+`get_settings()` reads the environment once per process. `load_settings_or_exit()` is what
+the command line uses: a bad value stops start-up with one line naming the variable.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+SECRET_KEY_MIN_LENGTH = 32
+SECRET_KEY_FILE = "secret_key"
+
+
+class Settings(BaseSettings):
+    """The server's configuration, read from environment variables of the same name."""
+
+    model_config = SettingsConfigDict(case_sensitive=False, extra="ignore", frozen=True)
+
+    data_dir: Path = Field(
+        default=Path("./data"),
+        description="Where the embedded database and the generated secret key live.",
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy async URL; default sqlite+aiosqlite:///<DATA_DIR>/omaha.sqlite3.",
+    )
+    redis_url: str | None = Field(
+        default=None, description="redis:// URL for presence; unset keeps presence in process."
+    )
+    host: str = Field(default="127.0.0.1", min_length=1)
+    port: int = Field(default=8000, ge=1, le=65535)
+    secret_key: SecretStr | None = Field(
+        default=None,
+        description="Signs session cookies; unset generates one in <DATA_DIR>/secret_key.",
+    )
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Comma-separated origins allowed to open a WebSocket; empty = same origin.",
+    )
+    log_level: Literal["debug", "info", "warning", "error", "critical"] = "info"
+    log_format: Literal["text", "json"] = "text"
+    presence_ttl: float = Field(
+        default=30.0,
+        gt=0,
+        le=3600,
+        description="Seconds a connection stays online without a heartbeat.",
+    )
+
+    @field_validator("database_url", "redis_url", "secret_key", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if value.startswith(("postgresql://", "postgres://")):
+            # The usual libpq form: use the async driver this server ships with.
+            return "postgresql+asyncpg://" + value.split("://", 1)[1]
+        if not value.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            raise ValueError(
+                "must start with sqlite+aiosqlite:// or postgresql+asyncpg:// (or postgresql://)"
+            )
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _known_redis(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("must start with redis://, rediss:// or unix://")
+        return value
+
+    @field_validator("secret_key")
+    @classmethod
+    def _long_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < SECRET_KEY_MIN_LENGTH:
+            raise ValueError(f"must be at least {SECRET_KEY_MIN_LENGTH} characters long")
+        return value
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [part for part in (p.strip() for p in value.split(",")) if part]
+        if isinstance(value, list):
+            for origin in value:
+                if not isinstance(origin, str) or not origin.startswith(("http://", "https://")):
+                    raise ValueError(f"{origin!r} is not an origin like https://poker.example.org")
+            return [origin.rstrip("/") for origin in value]
+        return value
+
+    @field_validator("log_level", "log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url is not None:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{self.data_dir.as_posix()}/omaha.sqlite3"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.effective_database_url.startswith("sqlite")
+
+    def ensure_secret_key(self) -> str:
+        """Return SECRET_KEY, or the one kept in DATA_DIR/secret_key (made on first use).
+
+        Keeping a generated key on disk lets sessions survive a restart of a local run.
+        """
+        if self.secret_key is not None:
+            return self.secret_key.get_secret_value()
+        path = self.data_dir / SECRET_KEY_FILE
+        if path.exists():
+            key = path.read_text(encoding="utf-8").strip()
+            if len(key) >= SECRET_KEY_MIN_LENGTH:
+                return key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(48)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(key + "\n")
+        os.chmod(path, 0o600)
+        return key
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
+
+
+def describe_error(error: ValidationError) -> str:
+    """One line naming the first bad variable and what is wrong with it."""
+    first = error.errors()[0]
+    name = str(first["loc"][0]).upper() if first["loc"] else "settings"
+    message = str(first["msg"])
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    more = len(error.errors()) - 1
+    suffix = f" (and {more} more)" if more > 0 else ""
+    return f"invalid setting {name}: {message}{suffix}"
+
+
+def load_settings_or_exit() -> Settings:
+    try:
+        return get_settings()
+    except ValidationError as error:
+        print(f"omaha: {describe_error(error)}", file=sys.stderr)
+        raise SystemExit(2) from None
