@@ -1,0 +1,134 @@
+"""Command line: `python -m app serve`, `python -m app migrate`.
+
+A subcommand is one function `(args) -> int` and one entry in `COMMANDS`, whose `add` callback
+declares its arguments. Exit codes: 0 done, 1 refused or failed, 2 bad settings or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from app.config import Settings, load_settings_or_exit
+from app.logging import setup_logging
+
+log = logging.getLogger("omaha")
+
+
+@dataclass(frozen=True)
+class Command:
+    help: str
+    run: Callable[[argparse.Namespace], int]
+    add: Callable[[argparse.ArgumentParser], None] = lambda parser: None
+
+
+def prepare_database(settings: Settings) -> str | None:
+    """Bring the embedded SQLite database to head; check that any other database is at head.
+
+    Returns None when the schema is ready, else a message saying why the server must not start.
+    """
+    from app.store.db import create_engine
+    from app.store.migrate import schema_state, upgrade
+
+    url = settings.effective_database_url
+    if settings.is_sqlite:
+        upgrade(url)
+        return None
+
+    async def check() -> str | None:
+        engine = create_engine(url)
+        try:
+            state = await schema_state(engine)
+        finally:
+            await engine.dispose()
+        if state.at_head:
+            return None
+        return f"{state.describe()}: run `python -m app migrate` first"
+
+    return asyncio.run(check())
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.main import create_app
+
+    settings = load_settings_or_exit()
+    setup_logging(settings.log_level, settings.log_format)
+    try:
+        refusal = prepare_database(settings)
+    except Exception as error:
+        print(f"omaha: cannot open the database: {error}", file=sys.stderr)
+        return 1
+    if refusal is not None:
+        print(f"omaha: not starting: {refusal}", file=sys.stderr)
+        return 1
+
+    shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+    if ":" in shown_host:
+        shown_host = f"[{shown_host}]"
+    url = f"http://{shown_host}:{settings.port}/"
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[object] | None = None) -> None:  # type: ignore[override]
+            await super().startup(sockets)  # type: ignore[arg-type]
+            if self.started:
+                print(f"\n  Omaha is running: open {url}\n", flush=True)
+
+    config = uvicorn.Config(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
+        access_log=False,
+        proxy_headers=True,
+        server_header=False,
+    )
+    server = Server(config)
+    server.run()
+    return 0 if server.started else 1
+
+
+def migrate(args: argparse.Namespace) -> int:
+    from app.store.migrate import upgrade
+
+    settings = load_settings_or_exit()
+    setup_logging(settings.log_level, settings.log_format)
+    try:
+        upgrade(settings.effective_database_url, args.revision)
+    except Exception as error:
+        print(f"omaha: migration failed: {error}", file=sys.stderr)
+        return 1
+    log.info("database is at %s", args.revision)
+    return 0
+
+
+def _add_migrate(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("revision", nargs="?", default="heads", help="target (default: heads)")
+
+
+COMMANDS: dict[str, Command] = {
+    "serve": Command("migrate the embedded database if needed, then run the server", serve),
+    "migrate": Command("upgrade the database to the latest schema", migrate, _add_migrate),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m app", description="Omaha poker server")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, command in COMMANDS.items():
+        command.add(sub.add_parser(name, help=command.help, description=command.help))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return COMMANDS[args.command].run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

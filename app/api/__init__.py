@@ -1,0 +1,1 @@
+"""HTTP and WebSocket routes. They translate requests; they decide nothing."""

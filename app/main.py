@@ -1,0 +1,79 @@
+"""The ASGI application: `create_app(settings)` builds it, the lifespan opens its resources.
+
+While running, `app.state` holds:
+- `settings`: the `Settings` it was built with;
+- `engine`: the SQLAlchemy `AsyncEngine`; `sessions`: an `async_sessionmaker` on it;
+- `presence`: the `Presence` backend (Redis or in process);
+- `secret_key`: the key that signs session cookies.
+Routes get them through the dependencies in `app.api.deps`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from app import __version__
+from app.api import health
+from app.config import Settings, get_settings
+from app.logging import AccessLogMiddleware
+from app.presence import create_presence
+from app.store.db import create_engine, session_factory
+
+log = logging.getLogger("omaha")
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+
+
+def static_dir() -> Path:
+    """static/ beside the app package (a checkout), else in the working directory."""
+    if STATIC_DIR.is_dir():
+        return STATIC_DIR
+    return Path.cwd() / "static"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.settings = settings
+        app.state.secret_key = settings.ensure_secret_key()
+        app.state.engine = create_engine(settings.effective_database_url)
+        app.state.sessions = session_factory(app.state.engine)
+        app.state.presence = create_presence(settings.redis_url, settings.presence_ttl)
+        log.info(
+            "started: database %s, presence %s",
+            app.state.engine.dialect.name,
+            "redis" if settings.redis_url else "in process",
+        )
+        try:
+            yield
+        finally:
+            await app.state.presence.close()
+            await app.state.engine.dispose()
+
+    app = FastAPI(
+        title="Omaha",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.add_middleware(AccessLogMiddleware)
+    app.include_router(health.router)
+
+    static = static_dir()
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(static / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    return app
