@@ -33,7 +33,10 @@ from typing import Final
 
 from app.poker.cards import RANK_NAMES, RANK_PLURALS, Card, card_str
 
-try:  # phevaluator >= 0.6 ships the evaluator as a C extension: call it without wrappers.
+# phevaluator 0.6 is a C extension, ``_pheval``; its public functions are Python wrappers that
+# convert every card through ``Card.to_id`` and cost ~5x the native call. Older releases have
+# no extension: then the public functions are used (same values, tested).
+try:
     from phevaluator import _pheval
 
     _eval5: Callable[[int, int, int, int, int], int] = _pheval.evaluate_5cards
