@@ -1,0 +1,115 @@
+# Omaha. A newcomer types two commands:
+#   make run    create .venv, install, migrate the embedded database, serve on http://127.0.0.1:8000
+#   make test   install the test tools and servers, then the whole suite, ruff, mypy, docker checks
+# HOST, PORT and every other setting are environment variables: `PORT=9000 make run`.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+BIN  := $(VENV)/bin
+PY   := $(BIN)/python
+
+# The first Python 3.11 or newer on PATH (override with `make PYTHON=/path/to/python3.12 ...`).
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	2>/dev/null && { command -v $$p; break; }; done)
+
+# Installs are redone only when pyproject.toml changes.
+DEPS_HASH  := $(shell sha256sum pyproject.toml | cut -c1-12)
+RUN_STAMP  := $(VENV)/.installed-run-$(DEPS_HASH)
+TEST_STAMP := $(VENV)/.installed-test-$(DEPS_HASH)
+
+# Programs the tests need from the system, as command:debian-package. Installed with apt-get
+# when missing and root; otherwise `make test` stops with one line naming them.
+# Later work adds to this list (for example chromium:chromium for the browser tests).
+TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose
+
+.PHONY: help run test lint typecheck migrate migration install install-test system-tools \
+	docker-check clean
+
+help:
+	@echo "make run        install and serve on http://127.0.0.1:8000 (HOST, PORT settable)"
+	@echo "make test       the whole suite on SQLite, PostgreSQL and Redis, then ruff, mypy, docker checks"
+	@echo "make lint       ruff check"
+	@echo "make typecheck  mypy app"
+	@echo "make migrate    upgrade DATABASE_URL (default: the embedded SQLite) to the latest schema"
+	@echo 'make migration m="what changed"   write a migration from app/store/models.py'
+	@echo "make clean      remove .venv and caches (keeps ./data, your database)"
+
+$(PY):
+	@test -n "$(PYTHON)" || { echo "make: Omaha needs Python 3.11 or newer on PATH"; exit 1; }
+	@echo "make: creating $(VENV) with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+		echo "make: cannot create $(VENV): install Python's venv module (Debian: apt-get install python3-venv)"; \
+		exit 1; }
+	@$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(PY)
+	@echo "make: installing the server into $(VENV)"
+	@$(PY) -m pip install -q --disable-pip-version-check -e .
+	@rm -f $(VENV)/.installed-run-* && touch $@
+
+$(TEST_STAMP): pyproject.toml | $(PY)
+	@echo "make: installing the server with its test and dev tools into $(VENV)"
+	@$(PY) -m pip install -q --disable-pip-version-check -e '.[test,dev]'
+	@rm -f $(VENV)/.installed-run-* $(VENV)/.installed-test-* && touch $@ $(RUN_STAMP)
+
+install: $(RUN_STAMP)
+install-test: $(TEST_STAMP)
+
+run: $(RUN_STAMP)
+	@$(PY) -m app serve
+
+migrate: $(RUN_STAMP)
+	@$(PY) -m app migrate
+
+# Autogenerate against a scratch SQLite database at head; read the result before committing.
+migration: $(TEST_STAMP)
+	@test -n "$(m)" || { echo 'usage: make migration m="what changed"'; exit 2; }
+	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
+	export DATABASE_URL="sqlite+aiosqlite:///$$scratch/scratch.sqlite3"; \
+	$(PY) -m app migrate >/dev/null && $(BIN)/alembic revision --autogenerate -m "$(m)"
+
+# The programs above, and a PostgreSQL server (its binaries, not a running service).
+system-tools:
+	@missing=""; \
+	for pair in $(TEST_SYSTEM_TOOLS); do \
+		command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; \
+	done; \
+	pgbin=$$(pg_config --bindir 2>/dev/null); \
+	[ -x "$$pgbin/pg_ctl" ] || pgbin=$$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1); \
+	[ -x "$$pgbin/pg_ctl" ] && [ -x "$$pgbin/initdb" ] || missing="$$missing postgresql"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "make: installing$$missing with apt-get"; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			apt-get install -y -q --no-install-recommends $$missing >/dev/null 2>&1 \
+			|| { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $$missing >/dev/null; } \
+			|| { echo "make: apt-get could not install$$missing"; exit 1; }; \
+		else \
+			echo "make test needs:$$missing (Debian/Ubuntu: sudo apt-get install$$missing)"; exit 1; \
+		fi; \
+	fi
+
+test: $(TEST_STAMP) system-tools
+	$(BIN)/pytest -q
+	$(BIN)/ruff check .
+	$(BIN)/mypy app
+	@$(MAKE) --no-print-directory docker-check
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(TEST_STAMP)
+	$(BIN)/mypy app
+
+# No Docker engine is needed: the compose file and the Dockerfile are checked statically.
+docker-check: $(TEST_STAMP)
+	docker-compose --env-file .env.example -f docker-compose.yml config -q
+	$(BIN)/hadolint Dockerfile
+	@echo "docker-compose.yml and Dockerfile: clean"
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
