@@ -1,0 +1,113 @@
+"""Fixtures shared by the whole suite.
+
+Servers (started once per session, on free loopback ports, removed afterwards):
+- `postgres_server`: a throwaway PostgreSQL cluster (`tests.servers.PostgresServer`).
+- `postgres_url`: a fresh, empty PostgreSQL database for one test (postgresql+asyncpg URL),
+  created and dropped with pytest-postgresql's `DatabaseJanitor`.
+- `redis_proc` (pytest-redis) and `redis_url`: a throwaway redis-server; the database is
+  flushed after each test.
+Databases:
+- `sqlite_url`: a file database in the test's tmp_path.
+- `database_url`: parametrised over both, so a store test runs on SQLite and PostgreSQL.
+Settings:
+- `settings`: `Settings` for an in-process server on SQLite in tmp_path (no environment read).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from pytest_postgresql.janitor import DatabaseJanitor
+from pytest_redis import factories
+
+from app.config import Settings, get_settings
+from tests.servers import (
+    PostgresServer,
+    missing,
+    postgres_cluster,
+    redis_executable,
+)
+
+_db_numbers = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _clean_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No test sees the developer's settings, nor a cached Settings from another test."""
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    with postgres_cluster() as server:
+        yield server
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    dbname = f"omaha_test_{os.getpid()}_{next(_db_numbers)}"
+    janitor = DatabaseJanitor(
+        user=postgres_server.user,
+        host=postgres_server.host,
+        port=postgres_server.port,
+        dbname=dbname,
+    )
+    with janitor:
+        yield postgres_server.url(dbname)
+
+
+@pytest.fixture(scope="session")
+def redis_server_executable() -> str:
+    executable = redis_executable()
+    if executable is None:
+        missing("redis-server is not installed (Debian: apt-get install redis-server)")
+        raise AssertionError("unreachable")
+    return executable
+
+
+_redis_proc = factories.redis_proc(executable=redis_executable() or "/usr/bin/redis-server")
+
+
+@pytest.fixture(scope="session")
+def redis_proc(redis_server_executable: str, request: pytest.FixtureRequest) -> object:
+    """pytest-redis's throwaway redis-server, after checking that one is installed."""
+    return request.getfixturevalue("_redis_proc")
+
+
+@pytest.fixture
+def redis_url(redis_proc: object) -> Iterator[str]:
+    host, port = redis_proc.host, redis_proc.port  # type: ignore[attr-defined]
+    yield f"redis://{host}:{port}/0"
+    client = redis.Redis(host=host, port=port)
+    client.flushall()
+    client.close()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path}/omaha.sqlite3"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest) -> str:
+    name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
+    return str(request.getfixturevalue(name))
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "data",
+        database_url=f"sqlite+aiosqlite:///{tmp_path}/omaha.sqlite3",
+        redis_url=None,
+        secret_key="x" * 40,
+    )

@@ -1,0 +1,108 @@
+"""One suite for both presence backends: in process and a real redis-server."""
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from app.presence import InProcessPresence, Presence, RedisPresence, create_presence
+
+TTL = 1.0
+
+
+@pytest.fixture(params=["in_process", "redis"])
+async def presence(request: pytest.FixtureRequest) -> AsyncIterator[Presence]:
+    if request.param == "redis":
+        backend: Presence = RedisPresence.from_url(request.getfixturevalue("redis_url"), ttl=TTL)
+    else:
+        backend = InProcessPresence(ttl=TTL)
+    yield backend
+    await backend.close()
+
+
+async def test_connect_shows_seat_and_spectator(presence: Presence) -> None:
+    await presence.ping()
+    await presence.connect("t1", "alice", 3)
+    await presence.connect("t1", "bob", None)
+    await presence.connect("t2", "carol", 0)
+    assert await presence.online("t1") == {"alice": 3, "bob": None}
+    assert await presence.online("t2") == {"carol": 0}
+    assert await presence.online("nowhere") == {}
+
+
+async def test_connect_again_replaces_the_seat(presence: Presence) -> None:
+    await presence.connect("t1", "alice", None)
+    await presence.connect("t1", "alice", 5)
+    assert await presence.online("t1") == {"alice": 5}
+
+
+async def test_disconnect_removes_only_that_session(presence: Presence) -> None:
+    await presence.connect("t1", "alice", 1)
+    await presence.connect("t1", "bob", 2)
+    await presence.disconnect("t1", "alice")
+    await presence.disconnect("t1", "alice")  # again: not an error
+    await presence.disconnect("t9", "zed")
+    assert await presence.online("t1") == {"bob": 2}
+
+
+async def test_entries_expire_after_ttl_without_heartbeat(presence: Presence) -> None:
+    await presence.connect("t1", "alice", 1)
+    await presence.connect("t1", "bob", 2)
+    await asyncio.sleep(TTL * 0.6)
+    assert await presence.heartbeat("t1", "bob") is True
+    await asyncio.sleep(TTL * 0.6)
+    assert await presence.online("t1") == {"bob": 2}
+    assert await presence.heartbeat("t1", "alice") is False
+    await asyncio.sleep(TTL * 1.2)
+    assert await presence.online("t1") == {}
+    assert await presence.heartbeat("t1", "bob") is False
+
+
+async def test_heartbeat_for_an_unknown_session_changes_nothing(presence: Presence) -> None:
+    assert await presence.heartbeat("t1", "ghost") is False
+    assert await presence.online("t1") == {}
+
+
+async def test_redis_keys_expire_with_the_table(redis_url: str) -> None:
+    import redis.asyncio as aioredis
+
+    presence = RedisPresence.from_url(redis_url, ttl=TTL)
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        await presence.connect("t1", "alice", 1)
+        assert await client.exists("omaha:presence:t1:expiry", "omaha:presence:t1:seat") == 2
+        await asyncio.sleep(TTL * 1.5)
+        assert await client.exists("omaha:presence:t1:expiry", "omaha:presence:t1:seat") == 0
+    finally:
+        await client.aclose()
+        await presence.close()
+
+
+async def test_two_processes_share_presence_through_redis(redis_url: str) -> None:
+    first = RedisPresence.from_url(redis_url, ttl=5)
+    second = RedisPresence.from_url(redis_url, ttl=5)
+    try:
+        await first.connect("t1", "alice", 4)
+        assert await second.online("t1") == {"alice": 4}
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_create_presence_picks_the_backend(redis_url: str) -> None:
+    assert isinstance(create_presence(None, 10), InProcessPresence)
+    assert isinstance(create_presence(redis_url, 10), RedisPresence)
+
+
+def test_in_process_clock_is_injectable() -> None:
+    now = [100.0]
+    presence = InProcessPresence(ttl=10, clock=lambda: now[0])
+
+    async def scenario() -> None:
+        await presence.connect("t", "a", 1)
+        now[0] += 9.9
+        assert await presence.online("t") == {"a": 1}
+        now[0] += 0.2
+        assert await presence.online("t") == {}
+
+    asyncio.run(scenario())
