@@ -47,12 +47,12 @@ $(PY):
 
 $(RUN_STAMP): pyproject.toml | $(PY)
 	@echo "make: installing the server into $(VENV)"
-	@$(PY) -m pip install -q --disable-pip-version-check -e .
+	@PYTHONWARNINGS=ignore $(PY) -m pip install -q --disable-pip-version-check -e .
 	@rm -f $(VENV)/.installed-run-* && touch $@
 
 $(TEST_STAMP): pyproject.toml | $(PY)
 	@echo "make: installing the server with its test and dev tools into $(VENV)"
-	@$(PY) -m pip install -q --disable-pip-version-check -e '.[test,dev]'
+	@PYTHONWARNINGS=ignore $(PY) -m pip install -q --disable-pip-version-check -e '.[test,dev]'
 	@rm -f $(VENV)/.installed-run-* $(VENV)/.installed-test-* && touch $@ $(RUN_STAMP)
 
 install: $(RUN_STAMP)
