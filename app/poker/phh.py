@@ -558,17 +558,24 @@ def _rebuild(
                 assert c is not None
                 fixed[where[dealt]] = c
 
+    # A hand mucked at the showdown must lose (the engine refuses to muck a winner): when
+    # its cards are unknown, other unused cards are tried until the fillers lose.
     reshuffled: dict[int, int] = {}
+    last = -1
     for _ in range(_RESHUFFLES):
         deck = _fill(fixed, unknown_slots, tuple(sorted(reshuffled.items())))
         unknown = frozenset(deck[s] for slots in unknown_slots.values() for s in slots)
         try:
             actions = _play(setup, deck, items, amount_of, scale, unknown)
         except _Reshuffle as again:
-            reshuffled[again.player] = reshuffled.get(again.player, 0) + 1
+            last = again.player
+            reshuffled[last] = reshuffled.get(last, 0) + 1
             continue
         return deck, actions, unknown
-    raise PHHError("no deal of the unknown hole cards lets the mucked hands lose")
+    raise PHHError(
+        f"p{last + 1} mucks at the showdown but the hole cards are unknown ('??'), and no "
+        "cards left make a hand that loses: a hand that wins part of the pot must be shown"
+    )
 
 
 def _fill(
