@@ -1,4 +1,4 @@
-"""Command line: `python -m app serve`, `python -m app migrate`.
+"""Command line: `python -m app serve`, `python -m app migrate`, `python -m app replay FILE...`.
 
 A subcommand is one function `(args) -> int` and one entry in `COMMANDS`, whose `add` callback
 declares its arguments. Exit codes: 0 done, 1 refused or failed, 2 bad settings or usage.
@@ -107,6 +107,18 @@ def migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay(args: argparse.Namespace) -> int:
+    from app.replay import command
+
+    return command(args)
+
+
+def _add_replay(parser: argparse.ArgumentParser) -> None:
+    from app.replay import add_arguments
+
+    add_arguments(parser)
+
+
 def _add_migrate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("revision", nargs="?", default="heads", help="target (default: heads)")
 
@@ -114,6 +126,11 @@ def _add_migrate(parser: argparse.ArgumentParser) -> None:
 COMMANDS: dict[str, Command] = {
     "serve": Command("migrate the embedded database if needed, then run the server", serve),
     "migrate": Command("upgrade the database to the latest schema", migrate, _add_migrate),
+    "replay": Command(
+        "replay PHH hand histories, one JSON line of finishing stacks per file",
+        replay,
+        _add_replay,
+    ),
 }
 
 
