@@ -8,8 +8,23 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import DateTime, MetaData, String, Uuid, func
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    Uuid,
+    func,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING_CONVENTION = {
@@ -36,6 +51,99 @@ class Player(Base):
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     display_name: Mapped[str] = mapped_column(String(32))
     session_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+
+
+class TableRow(Base):
+    """A cash-game table: its settings (`TableConfig` as JSON), host, button and invite code.
+
+    The code is the unguessable part of the invite link; whoever has it can watch the table.
+    """
+
+    __tablename__ = "tables"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    host_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    button: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False)
+    hand_number: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SeatRow(Base):
+    """An occupied seat and its stack between hands (during a hand: as the hand started)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "player_id"),)
+
+    table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(32))
+    stack: Mapped[int] = mapped_column(BigInteger)
+    sitting_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    waiting: Mapped[bool] = mapped_column(Boolean, default=True)
+    post: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_bank: Mapped[float] = mapped_column(Float, default=0.0)
+
+
+class HandRow(Base):
+    """One hand: its setup and seat map (`record`), the deck order (server-side only, never
+    sent to a client), and its result once over. The actions are rows of `hand_actions`."""
+
+    __tablename__ = "hands"
+    __table_args__ = (
+        UniqueConstraint("table_id", "number"),
+        Index("ix_hands_open", "table_id", "ended_at"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    deck: Mapped[list[int]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class HandActionRow(Base):
+    """An accepted action, numbered from 0 within its hand: (hand, counter) is unique, so an
+    action is stored at most once."""
+
+    __tablename__ = "hand_actions"
+
+    hand_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("hands.id"), primary_key=True)
+    counter: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    agree: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+
+
+class LedgerEntry(Base):
+    """Chips entering a table (`buy_in`, `top_up`, `adjustment`, signed) or leaving it
+    (`cash_out`). Their balance equals the stored seat stacks at every committed moment."""
+
+    __tablename__ = "ledger"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"), index=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    amount: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )

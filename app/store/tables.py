@@ -1,0 +1,262 @@
+"""The table store on SQLAlchemy (SQLite or PostgreSQL): what the table actor writes through.
+
+Each method is one transaction, committed before it returns, so the actor only announces what
+is durable. See `app.tables.store.TableStore` for the contract and the ledger identity.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.poker import Action
+from app.store.models import HandActionRow, HandRow, LedgerEntry, SeatRow, TableRow
+from app.tables.config import TableConfig
+from app.tables.hand import Hand
+from app.tables.seat import Seat
+from app.tables.store import LEDGER_IN, StoredHand, StoredTable
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _seat_row(table_id: uuid.UUID, seat: Seat) -> dict[str, object]:
+    return {
+        "table_id": table_id,
+        "number": seat.number,
+        "player_id": uuid.UUID(seat.player_id),
+        "name": seat.name,
+        "stack": seat.stack,
+        "sitting_out": seat.sitting_out,
+        "waiting": seat.waiting,
+        "post": seat.post,
+        "time_bank": seat.time_bank,
+    }
+
+
+class SqlTableStore:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def create_table(self, host_id: str, config: TableConfig, code: str) -> str:
+        async with self.sessions.begin() as s:
+            row = TableRow(
+                id=uuid.uuid4(),
+                code=code,
+                host_id=uuid.UUID(host_id),
+                config=config.model_dump(mode="json"),
+                paused=False,
+                hand_number=0,
+            )
+            s.add(row)
+        return str(row.id)
+
+    async def open_tables(self) -> list[str]:
+        async with self.sessions() as s:
+            rows = await s.scalars(select(TableRow.id).where(TableRow.closed_at.is_(None)))
+            return [str(r) for r in rows]
+
+    async def load_table(self, table_id: str) -> StoredTable:
+        tid = uuid.UUID(table_id)
+        async with self.sessions() as s:
+            row = await s.get_one(TableRow, tid)
+            seats = [
+                Seat(
+                    number=r.number,
+                    player_id=str(r.player_id),
+                    name=r.name,
+                    stack=r.stack,
+                    sitting_out=r.sitting_out,
+                    waiting=r.waiting,
+                    post=r.post,
+                    time_bank=r.time_bank,
+                )
+                for r in await s.scalars(select(SeatRow).where(SeatRow.table_id == tid))
+            ]
+            hand: StoredHand | None = None
+            open_hand = await s.scalar(
+                select(HandRow)
+                .where(HandRow.table_id == tid, HandRow.ended_at.is_(None))
+                .order_by(HandRow.number.desc())
+                .limit(1)
+            )
+            if open_hand is not None:
+                actions = await s.scalars(
+                    select(HandActionRow)
+                    .where(HandActionRow.hand_id == open_hand.id)
+                    .order_by(HandActionRow.counter)
+                )
+                hand = StoredHand(
+                    id=str(open_hand.id),
+                    number=open_hand.number,
+                    record=open_hand.record,
+                    deck=list(open_hand.deck),
+                    actions=[
+                        {"player": a.player, "kind": a.kind, "amount": a.amount, "agree": a.agree}
+                        for a in actions
+                    ],
+                )
+            return StoredTable(
+                id=str(row.id),
+                code=row.code,
+                host_id=str(row.host_id),
+                config=TableConfig.model_validate(row.config),
+                button=row.button,
+                paused=row.paused,
+                hand_number=row.hand_number,
+                seats=seats,
+                hand=hand,
+            )
+
+    async def save_table(
+        self,
+        table_id: str,
+        *,
+        host_id: str,
+        config: TableConfig,
+        button: int | None,
+        paused: bool,
+        hand_number: int,
+    ) -> None:
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(TableRow)
+                .where(TableRow.id == uuid.UUID(table_id))
+                .values(
+                    host_id=uuid.UUID(host_id),
+                    config=config.model_dump(mode="json"),
+                    button=button,
+                    paused=paused,
+                    hand_number=hand_number,
+                )
+            )
+
+    async def _put_seats(self, s: AsyncSession, table_id: str, seats: list[Seat]) -> None:
+        tid = uuid.UUID(table_id)
+        for seat in seats:
+            values = _seat_row(tid, seat)
+            await s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == tid, SeatRow.number == seat.number)
+                .values(**{k: v for k, v in values.items() if k not in ("table_id", "number")})
+            )
+
+    def _ledger(self, table_id: str, player_id: str, kind: str, amount: int) -> LedgerEntry:
+        return LedgerEntry(
+            table_id=uuid.UUID(table_id), player_id=uuid.UUID(player_id), kind=kind, amount=amount
+        )
+
+    async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
+        async with self.sessions.begin() as s:
+            s.add(SeatRow(**_seat_row(uuid.UUID(table_id), seat)))
+            s.add(self._ledger(table_id, seat.player_id, "buy_in", buy_in))
+
+    async def update_seats(self, table_id: str, seats: list[Seat]) -> None:
+        async with self.sessions.begin() as s:
+            await self._put_seats(s, table_id, seats)
+
+    async def add_chips(self, table_id: str, seat: Seat, amount: int, kind: str) -> None:
+        async with self.sessions.begin() as s:
+            await self._put_seats(s, table_id, [seat])
+            s.add(self._ledger(table_id, seat.player_id, kind, amount))
+
+    async def cash_out(self, table_id: str, seat: Seat) -> None:
+        tid = uuid.UUID(table_id)
+        async with self.sessions.begin() as s:
+            await s.execute(
+                delete(SeatRow).where(SeatRow.table_id == tid, SeatRow.number == seat.number)
+            )
+            s.add(self._ledger(table_id, seat.player_id, "cash_out", seat.stack))
+
+    async def start_hand(
+        self,
+        table_id: str,
+        hand: Hand,
+        deck: list[int],
+        seats: list[Seat],
+        button: int,
+        hand_number: int,
+    ) -> None:
+        tid = uuid.UUID(table_id)
+        async with self.sessions.begin() as s:
+            s.add(
+                HandRow(
+                    id=uuid.UUID(hand.id),
+                    table_id=tid,
+                    number=hand.number,
+                    record=hand.record(),
+                    deck=list(deck),
+                )
+            )
+            await s.execute(
+                update(TableRow)
+                .where(TableRow.id == tid)
+                .values(button=button, hand_number=hand_number)
+            )
+            await self._put_seats(s, table_id, seats)
+
+    async def record_action(
+        self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
+    ) -> None:
+        hid = uuid.UUID(hand.id)
+        async with self.sessions.begin() as s:
+            # A Core insert: this is the hot path, one per action, without the unit of work.
+            await s.execute(
+                insert(HandActionRow).values(
+                    hand_id=hid,
+                    counter=counter,
+                    player=action.player,
+                    kind=str(action.kind),
+                    amount=action.amount,
+                    agree=action.agree,
+                )
+            )
+            if final is not None:
+                result = {"stacks": {str(seat.number): seat.stack for seat in final}}
+                await s.execute(
+                    update(HandRow).where(HandRow.id == hid).values(result=result, ended_at=_now())
+                )
+                await self._put_seats(s, table_id, final)
+
+    # -------------------------------------------------------------- for checks and tests
+    async def ledger_balance(self, table_id: str) -> int:
+        """Chips that entered the table minus chips that left it."""
+        tid = uuid.UUID(table_id)
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(LedgerEntry.kind, func.sum(LedgerEntry.amount))
+                .where(LedgerEntry.table_id == tid)
+                .group_by(LedgerEntry.kind)
+            )
+            return sum(int(total) * (1 if kind in LEDGER_IN else -1) for kind, total in rows)
+
+    async def stacks_total(self, table_id: str) -> int:
+        async with self.sessions() as s:
+            total = await s.scalar(
+                select(func.coalesce(func.sum(SeatRow.stack), 0)).where(
+                    SeatRow.table_id == uuid.UUID(table_id)
+                )
+            )
+            return int(total or 0)
+
+    async def tables_of(self, player_id: str) -> list[str]:
+        """Tables the player hosts or sits at, newest first."""
+        pid = uuid.UUID(player_id)
+        async with self.sessions() as s:
+            seated = select(SeatRow.table_id).where(SeatRow.player_id == pid)
+            rows = await s.scalars(
+                select(TableRow.id)
+                .where(TableRow.closed_at.is_(None))
+                .where((TableRow.host_id == pid) | TableRow.id.in_(seated))
+                .order_by(TableRow.created_at.desc())
+            )
+            return [str(r) for r in rows]
+
+    async def table_by_code(self, code: str) -> str | None:
+        async with self.sessions() as s:
+            tid = await s.scalar(select(TableRow.id).where(TableRow.code == code))
+            return str(tid) if tid is not None else None

@@ -1,0 +1,98 @@
+"""A table's settings: the game, the stakes, the seats and the clock, as one validated value.
+
+The host chooses them when creating the table (the REST body is this model) and may change the
+stakes later (from the next hand). Everything the engine supports can be chosen here: every
+game of `app.poker.GAMES`, pot/no/fixed limit, one or two boards, antes, a straddle, bomb pots
+and run it twice.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.poker import GAMES, Betting, HandConfig, OddChip, max_players
+
+#: No amount on a table may exceed this: chips stay far from any overflow in JSON clients.
+MAX_CHIPS = 10**12
+
+Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
+
+
+class TableConfig(BaseModel):
+    """What a table deals and how. Amounts are whole chips; times are seconds."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(default="Omaha", min_length=1, max_length=40)
+    game: str = Field(default="omaha", description="one of: " + ", ".join(GAMES))
+    betting: Betting = Betting.POT_LIMIT
+    small_blind: Chips = 1
+    big_blind: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 2
+    big_bet: Chips = Field(
+        default=0, description="fixed limit's turn and river bet; 0 means twice the big blind"
+    )
+    ante: Chips = 0
+    straddle: bool = Field(
+        default=False, description="the player after the big blind may straddle (2 big blinds)"
+    )
+    boards: int = Field(default=1, ge=1, le=2)
+    bomb_pot_every: int = Field(
+        default=0, ge=0, le=1000, description="every Nth hand is a bomb pot; 0 never"
+    )
+    bomb_pot_ante: Chips = Field(default=0, description="each player's bomb pot ante; 0 = 1 BB")
+    run_it_twice: bool = False
+    odd_chip: OddChip = OddChip.POSITION
+    raise_cap: int = Field(default=4, ge=2, le=10)
+    buy_in_min: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 40
+    buy_in_max: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 200
+    seats: int = Field(default=6, ge=2, le=10)
+    decision_time: float = Field(default=30.0, ge=0, le=600, description="0: no clock")
+    time_bank: float = Field(default=60.0, ge=0, le=3600)
+    approval_required: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TableConfig:
+        if self.game not in GAMES:
+            raise ValueError(f"unknown game {self.game!r}; choose one of {', '.join(GAMES)}")
+        if self.small_blind > self.big_blind:
+            raise ValueError("the small blind cannot be larger than the big blind")
+        if self.buy_in_min > self.buy_in_max:
+            raise ValueError("the minimum buy-in cannot be above the maximum")
+        if self.buy_in_min < self.big_blind:
+            raise ValueError("the minimum buy-in must cover at least one big blind")
+        most = max_players(GAMES[self.game], self.boards)
+        if self.seats > most:
+            raise ValueError(f"{GAMES[self.game].name} deals at most {most} players from one deck")
+        return self
+
+    @property
+    def fixed_big_bet(self) -> int:
+        return self.big_bet or 2 * self.big_blind
+
+    @property
+    def bomb_ante(self) -> int:
+        return self.bomb_pot_ante or self.big_blind
+
+    def is_bomb_pot(self, hand_number: int) -> bool:
+        return self.bomb_pot_every > 0 and hand_number % self.bomb_pot_every == 0
+
+    def hand_config(self, bomb_pot: bool = False) -> HandConfig:
+        return HandConfig(
+            game=GAMES[self.game],
+            betting=self.betting,
+            small_bet=self.big_blind,
+            big_bet=self.fixed_big_bet if self.betting is Betting.FIXED_LIMIT else 0,
+            boards=self.boards,
+            bomb_pot=bomb_pot,
+            run_it_twice=self.run_it_twice,
+            raise_cap=self.raise_cap,
+            odd_chip=self.odd_chip,
+        )
+
+    def with_stakes(self, **changes: Any) -> TableConfig:
+        """A copy with new stakes, validated like a new table."""
+        data = self.model_dump()
+        data.update(changes)
+        return TableConfig.model_validate(data)

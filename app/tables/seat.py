@@ -1,0 +1,48 @@
+"""A seat at a table and the player in it, as the table actor keeps it between hands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Seat:
+    """One occupied seat.
+
+    ``stack`` is the player's chips between hands (during a hand the hand state holds the
+    live stack; the seat's is the stack the hand started from). ``waiting`` is a player who
+    came in (or came back) and waits for the big blind, unless ``post`` says they post one
+    to come in at once. ``leaving`` players are folded when the action reaches them and
+    cashed out after the hand; ``removed`` players (by the host) play the hand out first.
+    """
+
+    number: int
+    player_id: str
+    name: str
+    stack: int
+    sitting_out: bool = False
+    waiting: bool = True
+    post: bool = False
+    straddle: bool = False
+    leaving: bool = False
+    removed: bool = False
+    away: bool = False
+    time_bank: float = 0.0
+    #: chips added after the current hand (top-ups and host adjustments made during a hand)
+    pending_top_up: int = 0
+    pending_adjust: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        if self.leaving or self.removed:
+            return "leaving"
+        if self.sitting_out:
+            return "sitting_out"
+        if self.waiting:
+            return "posting" if self.post else "waiting"
+        return "playing"
+
+    def can_be_dealt(self) -> bool:
+        return self.stack > 0 and not self.sitting_out and not self.leaving and not self.removed

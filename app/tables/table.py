@@ -1,0 +1,825 @@
+"""The table actor: one asyncio task per table owns its seats, button, clock and current hand.
+
+Everything that changes a table arrives as a `Command` in its mailbox and is handled one at a
+time by `run`; nothing else mutates a `Table`. The actor awaits only its store (each accepted
+action is committed before anyone hears of it), never a socket: it renders each record for
+each viewer and drops it in that viewer's bounded outbox (see `Viewer`).
+
+Commands answer through a future: a result dict, or a `TableError` (typed, and the table is
+unchanged). Timers (the decision clock, the next hand, the away grace period) post commands
+to the mailbox too, carrying what they were armed for, so a stale timer does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction, Phase
+from app.tables.button import plan_deal
+from app.tables.config import MAX_CHIPS, TableConfig
+from app.tables.errors import TableError
+from app.tables.hand import Hand
+from app.tables.seat import Seat
+from app.tables.store import StoredTable, TableStore
+from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
+from app.tables.views import Record, event_records, render, table_view, turn_record
+
+log = logging.getLogger("omaha.tables")
+_shuffler = secrets.SystemRandom()
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """Server-wide knobs of every table (from the settings)."""
+
+    between_hands: float = 2.0  # seconds between the end of a hand and the next deal
+    away_grace: float = 60.0  # seconds a disconnected player stays seated in before sitting out
+    outbox_limit: int = 256  # messages a connection may fall behind before it is closed
+    replay_buffer: int = 1024  # records kept for reconnecting clients to catch up from
+    clock_enabled: bool = True  # tests switch the decision clock off
+
+
+@dataclass
+class Command:
+    kind: str
+    player_id: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    future: asyncio.Future[dict[str, Any]] | None = None
+
+
+@dataclass
+class SeatRequest:
+    player_id: str
+    name: str
+    seat: int
+    buy_in: int
+    post: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player_id": self.player_id,
+            "name": self.name,
+            "seat": self.seat,
+            "buy_in": self.buy_in,
+        }
+
+
+def shuffled_deck() -> list[int]:
+    deck = list(range(52))
+    _shuffler.shuffle(deck)
+    return deck
+
+
+# Commands a player may send, and the ones only the host may send.
+PLAYER_COMMANDS = frozenset({"sit", "top_up", "sit_out", "sit_in", "leave", "straddle", "act"})
+HOST_COMMANDS = frozenset(
+    {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host"}
+)
+
+
+class Table:
+    def __init__(
+        self,
+        stored: StoredTable,
+        store: TableStore,
+        runtime: Runtime | None = None,
+        deck_source: Callable[[], list[int]] = shuffled_deck,
+    ) -> None:
+        self.runtime = runtime or Runtime()
+        self.store = store
+        self.id = stored.id
+        self.code = stored.code
+        self.host_id = stored.host_id
+        self.config: TableConfig = stored.config
+        self.next_config: TableConfig | None = None
+        self.button = stored.button
+        self.paused = stored.paused
+        self.hand_number = stored.hand_number
+        self.seats: list[Seat | None] = [None] * self.config.seats
+        for seat in stored.seats:
+            seat.away = True  # nobody is connected yet
+            self.seats[seat.number] = seat
+        self.hand: Hand | None = None
+        if stored.hand is not None:
+            h = stored.hand
+            self.hand = Hand.replay(h.id, h.number, h.record, h.deck, h.actions)
+        self.requests: dict[str, SeatRequest] = {}
+        self.viewers: dict[int, Viewer] = {}
+        self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
+        self.stream = secrets.token_hex(8)
+        self.seq = 0
+        self.records: deque[tuple[int, Record]] = deque(maxlen=self.runtime.replay_buffer)
+        self.turn_deadline: float | None = None
+        self._deck_source = deck_source
+        self._timer: asyncio.TimerHandle | None = None
+        self._bank_started: float | None = None
+        self._next_hand_timer: asyncio.TimerHandle | None = None
+        self._grace: dict[str, asyncio.TimerHandle] = {}
+        self._recovered = stored.hand is not None
+
+    # ------------------------------------------------------------------ outside API
+    @staticmethod
+    def now() -> float:
+        return time.monotonic()
+
+    def seat_of(self, player_id: str) -> Seat | None:
+        for seat in self.seats:
+            if seat is not None and seat.player_id == player_id:
+                return seat
+        return None
+
+    def post(self, command: Command) -> None:
+        self.mailbox.put_nowait(command)
+
+    async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
+        """Send a command from player `sender` and wait for its answer; raises `TableError`
+        when refused (and then nothing changed)."""
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.post(Command(kind, sender, data, future))
+        return await future
+
+    async def run(self) -> None:
+        """The actor loop. An unexpected exception ends it (the registry restarts the table
+        from durable state); the command that caused it is answered with an error first."""
+        await self._resume()
+        while True:
+            command = await self.mailbox.get()
+            try:
+                result = await self._handle(command)
+            except TableError as error:
+                if command.future is not None and not command.future.done():
+                    command.future.set_exception(error)
+                continue
+            except BaseException:
+                if command.future is not None and not command.future.done():
+                    command.future.set_exception(TableError("internal", "the table restarts"))
+                raise
+            if command.future is not None and not command.future.done():
+                command.future.set_result(result)
+
+    def shutdown(self, code: int = CLOSE_GOING_AWAY, reason: str = "server stopping") -> None:
+        """Stop the timers, refuse queued commands, close every viewer."""
+        for handle in (self._timer, self._next_hand_timer, *self._grace.values()):
+            if handle is not None:
+                handle.cancel()
+        while not self.mailbox.empty():
+            command = self.mailbox.get_nowait()
+            if command.future is not None and not command.future.done():
+                command.future.set_exception(TableError("unavailable", "the table is restarting"))
+        for viewer in list(self.viewers.values()):
+            viewer.close(code, reason)
+        self.viewers.clear()
+
+    # ------------------------------------------------------------------- dispatch
+    async def _handle(self, c: Command) -> dict[str, Any]:
+        if c.kind in HOST_COMMANDS and c.player_id != self.host_id:
+            raise TableError("not_host", "only the host can do that")
+        handler = getattr(self, f"_on_{c.kind}", None)
+        if handler is None:
+            raise TableError("unknown_command", f"unknown command {c.kind!r}")
+        result: dict[str, Any] | None = await handler(c)
+        return result or {}
+
+    # ---------------------------------------------------------------- broadcasting
+    def _emit(self, *records: Record) -> None:
+        for record in records:
+            self.seq += 1
+            record.public["seq"] = self.seq
+            self.records.append((self.seq, record))
+            for viewer in list(self.viewers.values()):
+                viewer.send(render(record, viewer.player_id))
+                if viewer.closed is not None:
+                    self.viewers.pop(viewer.id, None)
+
+    def _seat_record(self, seat: Seat) -> Record:
+        return Record(
+            {
+                "type": "seat",
+                "seat": seat.number,
+                "player_id": seat.player_id,
+                "name": seat.name,
+                "stack": seat.stack,
+                "status": seat.status,
+                "away": seat.away,
+                "straddle": seat.straddle,
+            }
+        )
+
+    def _table_record(self) -> Record:
+        return Record(
+            {
+                "type": "table",
+                "host": self.host_id,
+                "paused": self.paused,
+                "config": self.config.model_dump(mode="json"),
+                "next_config": self.next_config.model_dump(mode="json")
+                if self.next_config
+                else None,
+            }
+        )
+
+    # ------------------------------------------------------------------ viewers
+    async def _on_attach(self, c: Command) -> dict[str, Any]:
+        viewer: Viewer = c.data["viewer"]
+        stream, since = c.data.get("stream"), c.data.get("since")
+        self.viewers[viewer.id] = viewer
+        first = self.records[0][0] if self.records else self.seq + 1
+        if stream == self.stream and isinstance(since, int) and first - 1 <= since <= self.seq:
+            for seq, record in self.records:
+                if seq > since:
+                    viewer.send(render(record, viewer.player_id))
+        else:
+            viewer.send(table_view(self, viewer.player_id))
+        if viewer.player_id is not None:
+            handle = self._grace.pop(viewer.player_id, None)
+            if handle is not None:
+                handle.cancel()
+            seat = self.seat_of(viewer.player_id)
+            if seat is not None and seat.away:
+                seat.away = False
+                self._emit(self._seat_record(seat))
+        return {"seq": self.seq, "stream": self.stream}
+
+    async def _on_detach(self, c: Command) -> None:
+        viewer: Viewer = c.data["viewer"]
+        self.viewers.pop(viewer.id, None)
+        pid = viewer.player_id
+        if pid is None or any(v.player_id == pid for v in self.viewers.values()):
+            return
+        seat = self.seat_of(pid)
+        if seat is None or seat.away:
+            return
+        seat.away = True
+        self._emit(self._seat_record(seat))
+        self._grace[pid] = asyncio.get_running_loop().call_later(
+            self.runtime.away_grace, self.post, Command("grace", pid)
+        )
+
+    async def _on_grace(self, c: Command) -> None:
+        assert c.player_id is not None
+        self._grace.pop(c.player_id, None)
+        seat = self.seat_of(c.player_id)
+        if seat is None or not seat.away or seat.sitting_out:
+            return
+        seat.sitting_out = True
+        await self.store.update_seats(self.id, [seat])
+        self._emit(self._seat_record(seat))
+
+    # ------------------------------------------------------------------ seats
+    def _hand_running(self) -> bool:
+        return self.hand is not None and not self.hand.state.complete
+
+    def _in_hand(self, seat: Seat) -> bool:
+        return (
+            self._hand_running()
+            and self.hand is not None
+            and (self.hand.position_of_player(seat.player_id) is not None)
+        )
+
+    def _check_buy_in(self, amount: object) -> int:
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise TableError("bad_amount", "a buy-in is a whole number of chips")
+        lo, hi = self.config.buy_in_min, self.config.buy_in_max
+        if not lo <= amount <= hi:
+            raise TableError("bad_buy_in", f"the buy-in is between {lo} and {hi}")
+        return amount
+
+    def _free_seat(self, number: object) -> int:
+        if (
+            not isinstance(number, int)
+            or isinstance(number, bool)
+            or not (0 <= number < len(self.seats))
+        ):
+            raise TableError("no_such_seat", f"seats are numbered 0 to {len(self.seats) - 1}")
+        if self.seats[number] is not None:
+            raise TableError("seat_taken", f"seat {number} is taken")
+        return number
+
+    async def _on_sit(self, c: Command) -> dict[str, Any]:
+        pid = c.player_id
+        if pid is None:
+            raise TableError("no_session", "join the server with a name first")
+        if self.seat_of(pid) is not None:
+            raise TableError("already_seated", "you already have a seat at this table")
+        number = self._free_seat(c.data.get("seat"))
+        buy_in = self._check_buy_in(c.data.get("buy_in"))
+        name = str(c.data.get("name") or "player")[:32]
+        post = bool(c.data.get("post", False))
+        if self.config.approval_required and pid != self.host_id:
+            if pid in self.requests:
+                raise TableError("already_requested", "your seat request is waiting for the host")
+            request = SeatRequest(pid, name, number, buy_in, post)
+            self.requests[pid] = request
+            self._emit(Record({"type": "seat_request", **request.to_json()}))
+            return {"status": "requested"}
+        await self._seat(SeatRequest(pid, name, number, buy_in, post))
+        return {"status": "seated", "seat": number}
+
+    async def _seat(self, r: SeatRequest) -> None:
+        seat = Seat(
+            number=r.seat,
+            player_id=r.player_id,
+            name=r.name,
+            stack=r.buy_in,
+            post=r.post,
+            time_bank=self.config.time_bank,
+        )
+        seat.away = not any(v.player_id == r.player_id for v in self.viewers.values())
+        await self.store.seat_player(self.id, seat, r.buy_in)
+        self.seats[r.seat] = seat
+        self._emit(self._seat_record(seat))
+        self._schedule_next_hand(0.0)
+
+    async def _on_approve(self, c: Command) -> dict[str, Any]:
+        request = self.requests.get(str(c.data.get("player_id")))
+        if request is None:
+            raise TableError("no_such_request", "no seat request from that player")
+        if self.seat_of(request.player_id) is not None:
+            del self.requests[request.player_id]
+            raise TableError("already_seated", "that player already has a seat")
+        self._free_seat(request.seat)
+        del self.requests[request.player_id]
+        await self._seat(request)
+        return {"status": "seated", "seat": request.seat}
+
+    async def _on_refuse(self, c: Command) -> dict[str, Any]:
+        request = self.requests.pop(str(c.data.get("player_id")), None)
+        if request is None:
+            raise TableError("no_such_request", "no seat request from that player")
+        self._emit(
+            Record({"type": "seat_refused", "player_id": request.player_id, "seat": request.seat})
+        )
+        return {"status": "refused"}
+
+    def _my_seat(self, c: Command) -> Seat:
+        seat = self.seat_of(c.player_id) if c.player_id is not None else None
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        return seat
+
+    def _check_chips(self, amount: object, *, signed: bool = False) -> int:
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise TableError("bad_amount", "an amount is a whole number of chips")
+        if abs(amount) > MAX_CHIPS or (amount <= 0 and not signed) or amount == 0:
+            raise TableError("bad_amount", "that amount is out of range")
+        return amount
+
+    async def _on_top_up(self, c: Command) -> dict[str, Any]:
+        seat = self._my_seat(c)
+        amount = self._check_chips(c.data.get("amount"))
+        if seat.stack + seat.pending_top_up + amount > self.config.buy_in_max:
+            raise TableError(
+                "over_maximum", f"a top-up may bring a stack to {self.config.buy_in_max} at most"
+            )
+        if self._in_hand(seat):
+            seat.pending_top_up += amount
+            self._emit(self._seat_record(seat))
+            return {"status": "after_hand"}
+        seat.stack += amount
+        try:
+            await self.store.add_chips(self.id, seat, amount, "top_up")
+        except BaseException:
+            seat.stack -= amount
+            raise
+        self._emit(self._seat_record(seat))
+        self._schedule_next_hand(0.0)
+        return {"status": "done", "stack": seat.stack}
+
+    async def _on_sit_out(self, c: Command) -> dict[str, Any]:
+        seat = self._my_seat(c)
+        if not seat.sitting_out:
+            seat.sitting_out = True
+            await self.store.update_seats(self.id, [seat])
+            self._emit(self._seat_record(seat))
+        return {"status": seat.status}
+
+    async def _on_sit_in(self, c: Command) -> dict[str, Any]:
+        seat = self._my_seat(c)
+        if seat.leaving or seat.removed:
+            raise TableError("leaving", "you are leaving this table")
+        post = bool(c.data.get("post", False))
+        changed = seat.sitting_out or post != seat.post
+        if seat.sitting_out:
+            seat.sitting_out = False
+            seat.waiting = True
+        if seat.waiting:
+            seat.post = post
+        if changed:
+            await self.store.update_seats(self.id, [seat])
+            self._emit(self._seat_record(seat))
+            self._schedule_next_hand(0.0)
+        return {"status": seat.status}
+
+    async def _on_straddle(self, c: Command) -> dict[str, Any]:
+        seat = self._my_seat(c)
+        if not self.config.straddle:
+            raise TableError("no_straddle", "this table does not allow straddles")
+        seat.straddle = bool(c.data.get("on", True))
+        self._emit(self._seat_record(seat))
+        return {"straddle": seat.straddle}
+
+    async def _on_leave(self, c: Command) -> dict[str, Any]:
+        pid = c.player_id
+        if pid in self.requests:
+            del self.requests[pid]
+            return {"status": "left"}
+        seat = self._my_seat(c)
+        if self._in_hand(seat):
+            seat.leaving = True
+            self._emit(self._seat_record(seat))
+            self._auto_act_if_gone()
+            return {"status": "after_hand"}
+        await self._cash_out(seat)
+        return {"status": "left"}
+
+    async def _cash_out(self, seat: Seat) -> None:
+        await self.store.cash_out(self.id, seat)
+        self.seats[seat.number] = None
+        self._emit(
+            Record(
+                {
+                    "type": "left",
+                    "seat": seat.number,
+                    "player_id": seat.player_id,
+                    "cash_out": seat.stack,
+                }
+            )
+        )
+
+    # ------------------------------------------------------------------ host
+    async def _save_table(self) -> None:
+        await self.store.save_table(
+            self.id,
+            host_id=self.host_id,
+            config=self.config,
+            button=self.button,
+            paused=self.paused,
+            hand_number=self.hand_number,
+        )
+
+    async def _on_pause(self, c: Command) -> dict[str, Any]:
+        self.paused = True
+        await self._save_table()
+        self._emit(self._table_record())
+        return {"paused": True}
+
+    async def _on_resume(self, c: Command) -> dict[str, Any]:
+        self.paused = False
+        await self._save_table()
+        self._emit(self._table_record())
+        self._schedule_next_hand(0.0)
+        return {"paused": False}
+
+    async def _on_set_stakes(self, c: Command) -> dict[str, Any]:
+        allowed = {
+            "small_blind",
+            "big_blind",
+            "big_bet",
+            "ante",
+            "straddle",
+            "bomb_pot_every",
+            "bomb_pot_ante",
+            "buy_in_min",
+            "buy_in_max",
+            "run_it_twice",
+        }
+        changes = {k: v for k, v in c.data.items() if v is not None}
+        unknown = set(changes) - allowed
+        if unknown:
+            raise TableError("bad_config", f"cannot change {', '.join(sorted(unknown))}")
+        try:
+            new = self.config.with_stakes(**changes)
+        except ValidationError as error:
+            first = error.errors()[0]
+            raise TableError("bad_config", str(first.get("msg", "invalid stakes"))) from None
+        if self._hand_running():
+            self.next_config = new
+        else:
+            self.config = new
+            await self._save_table()
+        self._emit(self._table_record())
+        return {"from_next_hand": self.next_config is not None}
+
+    def _target_seat(self, c: Command) -> Seat:
+        number = c.data.get("seat")
+        if (
+            not isinstance(number, int)
+            or isinstance(number, bool)
+            or not (0 <= number < len(self.seats))
+        ):
+            raise TableError("no_such_seat", "no such seat")
+        seat = self.seats[number]
+        if seat is None:
+            raise TableError("empty_seat", f"seat {number} is empty")
+        return seat
+
+    async def _on_remove(self, c: Command) -> dict[str, Any]:
+        seat = self._target_seat(c)
+        if self._in_hand(seat):
+            seat.removed = True
+            self._emit(self._seat_record(seat))
+            return {"status": "after_hand"}
+        await self._cash_out(seat)
+        return {"status": "removed"}
+
+    async def _on_adjust(self, c: Command) -> dict[str, Any]:
+        seat = self._target_seat(c)
+        amount = self._check_chips(c.data.get("amount"), signed=True)
+        if self._in_hand(seat):
+            if seat.stack + seat.pending_adjust + amount < 0:
+                raise TableError("bad_amount", "a stack cannot go below zero")
+            seat.pending_adjust += amount
+            return {"status": "after_hand"}
+        if seat.stack + amount < 0 or seat.stack + amount > MAX_CHIPS:
+            raise TableError("bad_amount", "a stack cannot go below zero")
+        seat.stack += amount
+        try:
+            await self.store.add_chips(self.id, seat, amount, "adjustment")
+        except BaseException:
+            seat.stack -= amount
+            raise
+        self._emit(self._seat_record(seat))
+        self._schedule_next_hand(0.0)
+        return {"status": "done", "stack": seat.stack}
+
+    async def _on_transfer_host(self, c: Command) -> dict[str, Any]:
+        target = str(c.data.get("player_id"))
+        if self.seat_of(target) is None:
+            raise TableError("not_seated", "the new host must have a seat at the table")
+        self.host_id = target
+        await self._save_table()
+        self._emit(self._table_record())
+        return {"host": target}
+
+    # ------------------------------------------------------------------ the hand
+    def _schedule_next_hand(self, delay: float) -> None:
+        if self._hand_running() or self.paused or self._next_hand_timer is not None:
+            return
+        self._next_hand_timer = asyncio.get_running_loop().call_later(
+            delay, self.post, Command("next_hand")
+        )
+
+    async def _on_next_hand(self, c: Command) -> None:
+        self._next_hand_timer = None
+        if self._hand_running() or self.paused:
+            return
+        if self.next_config is not None:
+            self.config, self.next_config = self.next_config, None
+            await self._save_table()
+            self._emit(self._table_record())
+        number = self.hand_number + 1
+        deal = plan_deal(self.seats, self.button, self.config, number)
+        if deal is None:
+            return
+        dealt = [self.seats[s] for s in deal.order]
+        assert all(s is not None for s in dealt)
+        seats: list[Seat] = [s for s in dealt if s is not None]
+        setup = HandSetup(
+            config=self.config.hand_config(deal.bomb_pot),
+            stacks=tuple(s.stack for s in seats),
+            blinds=deal.blinds,
+            antes=deal.antes,
+            posts=deal.posts,
+        )
+        deck = self._deck_source()
+        hand = Hand(
+            id=str(uuid.uuid4()),
+            number=number,
+            button=deal.button,
+            seats=deal.order,
+            players=tuple(s.player_id for s in seats),
+            state=HandState(setup, deck),
+            straddle=deal.straddle,
+        )
+        for s in seats:
+            s.waiting = False
+            s.post = False
+        await self.store.start_hand(self.id, hand, deck, seats, deal.button, number)
+        self.hand, self.button, self.hand_number = hand, deal.button, number
+        self._emit(
+            Record(
+                {
+                    "type": "hand_started",
+                    "hand": hand.id,
+                    "number": number,
+                    "button": deal.button,
+                    "seats": list(deal.order),
+                    "stacks": [s.stack for s in seats],
+                    "bomb_pot": deal.bomb_pot,
+                    "straddle": deal.straddle,
+                }
+            ),
+            *event_records(hand, hand.state.log),
+        )
+        if hand.state.complete:
+            await self._end_hand()
+        else:
+            self._start_turn()
+
+    def _cancel_clock(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.turn_deadline = None
+
+    def _start_turn(self) -> None:
+        """Announce who acts and arm the clock (or act at once for a player who left)."""
+        hand = self.hand
+        assert hand is not None and hand.state.actor is not None
+        self._cancel_clock()
+        self._bank_started = None
+        seat = self.seats[hand.seats[hand.state.actor]]
+        gone = seat is None or seat.player_id != hand.players[hand.state.actor] or seat.leaving
+        timeout: float | None = None
+        if self.runtime.clock_enabled and self.config.decision_time > 0 and not gone:
+            timeout = self.config.decision_time
+            self._arm(timeout, hand, "decision")
+        bank = seat.time_bank if seat is not None else 0.0
+        self._emit(turn_record(hand, timeout, bank, False))
+        if gone:
+            self.post(Command("auto", data={"hand": hand.id, "counter": hand.counter}))
+
+    def _arm(self, seconds: float, hand: Hand, stage: str) -> None:
+        self.turn_deadline = self.now() + seconds
+        self._timer = asyncio.get_running_loop().call_later(
+            seconds,
+            self.post,
+            Command("timeout", data={"hand": hand.id, "counter": hand.counter, "stage": stage}),
+        )
+
+    def _auto_act_if_gone(self) -> None:
+        hand = self.hand
+        if hand is None or hand.state.actor is None:
+            return
+        seat = self.seats[hand.seats[hand.state.actor]]
+        if seat is None or seat.leaving:
+            self.post(Command("auto", data={"hand": hand.id, "counter": hand.counter}))
+
+    def _current(self, c: Command) -> Hand | None:
+        hand = self.hand
+        if hand is None or hand.state.complete:
+            return None
+        if c.data.get("hand") != hand.id or c.data.get("counter") != hand.counter:
+            return None
+        return hand
+
+    async def _on_timeout(self, c: Command) -> None:
+        hand = self._current(c)
+        if hand is None or hand.state.actor is None:
+            return
+        self._timer = None
+        seat = self.seats[hand.seats[hand.state.actor]]
+        if c.data.get("stage") == "decision" and seat is not None and seat.time_bank > 0:
+            self._bank_started = self.now()
+            self._arm(seat.time_bank, hand, "bank")
+            self._emit(turn_record(hand, seat.time_bank, seat.time_bank, True))
+            return
+        await self._auto_act(hand)
+
+    async def _on_auto(self, c: Command) -> None:
+        hand = self._current(c)
+        if hand is not None and hand.state.actor is not None:
+            await self._auto_act(hand)
+
+    async def _auto_act(self, hand: Hand) -> None:
+        """The clock acts: check if possible, else fold; vote no; muck if allowed, else show."""
+        legal = hand.state.legal_actions()
+        assert legal is not None
+        p = legal.player
+        if legal.phase is Phase.RUN_IT_TWICE:
+            action = Action(p, ActionKind.RUN_TWICE, agree=False)
+        elif legal.phase is Phase.SHOWDOWN:
+            action = Action(p, ActionKind.MUCK if legal.muck else ActionKind.SHOW)
+        else:
+            action = Action(p, ActionKind.CHECK if legal.check else ActionKind.FOLD)
+        await self._apply(hand, action, auto=True)
+
+    async def _on_act(self, c: Command) -> dict[str, Any]:
+        hand = self.hand
+        if hand is None or c.data.get("hand") != hand.id:
+            raise TableError("stale_hand", "that hand is not the hand being played")
+        pid = c.player_id
+        position = hand.position_of_player(pid) if pid is not None else None
+        if position is None:
+            raise TableError("not_in_hand", "you are not in this hand")
+        counter = c.data.get("counter")
+        if not isinstance(counter, int) or isinstance(counter, bool):
+            raise TableError("bad_counter", "the action counter is a whole number")
+        try:
+            kind = ActionKind(str(c.data.get("action")))
+        except ValueError:
+            raise TableError("bad_action", "unknown action") from None
+        amount, agree = c.data.get("amount"), c.data.get("agree")
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            if (
+                not isinstance(amount, int)
+                or isinstance(amount, bool)
+                or not (0 < amount <= MAX_CHIPS)
+            ):
+                raise TableError("bad_amount", "bet and raise take a whole number of chips")
+        else:
+            amount = None
+        if kind is ActionKind.RUN_TWICE:
+            if not isinstance(agree, bool):
+                raise TableError("bad_vote", "a run-it-twice vote is agree: true or false")
+        else:
+            agree = None
+        action = Action(position, kind, amount, agree)
+        if counter < hand.counter:
+            if hand.state.history[counter] == action:
+                raise TableError("duplicate", "that action was already applied")
+            raise TableError("stale_counter", "the hand has moved on since that action")
+        if counter > hand.counter:
+            raise TableError("bad_counter", f"the next action is number {hand.counter}")
+        if hand.state.complete:
+            raise TableError("hand_over", "the hand is over")
+        try:
+            hand.state.verify(action)
+        except IllegalAction as error:
+            raise TableError(error.code, error.message) from None
+        await self._apply(hand, action)
+        return {"applied": counter}
+
+    async def _apply(self, hand: Hand, action: Action, auto: bool = False) -> None:
+        """Apply a verified action: commit it, then tell everyone, then move on."""
+        counter = hand.counter
+        seat = self.seats[hand.seats[action.player]]
+        events = hand.state.apply(action)
+        final: list[Seat] | None = None
+        before: dict[int, int] = {}
+        if hand.state.complete:
+            final = []
+            for p, number in enumerate(hand.seats):
+                s = self.seats[number]
+                if s is not None and s.player_id == hand.players[p]:
+                    before[number] = s.stack
+                    s.stack = hand.state.stacks[p]
+                    final.append(s)
+        try:
+            await self.store.record_action(self.id, hand, counter, action, final)
+        except Exception:
+            log.exception("table %s: cannot store an action; it is not applied", self.id)
+            hand.state = HandState.replay(
+                hand.state.setup, hand.state.deck, hand.state.history[:-1]
+            )
+            for number, stack in before.items():
+                s = self.seats[number]
+                if s is not None:
+                    s.stack = stack
+            raise TableError("unavailable", "the action could not be stored; try again") from None
+        self._cancel_clock()
+        if seat is not None and self._bank_started is not None and not auto:
+            seat.time_bank = max(0.0, seat.time_bank - (self.now() - self._bank_started))
+        self._bank_started = None
+        self._emit(*event_records(hand, events))
+        if hand.state.complete:
+            await self._end_hand()
+        else:
+            self._start_turn()
+
+    async def _end_hand(self) -> None:
+        """Cash out the leavers, apply top-ups and adjustments, then schedule the next deal."""
+        self._cancel_clock()
+        for seat in list(self.seats):
+            if seat is None:
+                continue
+            if seat.pending_top_up:
+                amount = min(seat.pending_top_up, max(0, self.config.buy_in_max - seat.stack))
+                seat.pending_top_up = 0
+                if amount:
+                    seat.stack += amount
+                    await self.store.add_chips(self.id, seat, amount, "top_up")
+            if seat.pending_adjust:
+                amount = max(seat.pending_adjust, -seat.stack)
+                seat.pending_adjust = 0
+                if amount:
+                    seat.stack += amount
+                    await self.store.add_chips(self.id, seat, amount, "adjustment")
+            if seat.leaving or seat.removed:
+                await self._cash_out(seat)
+            else:
+                self._emit(self._seat_record(seat))
+        self._schedule_next_hand(self.runtime.between_hands)
+
+    async def _resume(self) -> None:
+        """After a (re)start: continue the stored hand where it stopped, or deal."""
+        hand = self.hand
+        if hand is not None and not hand.state.complete:
+            log.info("table %s: hand %s continues after a restart", self.id, hand.number)
+            self._start_turn()
+        elif not self.paused:
+            self._schedule_next_hand(0.0)
+
+
+async def load_table(store: TableStore, table_id: str, runtime: Runtime | None = None) -> Table:
+    return Table(await store.load_table(table_id), store, runtime)

@@ -1,0 +1,62 @@
+"""A connection as the table actor sees it: a bounded outbox the actor fills without waiting.
+
+The actor calls `send`, which never blocks: it appends to the outbox and wakes the writer.
+When the outbox is full the viewer is closed (the client fell behind; it reconnects and gets a
+fresh snapshot). The API layer's writer task drains `next_batch` to the socket and reacts to
+`on_close` by tearing the socket down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+_ids = itertools.count(1)
+
+#: close codes a viewer can be closed with
+CLOSE_TOO_SLOW = 4008  # the outbox overflowed: reconnect for a snapshot
+CLOSE_RESTART = 1012  # the table restarted from durable state: reconnect
+CLOSE_GOING_AWAY = 1001
+
+
+class Viewer:
+    def __init__(self, player_id: str | None, limit: int = 256) -> None:
+        self.id = next(_ids)
+        self.player_id = player_id
+        self.limit = limit
+        self.outbox: deque[dict[str, Any]] = deque()
+        self.wake = asyncio.Event()
+        self.closed: tuple[int, str] | None = None
+        self.on_close: Callable[[int, str], None] | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed is not None:
+            return
+        if len(self.outbox) >= self.limit:
+            self.close(CLOSE_TOO_SLOW, "too slow: reconnect for a snapshot")
+            return
+        self.outbox.append(message)
+        self.wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closed is not None:
+            return
+        self.closed = (code, reason)
+        self.outbox.clear()
+        self.wake.set()
+        if self.on_close is not None:
+            self.on_close(code, reason)
+
+    async def next_batch(self) -> list[dict[str, Any]]:
+        """Wait for messages; an empty list means the viewer was closed."""
+        while not self.outbox and self.closed is None:
+            self.wake.clear()
+            await self.wake.wait()
+        if self.closed is not None:
+            return []
+        batch = list(self.outbox)
+        self.outbox.clear()
+        return batch

@@ -1,0 +1,314 @@
+"""What each viewer may see: engine events and table state turned into per-viewer messages.
+
+This module is the redaction. Its rules:
+
+- a seat's hole cards go to the player in that seat, and to everyone else only once the
+  engine has shown them (`CardsShown`: at showdown, or tabled when all in);
+- spectators see no hole cards until they are shown;
+- folded and mucked hands are never sent to anyone; burns and the deck order never leave the
+  server.
+
+Every outbound message starts as a `Record`: a public part every viewer gets and private
+parts added for one player only. Every viewer gets every record (so the per-table sequence
+has no holes), each rendered for them by `render`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from app.poker import Card, HandState, LegalActions, card_str
+from app.poker.events import (
+    Acted,
+    BetReturned,
+    BettingRoundStarted,
+    BoardDealt,
+    CardsShown,
+    Event,
+    ForcedBet,
+    HandEnded,
+    HoleCardsDealt,
+    Mucked,
+    PotAwarded,
+    PotsGathered,
+    RunItTwiceOffered,
+    RunItTwiceVoted,
+    RunsDecided,
+)
+
+if TYPE_CHECKING:
+    from app.tables.hand import Hand
+    from app.tables.table import Table
+
+
+@dataclass(frozen=True)
+class Record:
+    """One outbound message before redaction: `public` for all, `private[player_id]` added
+    for that player only."""
+
+    public: dict[str, Any]
+    private: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def render(record: Record, player_id: str | None) -> dict[str, Any]:
+    extra = record.private.get(player_id) if player_id is not None else None
+    if not extra:
+        return dict(record.public)
+    return {**record.public, **extra}
+
+
+def cards(values: Iterable[Card]) -> list[str]:
+    return [card_str(c) for c in values]
+
+
+def legal_to_json(legal: LegalActions) -> dict[str, Any]:
+    out: dict[str, Any] = {"actions": [str(k) for k in legal.kinds()]}
+    if legal.phase == "betting":
+        out["call"] = legal.call
+        if legal.raise_kind is not None:
+            out["min_to"] = legal.min_to
+            out["max_to"] = legal.max_to
+            out["pot_to"] = legal.pot_to
+    return out
+
+
+def visible_cards(state: HandState, position: int) -> set[Card]:
+    """Every card that a seat at `position` may see now (-1: a spectator)."""
+    seen: set[Card] = {c for run in state.boards for board in run for c in board}
+    for p in range(state.n):
+        if state.shown[p] or (p == position and own_cards_visible(state, p)):
+            seen.update(state.hole[p])
+    return seen
+
+
+def own_cards_visible(state: HandState, position: int) -> bool:
+    """A player's own hand, until it is folded or mucked (then it is sent to nobody)."""
+    return not state.folded[position] and not state.mucked[position]
+
+
+def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
+    """Records for engine events, in order; positions become seat numbers."""
+    seat = hand.seats
+    state = hand.state
+    base = {"hand": hand.id}
+    out: list[Record] = []
+    for e in events:
+        if isinstance(e, ForcedBet):
+            out.append(
+                Record(
+                    {
+                        **base,
+                        "type": "forced_bet",
+                        "seat": seat[e.player],
+                        "kind": e.kind,
+                        "amount": e.amount,
+                        "all_in": e.all_in,
+                    }
+                )
+            )
+        elif isinstance(e, HoleCardsDealt):
+            out.append(
+                Record(
+                    {**base, "type": "hole_cards", "seat": seat[e.player]},
+                    {hand.players[e.player]: {"cards": cards(e.cards)}},
+                )
+            )
+        elif isinstance(e, BoardDealt):
+            out.append(
+                Record(
+                    {
+                        **base,
+                        "type": "board",
+                        "street": e.street.label,
+                        "board": e.board,
+                        "run": e.run,
+                        "cards": cards(e.cards),
+                    }
+                )
+            )
+        elif isinstance(e, BettingRoundStarted):
+            out.append(Record({**base, "type": "round", "street": e.street.label}))
+        elif isinstance(e, Acted):
+            out.append(
+                Record(
+                    {
+                        **base,
+                        "type": "acted",
+                        "seat": seat[e.player],
+                        "action": str(e.kind),
+                        "amount": e.amount,
+                        "bet": e.bet,
+                        "stack": e.stack,
+                        "all_in": e.all_in,
+                    }
+                )
+            )
+        elif isinstance(e, BetReturned):
+            out.append(
+                Record({**base, "type": "bet_returned", "seat": seat[e.player], "amount": e.amount})
+            )
+        elif isinstance(e, PotsGathered):
+            pots = [{"amount": a, "seats": [seat[p] for p in el]} for a, el in e.pots]
+            out.append(Record({**base, "type": "pots", "pots": pots}))
+        elif isinstance(e, RunItTwiceOffered):
+            out.append(
+                Record(
+                    {**base, "type": "run_it_twice_offered", "seats": [seat[p] for p in e.players]}
+                )
+            )
+        elif isinstance(e, RunItTwiceVoted):
+            out.append(
+                Record(
+                    {**base, "type": "run_it_twice_voted", "seat": seat[e.player], "agree": e.agree}
+                )
+            )
+        elif isinstance(e, RunsDecided):
+            out.append(Record({**base, "type": "runs", "runs": e.runs}))
+        elif isinstance(e, CardsShown):
+            out.append(
+                Record({**base, "type": "shown", "seat": seat[e.player], "cards": cards(e.cards)})
+            )
+        elif isinstance(e, Mucked):
+            out.append(Record({**base, "type": "mucked", "seat": seat[e.player]}))
+        elif isinstance(e, PotAwarded):
+            # Defence in depth: name the hand only when every card of it is public.
+            public = visible_cards(state, -1)
+            shown_ok = bool(e.cards) and set(e.cards) <= public
+            out.append(
+                Record(
+                    {
+                        **base,
+                        "type": "award",
+                        "pot": e.pot,
+                        "run": e.run,
+                        "board": e.board,
+                        "half": e.half,
+                        "seat": seat[e.player],
+                        "amount": e.amount,
+                        "hand_name": e.hand if shown_ok else None,
+                        "cards": cards(e.cards) if shown_ok else [],
+                    }
+                )
+            )
+        elif isinstance(e, HandEnded):
+            out.append(
+                Record(
+                    {
+                        **base,
+                        "type": "hand_ended",
+                        "stacks": {str(seat[p]): s for p, s in enumerate(e.stacks)},
+                    }
+                )
+            )
+    return out
+
+
+def turn_record(hand: Hand, timeout: float | None, time_bank: float, in_bank: bool) -> Record:
+    legal = hand.state.legal_actions()
+    assert legal is not None
+    p = legal.player
+    public = {
+        "type": "turn",
+        "hand": hand.id,
+        "counter": hand.counter,
+        "seat": hand.seats[p],
+        "phase": str(legal.phase),
+        "timeout": timeout,
+        "time_bank": round(time_bank, 3),
+        "in_time_bank": in_bank,
+    }
+    return Record(public, {hand.players[p]: {"legal": legal_to_json(legal)}})
+
+
+def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
+    """The current hand as `player_id` may see it (None: a spectator)."""
+    state = hand.state
+    position = hand.position_of_player(player_id) if player_id is not None else None
+    players = []
+    for p in range(state.n):
+        entry: dict[str, Any] = {
+            "seat": hand.seats[p],
+            "stack": state.stacks[p],
+            "bet": state.bets[p],
+            "committed": state.committed[p],
+            "folded": state.folded[p],
+            "all_in": state.is_all_in(p),
+            "shown": state.shown[p],
+            "mucked": state.mucked[p],
+        }
+        if state.shown[p] or (p == position and own_cards_visible(state, p)):
+            entry["cards"] = cards(state.hole[p])
+        players.append(entry)
+    view: dict[str, Any] = {
+        "id": hand.id,
+        "number": hand.number,
+        "counter": hand.counter,
+        "button": hand.button,
+        "bomb_pot": state.config.bomb_pot,
+        "street": state.street.label,
+        "phase": str(state.phase),
+        "boards": [[cards(board) for board in run] for run in state.boards],
+        "pot": state.pot_total(),
+        "pots": [
+            {"amount": pot.amount, "seats": [hand.seats[p] for p in pot.eligible]}
+            for pot in state.pots()
+        ],
+        "players": players,
+        "actor": hand.seats[state.actor] if state.actor is not None else None,
+    }
+    if position is not None and state.actor == position:
+        legal = state.legal_actions()
+        if legal is not None:
+            view["legal"] = legal_to_json(legal)
+    return view
+
+
+def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
+    """The whole table as `player_id` sees it: the snapshot a connection starts from."""
+    seats: list[dict[str, Any] | None] = []
+    for s in table.seats:
+        if s is None:
+            seats.append(None)
+            continue
+        seats.append(
+            {
+                "seat": s.number,
+                "player_id": s.player_id,
+                "name": s.name,
+                "stack": s.stack,
+                "status": s.status,
+                "away": s.away,
+                "straddle": s.straddle,
+            }
+        )
+    you: dict[str, Any] = {"player_id": player_id, "seat": None, "host": False}
+    if player_id is not None:
+        mine = table.seat_of(player_id)
+        you["seat"] = mine.number if mine is not None else None
+        you["host"] = player_id == table.host_id
+    view: dict[str, Any] = {
+        "type": "snapshot",
+        "stream": table.stream,
+        "seq": table.seq,
+        "table": {
+            "id": table.id,
+            "config": table.config.model_dump(mode="json"),
+            "next_config": (
+                table.next_config.model_dump(mode="json") if table.next_config else None
+            ),
+            "host": table.host_id,
+            "paused": table.paused,
+            "button": table.button,
+            "hands_played": table.hand_number,
+        },
+        "seats": seats,
+        "hand": hand_view(table.hand, player_id) if table.hand is not None else None,
+        "you": you,
+    }
+    if table.hand is not None and table.turn_deadline is not None:
+        view["hand"]["timeout"] = max(0.0, round(table.turn_deadline - table.now(), 3))
+    if you["host"]:
+        view["requests"] = [r.to_json() for r in table.requests.values()]
+    return view

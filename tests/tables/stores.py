@@ -1,0 +1,35 @@
+"""Table stores for actor tests: the real SQL store on a migrated database, with helpers."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from app.store.db import create_engine, session_factory
+from app.store.migrate import upgrade_connection
+from app.store.models import Player
+from app.store.tables import SqlTableStore
+
+
+class TestStore(SqlTableStore):
+    async def make_players(self, count: int) -> list[str]:
+        ids = [uuid.uuid4() for _ in range(count)]
+        async with self.sessions.begin() as s:
+            for i, pid in enumerate(ids):
+                s.add(Player(id=pid, display_name=f"p{i}", session_token_hash=uuid.uuid4().hex))
+        return [str(p) for p in ids]
+
+    async def balance(self, table_id: str) -> int:
+        return await self.ledger_balance(table_id)
+
+
+@asynccontextmanager
+async def sql_store(url: str) -> AsyncIterator[TestStore]:
+    engine = create_engine(url)
+    async with engine.begin() as connection:
+        await connection.run_sync(upgrade_connection)
+    try:
+        yield TestStore(session_factory(engine))
+    finally:
+        await engine.dispose()

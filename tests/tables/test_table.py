@@ -1,0 +1,297 @@
+"""The table actor alone (store in memory): seats, host controls, the clock, idempotent
+actions, leaving mid-hand, slow viewers and recovery from the store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from app.poker import HandState
+from app.tables.config import TableConfig
+from app.tables.errors import TableError
+from app.tables.hand import action_from_json, setup_from_json
+from app.tables.store import MemoryTableStore
+from app.tables.table import Runtime, Table
+from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
+
+FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600)
+
+
+class Harness:
+    def __init__(self, store: MemoryTableStore, table: Table, task: asyncio.Task[None]) -> None:
+        self.store, self.table, self.task = store, table, task
+
+    async def sit(self, pid: str, seat: int, buy_in: int = 100) -> dict[str, Any]:
+        return await self.table.request("sit", pid, seat=seat, buy_in=buy_in, name=pid)
+
+    async def act(self, action: str, **kw: Any) -> dict[str, Any]:
+        hand = self.table.hand
+        assert hand is not None and hand.state.actor is not None
+        pid = hand.players[hand.state.actor]
+        return await self.table.request(
+            "act", pid, hand=hand.id, counter=hand.counter, action=action, **kw
+        )
+
+    async def passive(self) -> None:
+        """Check or fold; show at showdown; vote no."""
+        hand = self.table.hand
+        assert hand is not None
+        legal = hand.state.legal_actions()
+        assert legal is not None
+        if legal.vote:
+            await self.act("run-twice", agree=False)
+        elif legal.show:
+            await self.act("show")
+        else:
+            await self.act("check" if legal.check else "fold")
+
+    async def settle(self) -> None:
+        for _ in range(20):
+            await asyncio.sleep(0)
+
+    def balance_ok(self) -> bool:
+        hand = self.table.hand
+        running = hand is not None and not hand.state.complete
+        total = 0
+        for s in self.table.seats:
+            if s is None:
+                continue
+            if running and hand is not None and s.player_id in hand.players:
+                continue
+            total += s.stack
+        if running and hand is not None:
+            total += sum(hand.state.stacks) + sum(hand.state.committed)
+        return self.store.balance(self.table.id) == total
+
+
+async def start(config: TableConfig, runtime: Runtime = FAST, store: MemoryTableStore | None = None,
+                table_id: str | None = None) -> Harness:  # fmt: skip
+    store = store or MemoryTableStore()
+    if table_id is None:
+        table_id = await store.create_table("host", config, "code")
+    table = Table(await store.load_table(table_id), store, runtime)
+    task = asyncio.create_task(table.run())
+    return Harness(store, table, task)
+
+
+@pytest.fixture
+async def h() -> AsyncIterator[Harness]:
+    harness = await start(TableConfig(seats=4, decision_time=0))
+    yield harness
+    harness.task.cancel()
+
+
+async def test_buy_in_limits_and_seats(h: Harness) -> None:
+    with pytest.raises(TableError) as e:
+        await h.sit("host", 0, buy_in=10)
+    assert e.value.code == "bad_buy_in"
+    await h.sit("host", 0)
+    for bad, code in [({"seat": 0}, "seat_taken"), ({"seat": 9}, "no_such_seat"),
+                      ({"seat": "x"}, "no_such_seat")]:  # fmt: skip
+        with pytest.raises(TableError) as e:
+            await h.table.request("sit", "a", buy_in=100, **bad)
+        assert e.value.code == code
+    with pytest.raises(TableError) as e:
+        await h.sit("host", 1)
+    assert e.value.code == "already_seated"
+    assert h.table.hand is None  # one player: no deal
+    await h.sit("a", 2)
+    await h.settle()
+    assert h.table.hand is not None and h.balance_ok()
+
+
+async def test_duplicate_and_stale_actions_change_nothing(h: Harness) -> None:
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.settle()
+    hand = h.table.hand
+    assert hand is not None
+    pid = hand.players[hand.state.actor or 0]
+    await h.table.request("act", pid, hand=hand.id, counter=0, action="call")
+    before = hand.state.fingerprint()
+    for data, code in [
+        ({"hand": hand.id, "counter": 0, "action": "call"}, "duplicate"),
+        ({"hand": hand.id, "counter": 0, "action": "fold"}, "stale_counter"),
+        ({"hand": "old", "counter": 1, "action": "check"}, "stale_hand"),
+        ({"hand": hand.id, "counter": 7, "action": "check"}, "bad_counter"),
+        ({"hand": hand.id, "counter": 1, "action": "raise", "amount": -5}, "bad_amount"),
+        ({"hand": hand.id, "counter": 1, "action": "dance"}, "bad_action"),
+    ]:
+        sender = pid if data["counter"] == 0 else hand.players[hand.state.actor or 0]
+        with pytest.raises(TableError) as e:
+            await h.table.request("act", sender, **data)
+        assert e.value.code == code
+    # Out of turn: the other player.
+    other = hand.players[1 - (hand.state.actor or 0)]
+    with pytest.raises(TableError) as e:
+        await h.table.request("act", other, hand=hand.id, counter=1, action="check")
+    assert e.value.code == "not_your_turn"
+    assert hand.state.fingerprint() == before
+    assert len(h.store.tables[h.table.id].hand.actions) == 1  # type: ignore[union-attr]
+
+
+async def test_host_controls(h: Harness) -> None:
+    await h.sit("host", 0)
+    with pytest.raises(TableError) as e:
+        await h.table.request("pause", "a")
+    assert e.value.code == "not_host"
+    await h.table.request("pause", "host")
+    await h.sit("a", 1)
+    await h.settle()
+    assert h.table.hand is None  # paused: no deal
+    await h.table.request("set_stakes", "host", small_blind=2, big_blind=4)
+    assert h.table.config.big_blind == 4
+    with pytest.raises(TableError) as e:
+        await h.table.request("set_stakes", "host", small_blind=10, big_blind=4)
+    assert e.value.code == "bad_config"
+    await h.table.request("adjust", "host", seat=1, amount=-30)
+    assert h.table.seats[1] is not None and h.table.seats[1].stack == 70
+    await h.table.request("transfer_host", "host", player_id="a")
+    assert h.table.host_id == "a"
+    with pytest.raises(TableError):
+        await h.table.request("resume", "host")
+    await h.table.request("resume", "a")
+    await h.settle()
+    assert h.table.hand is not None and h.table.hand.state.setup.config.small_bet == 4
+    # Stakes changed during a hand apply from the next one.
+    await h.table.request("set_stakes", "a", small_blind=1, big_blind=2)
+    assert h.table.config.big_blind == 4 and h.table.next_config is not None
+    await h.table.request("remove", "a", seat=0)
+    assert h.table.seats[0] is not None and h.table.seats[0].removed
+    while h.table.hand is not None and not h.table.hand.state.complete:
+        await h.act("fold")
+    await h.settle()
+    assert h.table.seats[0] is None and h.balance_ok()
+    assert h.table.config.big_blind == 2
+
+
+async def test_seat_requests_need_the_host() -> None:
+    h = await start(TableConfig(seats=4, approval_required=True, decision_time=0))
+    await h.sit("host", 0)
+    assert (await h.sit("a", 1))["status"] == "requested"
+    assert h.table.seats[1] is None
+    await h.sit("b", 2)
+    with pytest.raises(TableError):
+        await h.table.request("approve", "a", player_id="a")
+    await h.table.request("refuse", "host", player_id="b")
+    await h.table.request("approve", "host", player_id="a")
+    assert h.table.seats[1] is not None and h.table.seats[2] is None
+    h.task.cancel()
+
+
+async def test_leaving_mid_hand_folds_when_reached_then_cashes_out(h: Harness) -> None:
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.sit("b", 2)
+    await h.settle()
+    hand = h.table.hand
+    assert hand is not None
+    actor = hand.players[hand.state.actor or 0]
+    leaver = next(p for p in hand.players if p != actor)
+    await h.table.request("leave", leaver)
+    assert h.table.seat_of(leaver) is not None  # still seated until the hand ends
+    await h.act("call")
+    await h.settle()
+    position = hand.players.index(leaver)
+    if hand.state.complete or hand.state.folded[position]:
+        pass
+    while not hand.state.complete:
+        await h.passive()
+        await h.settle()
+    assert hand.state.folded[position] or hand.state.complete
+    await h.settle()
+    assert h.table.seat_of(leaver) is None
+    assert ("code" in h.table.code) and h.balance_ok()
+
+
+async def test_clock_uses_time_bank_then_checks_or_folds() -> None:
+    h = await start(
+        TableConfig(seats=3, decision_time=0.05, time_bank=0.05),
+        Runtime(between_hands=30, clock_enabled=True, away_grace=3600),
+    )
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.settle()
+    hand = h.table.hand
+    assert hand is not None
+    first = hand.state.actor
+    await asyncio.sleep(0.25)
+    # Pre-flop the small blind faces a bet: folded by the clock after decision + bank.
+    assert hand.state.complete and hand.state.folded[first or 0]
+    seat = h.table.seat_of(hand.players[first or 0])
+    assert seat is not None and seat.time_bank == pytest.approx(0.05)  # clock acts: bank kept
+    h.task.cancel()
+
+
+async def test_away_player_is_sat_out_after_grace() -> None:
+    h = await start(
+        TableConfig(seats=3, decision_time=0),
+        Runtime(between_hands=30, clock_enabled=False, away_grace=0.05),
+    )
+    viewer = Viewer("a")
+    await h.table.request("attach", "a", viewer=viewer)
+    await h.sit("a", 1)
+    assert not h.table.seats[1].away  # type: ignore[union-attr]
+    await h.table.request("detach", "a", viewer=viewer)
+    assert h.table.seats[1].away  # type: ignore[union-attr]
+    await asyncio.sleep(0.15)
+    assert h.table.seats[1].sitting_out  # type: ignore[union-attr]
+    h.task.cancel()
+
+
+async def test_a_viewer_that_falls_behind_is_closed_without_blocking(h: Harness) -> None:
+    slow = Viewer("x", limit=5)
+    closed: list[int] = []
+    slow.on_close = lambda code, reason: closed.append(code)
+    fast = Viewer("y", limit=10**6)
+    for v in (slow, fast):
+        await h.table.request("attach", v.player_id, viewer=v)
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.settle()
+    assert closed == [CLOSE_TOO_SLOW] and slow.id not in h.table.viewers
+    assert len(fast.outbox) > 5
+
+
+async def test_restart_from_store_continues_the_hand() -> None:
+    store = MemoryTableStore()
+    h = await start(TableConfig(seats=3, decision_time=0), store=store)
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.settle()
+    await h.act("call")
+    hand = h.table.hand
+    assert hand is not None
+    fingerprint = hand.state.fingerprint()
+    h.task.cancel()
+    again = await start(TableConfig(), store=store, table_id=h.table.id)
+    restored = again.table.hand
+    assert restored is not None and restored.id == hand.id
+    assert restored.state.fingerprint() == fingerprint
+    stored = store.tables[h.table.id].hand
+    assert stored is not None
+    replay = HandState.replay(setup_from_json(stored.record["setup"]), stored.deck,
+                              [action_from_json(a) for a in stored.actions])  # fmt: skip
+    assert replay.fingerprint() == fingerprint
+    await again.act("check")
+    assert again.balance_ok()
+    again.task.cancel()
+
+
+async def test_a_failed_write_is_not_applied(h: Harness) -> None:
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.settle()
+    hand = h.table.hand
+    assert hand is not None
+    before = hand.state.fingerprint()
+    h.store.fail_next = 1
+    with pytest.raises(TableError) as e:
+        await h.act("call")
+    assert e.value.code == "unavailable"
+    assert hand.state.fingerprint() == before
+    await h.act("call")
+    assert hand.counter == 1
