@@ -184,6 +184,9 @@ def random_hand(rng: random.Random, config: HandConfig, players: int) -> HandSta
     return state
 
 
+#: Hands per game/structure/boards/bomb/run-it-twice combination (192 combinations).
+HANDS_PER_CASE = 6
+
 CASES = [
     (game, betting, boards, bomb, twice)
     for game in GAMES
@@ -203,7 +206,7 @@ def test_engine_hands_round_trip(
 ) -> None:
     rng = random.Random(f"{game}/{betting}/{boards}/{bomb}/{twice}")
     spec = GAMES[game]
-    for _ in range(12):
+    for _ in range(HANDS_PER_CASE):
         small = rng.choice([2, 10, 20, 100])
         config = HandConfig(
             spec,
