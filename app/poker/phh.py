@@ -621,7 +621,10 @@ def _in_file_units(message: str, scale: int) -> str:
     """The engine names amounts in chips; put them back in the file's unit."""
     if scale == 1:
         return message
-    return re.sub(r"\d+", lambda m: format_amount(int(m.group()), scale), message)
+    # Not player labels (p5) nor counts ("capped at 4 bets").
+    return re.sub(
+        r"(?<![\w.])\d+(?![\w.]| bets)", lambda m: format_amount(int(m.group()), scale), message
+    )
 
 
 def _deal_name(deal: BoardDealt, boards: int) -> str:

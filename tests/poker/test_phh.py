@@ -375,6 +375,26 @@ actions = ['d dh p1 8d7d5d4d', 'd dh p2 Jc9s9d6s', 'd dh p3 As8c7s5h', 'p3 cbr 5
         loads(capped)
 
 
+def test_rule_messages_use_the_files_unit() -> None:
+    text = BASE.replace("4100000, 5550000", "4100000.5, 5550000").replace(
+        "'p5 cbr 3350000'", "'p5 cbr 5000000'"
+    )
+    with pytest.raises(PHHError, match=r"action 11 \(p5 cbr 5000000\): .* pot limit of 3450000$"):
+        loads(text)
+    capped = """\
+variant = 'FO/8'
+antes = [0, 0, 0]
+blinds_or_straddles = [100, 200, 0]
+small_bet = 200
+big_bet = 400
+starting_stacks = [5000.5, 5000, 5000]
+actions = ['d dh p1 8d7d5d4d', 'd dh p2 Jc9s9d6s', 'd dh p3 As8c7s5h',
+  'p3 cbr 400', 'p1 cbr 600', 'p2 cbr 800', 'p3 cbr 1000']
+"""
+    with pytest.raises(PHHError, match=r"p3 cbr 1000\): the betting is capped at 4 bets"):
+        loads(capped)
+
+
 def test_show_order_follows_the_engine() -> None:
     """A file may list the showdown in another order; the engine's order is used (the result
     does not depend on it) and a hand already tabled all in is not shown twice."""
