@@ -64,12 +64,16 @@ run: $(RUN_STAMP)
 migrate: $(RUN_STAMP)
 	@$(PY) -m app migrate
 
-# Autogenerate against a scratch SQLite database at head; read the result before committing.
+# Autogenerate against a scratch SQLite database at head, numbered after the last migration
+# (0002_..., 0003_...); read the result before committing.
 migration: $(TEST_STAMP)
 	@test -n "$(m)" || { echo 'usage: make migration m="what changed"'; exit 2; }
 	@scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; \
 	export DATABASE_URL="sqlite+aiosqlite:///$$scratch/scratch.sqlite3"; \
-	$(PY) -m app migrate >/dev/null && $(BIN)/alembic revision --autogenerate -m "$(m)"
+	last=$$(ls migrations/versions | sed -n 's/^\([0-9]\{4\}\)_.*\.py$$/\1/p' | sort | tail -n 1); \
+	next=$$(printf '%04d' $$((10#$${last:-0} + 1))); \
+	LOG_LEVEL=warning $(PY) -m app migrate && \
+	LOG_LEVEL=warning $(BIN)/alembic revision --autogenerate --rev-id "$$next" -m "$(m)"
 
 # The programs above, and a PostgreSQL server (its binaries, not a running service).
 system-tools:

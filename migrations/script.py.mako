@@ -7,8 +7,13 @@ Create Date: ${create_date}
 
 from collections.abc import Sequence
 
+<% body = (upgrades or "") + (downgrades or "") %>\
+% if "sa." in body:
 import sqlalchemy as sa
+% endif
+% if "op." in body:
 from alembic import op
+% endif
 ${imports if imports else ""}
 revision: str = ${repr(up_revision)}
 down_revision: str | Sequence[str] | None = ${repr(down_revision)}
