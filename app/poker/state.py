@@ -53,7 +53,10 @@ class HandSetup:
 
     ``blinds`` are blinds and straddles: live bets that set the pre-flop action order (the
     player after the largest one acts first). ``posts`` are live bets by players coming in
-    out of position (they do not move the action); ``dead`` chips go straight to the pot.
+    out of position (they do not move the action); ``dead`` chips go straight to the main
+    pot and stake nothing: a missed blind posted dead, and a big-blind ante (one player
+    antes for the table, so nobody matches it). ``antes`` are antes everyone posts alike
+    (a classic ante, a bomb pot): each is a stake matched by the others' antes.
     """
 
     config: HandConfig
@@ -144,9 +147,7 @@ class HandState:
             raise ConfigError("the deck holds a card twice")
 
     @classmethod
-    def replay(
-        cls, setup: HandSetup, deck: Sequence[Card], actions: Iterable[Action]
-    ) -> HandState:
+    def replay(cls, setup: HandSetup, deck: Sequence[Card], actions: Iterable[Action]) -> HandState:
         state = cls(setup, deck)
         for action in actions:
             state.apply(action)
@@ -276,7 +277,9 @@ class HandState:
             max_to = all_in_to
         else:
             max_to = min(max(pot_limit_to, min_to), all_in_to)
-        return kind, min(min_to, all_in_to), max_to, min(pot_limit_to, all_in_to)
+        # The pot-sized bet is never below the minimum (a pot smaller than the big blind).
+        pot_to = min(max(pot_limit_to, min_to), all_in_to)
+        return kind, min(min_to, all_in_to), max_to, pot_to
 
     def legal_actions(self) -> LegalActions | None:
         p = self.actor
