@@ -432,7 +432,7 @@ class HandState:
         self.committed[p] += put
         self.level_seen[p] = self.max_bet
         events.append(Acted(p, kind, put, self.bets[p], self.stacks[p], self.is_all_in(p)))
-        if len(self.contenders()) == 1:
+        if self.folded.count(False) == 1:
             self._close_round(events)
             self._award(events)
             return
@@ -449,12 +449,20 @@ class HandState:
         return self.level_seen[p] is None or self.bets[p] < self.max_bet
 
     def _next_to_act(self, start: int) -> int | None:
-        able = [q for q in range(self.n) if self._can_bet(q)]
-        if len(able) == 1 and self.bets[able[0]] >= self.max_bet:
+        # The hot path of every action: _can_bet and _needs_to_act inlined.
+        n, folded, stacks, bets, max_bet = self.n, self.folded, self.stacks, self.bets, self.max_bet
+        able = 0
+        last = 0
+        for q in range(n):
+            if not folded[q] and stacks[q] > 0:
+                able += 1
+                last = q
+        if able == 1 and bets[last] >= max_bet:
             return None  # alone with chips behind and nothing to call: nobody to bet against
-        for k in range(self.n):
-            q = (start + k) % self.n
-            if self._needs_to_act(q):
+        seen = self.level_seen
+        for k in range(n):
+            q = (start + k) % n
+            if not folded[q] and stacks[q] > 0 and (seen[q] is None or bets[q] < max_bet):
                 return q
         return None
 
