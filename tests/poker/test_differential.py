@@ -30,13 +30,15 @@ Documented rule differences (the disputed action is not generated; the compariso
 raise options is skipped only where the difference applies, and counted):
 1. Fold when checking is possible: our rules let a player fold at any time ("each player
    always has the option to fold"); pokerkit refuses. Never generated.
-2. Short all-in wagers (``SHORT_ALL_IN``). After an all-in bet or raise smaller than a full
-   one in the current round, the engines may disagree on whether a player may raise:
+2. Short all-in wagers (``SHORT_ALL_IN_REOPEN``, ``SHORT_ALL_IN_FL_CAP``). After an all-in
+   bet or raise smaller than a full one in the current round, the engines may disagree on
+   whether a player may raise:
    - ours (TDA): the betting reopens for a player who has already acted only if he now
      faces at least one full raise in total since he last acted; pokerkit decides the
-     same for everyone from a running sum of consecutive short all-ins, and measures a
-     pre-flop raise against 0 instead of the big blind (so a short all-in raise pre-flop
-     counts as "full" and reopens);
+     same for everyone from a running sum of consecutive short all-ins, and measures the
+     first bet or raise of a round against 0 instead of the minimum bet (so a short all-in
+     opening bet, or a short all-in first raise pre-flop, counts as "full" and reopens for
+     the players who checked or limped);
    - fixed limit: our short all-in does not count toward the cap ("a short all-in neither
      counts toward the cap nor reopens"); pokerkit counts it.
    When our raise options differ from pokerkit's in a round that has seen a short all-in
@@ -66,7 +68,12 @@ raise options is skipped only where the difference applies, and counted):
    one chip and a fold), ours ends the betting; pokerkit still asks that player to act,
    with only check or fold open. The harness checks for him.
 
-The recorded run (50,000 hands of each variant) is opt-in:
+Speed: pokerkit spends most of a hand re-evaluating shown hands, so its Omaha hand
+construction is memoised while the harness runs (``memoised_pokerkit_hands``, a pure
+cache); 3,000 hands of each variant take about 15-30 s here.
+
+The recorded run (50,000 hands of each variant, seeds 20250615 for plo and 20250620 for
+fl-hi-lo by default: OMAHA_RECORDED_SEED + len(variant)) is opt-in:
     OMAHA_RECORDED_RUN=1 [OMAHA_RECORDED_SEED=...] .venv/bin/pytest -s -m slow \
         tests/poker/test_differential.py
 """
