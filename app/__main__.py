@@ -55,7 +55,7 @@ def prepare_database(settings: Settings) -> str | None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.main import create_app
+    from app.main import create_app, uvicorn_options
 
     settings = load_settings_or_exit()
     setup_logging(settings.log_level, settings.log_format)
@@ -87,6 +87,7 @@ def serve(args: argparse.Namespace) -> int:
         access_log=False,
         proxy_headers=True,
         server_header=False,
+        **uvicorn_options(settings),  # type: ignore[arg-type]
     )
     server = Server(config)
     server.run()

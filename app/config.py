@@ -55,6 +55,29 @@ class Settings(BaseSettings):
         description="Seconds a connection stays online without a heartbeat.",
     )
 
+    between_hands: float = Field(
+        default=2.0, ge=0, le=60, description="Seconds between the end of a hand and the next deal."
+    )
+    away_grace: float = Field(
+        default=60.0,
+        ge=0,
+        le=3600,
+        description="Seconds a disconnected seated player stays in before being sat out.",
+    )
+    ws_max_message: int = Field(
+        default=4096, ge=256, le=65536, description="Largest inbound WebSocket message (bytes)."
+    )
+    ws_rate: float = Field(
+        default=20.0, gt=0, le=1000, description="Inbound messages per second per connection."
+    )
+    ws_burst: int = Field(default=40, ge=1, le=10000, description="Burst above WS_RATE allowed.")
+    ws_outbox_limit: int = Field(
+        default=512,
+        ge=8,
+        le=100000,
+        description="Messages a connection may fall behind before it is closed.",
+    )
+
     @field_validator("database_url", "redis_url", "secret_key", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:

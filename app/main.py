@@ -20,11 +20,14 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.api import health
+from app.api import health, identity, tables, ws
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
 from app.store.db import create_engine, session_factory
+from app.store.tables import SqlTableStore
+from app.tables.registry import TableRegistry
+from app.tables.table import Runtime
 
 log = logging.getLogger("omaha")
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -47,6 +50,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = create_engine(settings.effective_database_url)
         app.state.sessions = session_factory(app.state.engine)
         app.state.presence = create_presence(settings.redis_url, settings.presence_ttl)
+        app.state.table_store = SqlTableStore(app.state.sessions)
+        app.state.tables = TableRegistry(
+            app.state.table_store,
+            Runtime(
+                between_hands=settings.between_hands,
+                away_grace=settings.away_grace,
+                outbox_limit=settings.ws_outbox_limit,
+            ),
+        )
+        await app.state.tables.start()
         log.info(
             "started: database %s, presence %s",
             app.state.engine.dialect.name,
@@ -55,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.tables.close()
             await app.state.presence.close()
             await app.state.engine.dispose()
 
@@ -62,12 +76,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Omaha",
         version=__version__,
         lifespan=lifespan,
-        docs_url=None,
+        docs_url="/docs",
         redoc_url=None,
-        openapi_url=None,
+        openapi_url="/openapi.json",
     )
     app.add_middleware(AccessLogMiddleware)
     app.include_router(health.router)
+    app.include_router(identity.router)
+    app.include_router(tables.router)
+    app.include_router(ws.router)
 
     static = static_dir()
 
@@ -75,5 +92,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def index() -> FileResponse:
         return FileResponse(static / "index.html", media_type="text/html")
 
+    @app.get("/t/{code}", include_in_schema=False)
+    async def invite(code: str) -> FileResponse:
+        """An invite link: the browser client reads the table code from the address."""
+        return FileResponse(static / "index.html", media_type="text/html")
+
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
     return app
+
+
+def uvicorn_options(settings: Settings) -> dict[str, object]:
+    """WebSocket options for uvicorn, the same in `serve` and in tests.
+
+    Frames up to 16 times WS_MAX_MESSAGE reach the endpoint (which answers a typed error for
+    anything above WS_MAX_MESSAGE); larger ones are closed by uvicorn with 1009. Compression
+    is off: at a few hundred bytes a message it costs more CPU than it saves.
+    """
+    return {
+        "ws_max_size": settings.ws_max_message * 16,
+        "ws_per_message_deflate": False,
+    }

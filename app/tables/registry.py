@@ -43,7 +43,12 @@ class TableRegistry:
 
     async def start(self) -> None:
         """Start every stored table; those with a hand in progress continue it."""
-        for table_id in await self.store.open_tables():
+        try:
+            table_ids = await self.store.open_tables()
+        except Exception:
+            log.exception("cannot list the stored tables (is the database migrated?)")
+            return
+        for table_id in table_ids:
             try:
                 await self._launch(table_id)
             except Exception:

@@ -141,6 +141,10 @@ class Table:
     def post(self, command: Command) -> None:
         self.mailbox.put_nowait(command)
 
+    def post_detach(self, viewer: Viewer) -> None:
+        """A connection ended (no answer needed; safe to call from a finally block)."""
+        self.post(Command("detach", viewer.player_id, {"viewer": viewer}))
+
     async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
         """Send a command from player `sender` and wait for its answer; raises `TableError`
         when refused (and then nothing changed)."""

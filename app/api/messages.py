@@ -1,0 +1,141 @@
+"""Every message a client may send, as pydantic models: one discriminated union on `type`.
+
+Strict types (no "5" for 5, no 1.0 for 1), bounded numbers and strings, no extra fields:
+anything else is refused with a typed error before it reaches a table.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+
+from app.tables.config import MAX_CHIPS
+
+Chips = Annotated[StrictInt, Field(ge=-MAX_CHIPS, le=MAX_CHIPS)]
+SeatNo = Annotated[StrictInt, Field(ge=0, le=9)]
+Ref = Annotated[StrictInt, Field(ge=0, le=2**53)] | Annotated[str, Field(max_length=64)]
+Id = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    #: echoed in the reply (`ok` or `error`), so a client can match answers to requests
+    id: Ref | None = None
+    type: str
+
+    def command(self) -> dict[str, Any]:
+        return self.model_dump(exclude={"type", "id"})
+
+
+class Ping(Message):
+    type: Literal["ping"]
+
+
+class Sit(Message):
+    type: Literal["sit"]
+    seat: SeatNo
+    buy_in: Chips
+    post: StrictBool = False
+
+
+class TopUp(Message):
+    type: Literal["top_up"]
+    amount: Chips
+
+
+class SitOut(Message):
+    type: Literal["sit_out"]
+
+
+class SitIn(Message):
+    type: Literal["sit_in"]
+    post: StrictBool = False
+
+
+class Leave(Message):
+    type: Literal["leave"]
+
+
+class Straddle(Message):
+    type: Literal["straddle"]
+    on: StrictBool = True
+
+
+class Act(Message):
+    type: Literal["act"]
+    hand: Id
+    counter: Annotated[StrictInt, Field(ge=0, le=10_000)]
+    action: Literal["fold", "check", "call", "bet", "raise", "show", "muck", "run-twice"]
+    amount: Chips | None = None
+    agree: StrictBool | None = None
+
+
+class Approve(Message):
+    type: Literal["approve"]
+    player_id: Id
+
+
+class Refuse(Message):
+    type: Literal["refuse"]
+    player_id: Id
+
+
+class Pause(Message):
+    type: Literal["pause"]
+
+
+class Resume(Message):
+    type: Literal["resume"]
+
+
+class SetStakes(Message):
+    type: Literal["set_stakes"]
+    small_blind: Chips | None = None
+    big_blind: Chips | None = None
+    big_bet: Chips | None = None
+    ante: Chips | None = None
+    straddle: StrictBool | None = None
+    bomb_pot_every: Annotated[StrictInt, Field(ge=0, le=1000)] | None = None
+    bomb_pot_ante: Chips | None = None
+    buy_in_min: Chips | None = None
+    buy_in_max: Chips | None = None
+    run_it_twice: StrictBool | None = None
+
+
+class Remove(Message):
+    type: Literal["remove"]
+    seat: SeatNo
+
+
+class Adjust(Message):
+    type: Literal["adjust"]
+    seat: SeatNo
+    amount: Chips
+
+
+class TransferHost(Message):
+    type: Literal["transfer_host"]
+    player_id: Id
+
+
+Inbound = Annotated[
+    Ping
+    | Sit
+    | TopUp
+    | SitOut
+    | SitIn
+    | Leave
+    | Straddle
+    | Act
+    | Approve
+    | Refuse
+    | Pause
+    | Resume
+    | SetStakes
+    | Remove
+    | Adjust
+    | TransferHost,
+    Field(discriminator="type"),
+]
+inbound: TypeAdapter[Message] = TypeAdapter(Inbound)  # type: ignore[arg-type]

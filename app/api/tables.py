@@ -1,0 +1,117 @@
+"""REST: create a table, list the viewer's tables, read a table's public state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel
+
+from app.api.deps import PresenceDep
+from app.api.identity import PlayerDep
+from app.store.tables import SqlTableStore
+from app.tables.config import TableConfig
+from app.tables.errors import TableError
+from app.tables.registry import TableRegistry
+from app.tables.table import Table
+from app.tables.views import table_view
+
+router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+
+def registry(request: Request) -> TableRegistry:
+    reg: TableRegistry = request.app.state.tables
+    return reg
+
+
+def store(request: Request) -> SqlTableStore:
+    s: SqlTableStore = request.app.state.table_store
+    return s
+
+
+class Created(BaseModel):
+    id: str
+    code: str
+    invite_url: str
+    websocket: str
+
+
+class TableSummary(BaseModel):
+    code: str
+    name: str
+    game: str
+    betting: str
+    blinds: str
+    seats: int
+    seated: int
+    online: int
+    host: bool
+    hand_running: bool
+
+
+def summary(table: Table, player_id: str, online: int) -> TableSummary:
+    c = table.config
+    return TableSummary(
+        code=table.code,
+        name=c.name,
+        game=c.game,
+        betting=str(c.betting),
+        blinds=f"{c.small_blind}/{c.big_blind}" + (f" ante {c.ante}" if c.ante else ""),
+        seats=c.seats,
+        seated=sum(1 for s in table.seats if s is not None),
+        online=online,
+        host=table.host_id == player_id,
+        hand_running=table.hand is not None and not table.hand.state.complete,
+    )
+
+
+@router.post("", response_model=Created, status_code=201)
+async def create_table(config: TableConfig, request: Request, player: PlayerDep) -> Created:
+    """Create a table; its creator is the host. The invite link carries an unguessable code."""
+    table = await registry(request).create(str(player.id), config)
+    base = str(request.base_url)
+    ws_base = base.replace("http", "ws", 1)
+    return Created(
+        id=table.id,
+        code=table.code,
+        invite_url=f"{base}t/{table.code}",
+        websocket=f"{ws_base}ws/tables/{table.code}",
+    )
+
+
+@router.get("", response_model=list[TableSummary])
+async def my_tables(request: Request, player: PlayerDep, presence: PresenceDep) -> list[Any]:
+    """The tables the viewer hosts or sits at, newest first, with who is online."""
+    out = []
+    reg = registry(request)
+    for table_id in await store(request).tables_of(str(player.id)):
+        try:
+            table = reg.get(table_id)
+        except TableError:
+            continue
+        online = await presence.online(table_id)
+        out.append(summary(table, str(player.id), len(online)))
+    return out
+
+
+async def table_by_code(request: Request, code: str) -> Table:
+    if len(code) > 64:
+        raise HTTPException(404, detail={"code": "no_such_table", "message": "no such table"})
+    table_id = await store(request).table_by_code(code)
+    try:
+        if table_id is None:
+            raise TableError("no_such_table", "no such table")
+        return registry(request).get(table_id)
+    except TableError as error:
+        raise HTTPException(404, detail={"code": error.code, "message": error.message}) from None
+
+
+@router.get("/{code}")
+async def public_state(code: str, request: Request, presence: PresenceDep) -> dict[str, Any]:
+    """What anyone with the invite link sees: seats, stacks, the hand without hole cards, and
+    who is online (player id -> seat, null for a spectator)."""
+    table = await table_by_code(request, code)
+    view = table_view(table, None)
+    view["type"] = "table_state"
+    view["online"] = await presence.online(table.id)
+    return view

@@ -1,0 +1,202 @@
+"""A real server for protocol tests: uvicorn on a free loopback port in this event loop, and a
+client that speaks docs/protocol.md over a real WebSocket (the `websockets` library)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from app.config import Settings
+from app.main import create_app, uvicorn_options
+from app.store.db import create_engine
+from app.store.migrate import upgrade_connection
+from tests.servers import free_port
+
+
+async def migrate(url: str) -> None:
+    engine = create_engine(url)
+    async with engine.begin() as connection:
+        await connection.run_sync(upgrade_connection)
+    await engine.dispose()
+
+
+@asynccontextmanager
+async def live_server(settings: Settings) -> AsyncIterator[str]:
+    await migrate(settings.effective_database_url)
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(settings),
+        host="127.0.0.1",
+        port=port,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        **uvicorn_options(settings),  # type: ignore[arg-type]
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 30)
+
+
+class Client:
+    """One browser: a session cookie, REST calls, and a WebSocket to one table."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.AsyncClient(base_url=base)
+        self.token = ""
+        self.player_id = ""
+        self.ws: ClientConnection | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.reader: asyncio.Task[None] | None = None
+        self.stream: str | None = None
+        self.seq = 0
+        self.changed = asyncio.Event()
+
+    async def join(self, name: str) -> None:
+        r = await self.http.post("/api/session", json={"name": name})
+        r.raise_for_status()
+        self.player_id = r.json()["player_id"]
+        self.token = r.cookies["omaha_session"]
+
+    async def create_table(self, **config: Any) -> str:
+        r = await self.http.post("/api/tables", json=config)
+        assert r.status_code == 201, r.text
+        return str(r.json()["code"])
+
+    async def connect(self, code: str, *, resume: bool = False, origin: str | None = None) -> None:
+        url = self.base.replace("http", "ws", 1) + f"/ws/tables/{code}"
+        if resume and self.stream:
+            url += f"?stream={self.stream}&since={self.seq}"
+        self.ws = await websockets.connect(
+            url,
+            origin=origin or self.base,  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"omaha_session={self.token}"},
+            compression=None,
+            max_size=2**20,
+        )
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                if message["type"] == "snapshot":
+                    self.stream, self.seq = message["stream"], message["seq"]
+                elif "seq" in message:
+                    assert message["seq"] == self.seq + 1, (message, self.seq)
+                    self.seq = message["seq"]
+                self.messages.append(message)
+                self.changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.changed.set()
+
+    async def send(self, **message: Any) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(message))
+
+    async def wait_for(self, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
+        """The first message from now on (or already received at `start`) matching."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        seen = 0
+        while True:
+            for message in self.messages[seen:]:
+                if predicate(message):
+                    return message
+            seen = len(self.messages)
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"no matching message; last: {self.messages[-3:]}")
+            self.changed.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), remaining)
+
+    async def request(self, timeout: float = 20.0, **message: Any) -> dict[str, Any]:
+        ref = random.getrandbits(40)
+        mark = len(self.messages)
+        await self.send(id=ref, **message)
+        while True:
+            reply = await self.wait_for(
+                lambda m: m.get("id") == ref and m["type"] in ("ok", "error"), timeout
+            )
+            if self.messages.index(reply) >= mark:
+                return reply
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+        await self.http.aclose()
+
+
+def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action from a `turn` message's `legal` field."""
+    actions = legal["actions"]
+    if "run-twice" in actions:
+        return {"action": "run-twice", "agree": rng.random() < 0.6}
+    if "show" in actions:
+        if "muck" in actions and rng.random() < 0.5:
+            return {"action": "muck"}
+        return {"action": "show"}
+    r = rng.random()
+    for kind in ("bet", "raise"):
+        if kind in actions and r < 0.3:
+            amount = rng.choice([legal["min_to"]] * 4 + [legal["max_to"], legal["pot_to"]])
+            return {"action": kind, "amount": amount}
+    if "check" in actions:
+        return {"action": "check"}
+    if r < 0.45:
+        return {"action": "fold"}
+    return {"action": "call"}
+
+
+async def bot(client: Client, rng: random.Random, hands: int, stop: asyncio.Event) -> None:
+    """Act on every `turn` that carries our legal actions, until `hands` hands have ended."""
+    handled: set[tuple[str, int]] = set()
+    seen = 0
+    while not stop.is_set():
+        for message in client.messages[seen:]:
+            if (
+                message["type"] == "seat"
+                and message["player_id"] == client.player_id
+                and message["stack"] == 0
+            ):
+                await client.send(type="top_up", amount=100)  # busted: buy back in
+            if message["type"] == "turn" and "legal" in message:
+                key = (message["hand"], message["counter"])
+                if key in handled:
+                    continue
+                handled.add(key)
+                await client.send(
+                    type="act", hand=message["hand"], counter=message["counter"],
+                    **choose(message["legal"], rng),
+                )  # fmt: skip
+        seen = len(client.messages)
+        ended = sum(1 for m in client.messages if m["type"] == "hand_ended")
+        if ended >= hands:
+            return
+        client.changed.clear()
+        with suppress(TimeoutError):
+            await asyncio.wait_for(client.changed.wait(), 1.0)
