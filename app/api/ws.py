@@ -87,13 +87,17 @@ async def _writer(websocket: WebSocket, viewer: Viewer) -> None:
             await websocket.send_text(json.dumps(message, separators=(",", ":")))
 
 
-async def _presence_keeper(presence: Presence, table: Table, player_id: str) -> None:
-    """Keep this connection online in presence, with its current seat."""
-    while True:
+async def _presence_keeper(
+    presence: Presence, table: Table, player_id: str, stop: asyncio.Event
+) -> None:
+    """Keep this connection online in presence, with its current seat. Stops on `stop` (a
+    cancellation can be swallowed inside the Redis client, so it is not relied on)."""
+    while not stop.is_set():
         seat = table.seat_of(player_id)
         with contextlib.suppress(Exception):
             await presence.connect(table.id, player_id, seat.number if seat else None)
-        await asyncio.sleep(max(0.5, presence.ttl / 3))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), max(0.5, presence.ttl / 3))
 
 
 @router.websocket("/ws/tables/{code}")
@@ -150,7 +154,8 @@ async def _serve(
         reader.cancel()
         await websocket.close(1011)
         return
-    keeper = asyncio.create_task(_presence_keeper(presence, table, player_id))
+    stop = asyncio.Event()
+    keeper = asyncio.create_task(_presence_keeper(presence, table, player_id, stop))
     seat = table.seat_of(player_id)
     log_ws_event("connect", table_id=table.id, seat=seat.number if seat else None,
                  player_id=player_id)  # fmt: skip
@@ -162,9 +167,10 @@ async def _serve(
         if viewer.closed is not None:
             close_code, reason = viewer.closed
     finally:
+        stop.set()
         for task in (writer, reader, keeper):
             task.cancel()
-        await asyncio.gather(writer, reader, keeper, return_exceptions=True)
+        await asyncio.wait((writer, reader, keeper), timeout=5)
         table.post_detach(viewer)
         with contextlib.suppress(Exception):
             await presence.disconnect(table.id, player_id)
