@@ -1,0 +1,34 @@
+"""The small form of bench/load.py: five tables of six bots, flat out for ten seconds, against
+the server as deployed (``python -m app serve`` in a subprocess) on the session's throwaway
+PostgreSQL and redis-server. It asserts correctness only, never speed: every bot checked every
+message (sequence, cards it may see, chips conserved at the end of every hand), no error frame,
+no connection closed by the server, every hand that started has ended, and each table's stacks
+add up to its buy-ins and top-ups."""
+
+from __future__ import annotations
+
+from bench import load
+from tests.servers import PostgresServer
+
+TABLES = 5
+SECONDS = 10.0
+
+
+def test_five_tables_play_flat_out_and_stay_correct(
+    postgres_server: PostgresServer, redis_url: str
+) -> None:
+    load.raise_open_files()
+    backing = load.Backing(
+        postgres_server.host, postgres_server.port, postgres_server.user, redis_url
+    )
+    result = load.run_server(backing, TABLES, SECONDS, think=0.0, processes=1,
+                             dbname="omaha_bench_small")  # fmt: skip
+    c = result.counters
+    summary = load.report(result, None, 0.0)
+    assert not c.violations, summary
+    assert c.errors == 0, summary
+    assert c.closed == 0, summary
+    assert c.unfinished == 0, summary
+    assert c.tables_checked == TABLES, summary
+    assert c.connections == TABLES * load.SEATS, summary
+    assert c.hands > 0 and c.actions > 0, summary
