@@ -944,13 +944,31 @@ def drive(kind: str, base: str, pid: int, tables: int, seconds: float, think: fl
                   memory["VmHWM"], after - before, setup)  # fmt: skip
 
 
-def run_server(backing: Backing, tables: int, seconds: float, think: float,
-               processes: int, dbname: str = "omaha_bench") -> Result:  # fmt: skip
+def run_server(backing: Backing, tables: int, seconds: float, think: float, processes: int,
+               dbname: str = "omaha_bench", profile: str | None = None) -> Result:  # fmt: skip
+    """The table server under `tables` tables of bots; with `profile`, py-spy samples the
+    server through the window and writes collapsed stacks there."""
     with table_server(backing, dbname, flat=think <= 0) as (base, pid):
         time.sleep(2.0)  # pg_stat_database flushes about once a second
+        spy: list[subprocess.Popen[bytes]] = []
+
+        def go() -> int:
+            if profile:
+                command = [str(Path(PY).parent / "py-spy"), "record", "--nonblocking",
+                           "--format", "raw", "-o", profile, "-d", str(int(seconds)),
+                           "-p", str(pid)]  # fmt: skip
+                spy.append(subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL))  # fmt: skip
+            return commits(backing, dbname)
+
+        def stop() -> int:
+            time.sleep(1.5)
+            for p in spy:
+                p.wait(60)
+            return commits(backing, dbname)
+
         return drive("server", base, pid, tables, seconds, think, processes,
-                     on_go=lambda: commits(backing, dbname),
-                     on_stop=lambda: (time.sleep(1.5), commits(backing, dbname))[1])  # fmt: skip
+                     on_go=go, on_stop=stop)  # fmt: skip
 
 
 def run_ceiling(tables: int, seconds: float, think: float, processes: int, fanout: float,
@@ -1042,6 +1060,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=None,
                         help="bot processes (default: 1 per 100 tables, 1 to 4)")  # fmt: skip
     parser.add_argument("--no-ceiling", action="store_true")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="py-spy the server through the window (collapsed stacks)")  # fmt: skip
     args = parser.parse_args(argv)
     think = args.think if args.think is not None else (0.0 if args.pace == "flat" else HUMAN_THINK)
     processes = args.bots or max(1, min(4, args.tables // 100 + 1))
@@ -1053,7 +1073,8 @@ def main(argv: list[str] | None = None) -> int:
           f"CPU {sorted(server_cpus())}, {processes} bot processes on CPU "
           f"{sorted(bot_cpus())}", flush=True)  # fmt: skip
     with backing_servers() as backing:
-        server = run_server(backing, args.tables, args.seconds, think, processes)
+        server = run_server(backing, args.tables, args.seconds, think, processes,
+                            profile=args.profile)  # fmt: skip
     ceiling = None
     if not args.no_ceiling:
         s = server.counters
