@@ -1,0 +1,52 @@
+"""The registry: a table whose actor fails is restarted from the store; the others go on."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.tables.config import TableConfig
+from app.tables.errors import TableError
+from app.tables.registry import TableRegistry
+from app.tables.store import MemoryTableStore
+from app.tables.table import Runtime
+from app.tables.viewer import CLOSE_RESTART, Viewer
+
+
+async def test_a_failing_table_restarts_from_the_store_without_disturbing_others() -> None:
+    store = MemoryTableStore()
+    registry = TableRegistry(store, Runtime(between_hands=0, clock_enabled=False))
+    first = await registry.create("h", TableConfig(seats=3, decision_time=0))
+    other = await registry.create("h", TableConfig(seats=3, decision_time=0))
+    for t in (first, other):
+        await t.request("sit", "h", seat=0, buy_in=100, name="h")
+        await t.request("sit", "a", seat=1, buy_in=100, name="a")
+    await asyncio.sleep(0.01)
+    assert first.hand is not None and other.hand is not None
+    hand = first.hand
+    actor = hand.players[hand.state.actor or 0]
+    await first.request("act", actor, hand=hand.id, counter=0, action="call")
+    watcher = Viewer("a")
+    closed: list[int] = []
+    watcher.on_close = lambda code, reason: closed.append(code)
+    await first.request("attach", "a", viewer=watcher)
+
+    async def boom(command: object) -> None:
+        raise RuntimeError("a bug")
+
+    first._on_boom = boom  # type: ignore[attr-defined]
+    with pytest.raises(TableError) as e:
+        await first.request("boom")
+    assert e.value.code == "internal"
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        if registry.tables.get(first.id) not in (None, first):
+            break
+    restarted = registry.get(first.id)
+    assert restarted is not first
+    assert closed == [CLOSE_RESTART]  # its viewers reconnect for a snapshot
+    assert restarted.hand is not None and restarted.hand.id == hand.id
+    assert restarted.hand.counter == 1
+    assert registry.get(other.id) is other and not registry.tasks[other.id].done()
+    await registry.close()
