@@ -605,10 +605,21 @@ class Table:
             state=HandState(setup, deck),
             straddle=deal.straddle,
         )
+        flags = [(s.waiting, s.post) for s in seats]
         for s in seats:
             s.waiting = False
             s.post = False
-        await self.store.start_hand(self.id, hand, deck, seats, deal.button, number)
+        try:
+            await self.store.start_hand(self.id, hand, deck, seats, deal.button, number)
+        except Exception as error:
+            # Not `log.exception`: a database error quotes its parameters, here the deck.
+            log.error(
+                "table %s: cannot store a new hand (%s); retrying", self.id, type(error).__name__
+            )
+            for s, (waiting, post) in zip(seats, flags, strict=True):
+                s.waiting, s.post = waiting, post
+            self._schedule_next_hand(max(1.0, self.runtime.between_hands))
+            return
         self.hand, self.button, self.hand_number = hand, deal.button, number
         self._emit(
             Record(

@@ -29,7 +29,7 @@ GAMES = [
     TableConfig(game="courchevel-hi-lo", betting=Betting.FIXED_LIMIT, seats=4, boards=2),
 ]
 HANDS_PER_TABLE = int(os.environ.get("LEAK_HANDS", "130"))  # 8 tables: over 1,000 hands
-PG_HANDS_PER_TABLE = 15
+PG_HANDS_PER_TABLE = int(os.environ.get("LEAK_PG_HANDS", "130"))
 
 
 async def run_table(
@@ -100,7 +100,7 @@ async def test_no_card_leaks_in_a_thousand_hands() -> None:
 
 
 async def test_no_card_leaks_with_the_postgresql_store(postgres_url: str) -> None:
-    """The same through the real store on PostgreSQL, fewer hands (each action is a commit)."""
+    """The same 1,040 hands through the real store on PostgreSQL (each action a commit)."""
     async with sql_store(postgres_url) as store:
         results, elapsed = await play_all(store, PG_HANDS_PER_TABLE)
     check(results, elapsed, 8 * PG_HANDS_PER_TABLE)

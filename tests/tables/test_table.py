@@ -295,3 +295,28 @@ async def test_a_failed_write_is_not_applied(h: Harness) -> None:
     assert hand.state.fingerprint() == before
     await h.act("call")
     assert hand.counter == 1
+
+
+async def test_a_hand_that_cannot_be_stored_is_not_dealt(caplog: pytest.LogCaptureFixture) -> None:
+    store = MemoryTableStore()
+    h = await start(TableConfig(seats=3, decision_time=0), store=store,
+                    runtime=Runtime(between_hands=0.01, clock_enabled=False))  # fmt: skip
+    real = store.start_hand
+    failures = [1]
+
+    async def failing(*args: Any) -> None:
+        if failures:
+            failures.pop()
+            raise OSError("INSERT ... [parameters: deck]")
+        await real(*args)
+
+    store.start_hand = failing  # type: ignore[method-assign]
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.settle()
+    assert h.table.hand is None  # not dealt: nothing was stored
+    assert h.table.seats[1].waiting  # type: ignore[union-attr]
+    assert all("[" not in r.getMessage() for r in caplog.records)  # no deck in the log
+    await asyncio.sleep(1.2)  # retried
+    assert h.table.hand is not None and h.table.hand.number == 1
+    h.task.cancel()
