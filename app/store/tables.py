@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from typing import cast
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.poker import Action
@@ -36,6 +37,26 @@ def _seat_row(table_id: uuid.UUID, seat: Seat) -> dict[str, object]:
         "post": seat.post,
         "time_bank": seat.time_bank,
     }
+
+
+# The hot path (every action, every hand's start and end) runs prebuilt Core statements with
+# bound parameters: building `insert(...).values(...)` per call, through the ORM, cost more
+# CPU than the rest of an action together (bench/load.py, docs/performance.md).
+_ACTIONS = cast(Table, HandActionRow.__table__)
+_SEATS = cast(Table, SeatRow.__table__)
+_HANDS = cast(Table, HandRow.__table__)
+_INSERT_ACTION = insert(_ACTIONS)
+_SEAT_FIELDS = ("player_id", "name", "stack", "sitting_out", "waiting", "post", "time_bank")
+_UPDATE_SEAT = (
+    update(_SEATS)
+    .where(_SEATS.c.table_id == bindparam("b_table_id"), _SEATS.c.number == bindparam("b_number"))
+    .values({name: bindparam(name) for name in _SEAT_FIELDS})
+)
+_END_HAND = (
+    update(_HANDS)
+    .where(_HANDS.c.id == bindparam("b_id"))
+    .values(result=bindparam("result"), ended_at=bindparam("ended_at"))
+)
 
 
 class SqlTableStore:
@@ -136,14 +157,16 @@ class SqlTableStore:
             )
 
     async def _put_seats(self, s: AsyncSession, table_id: str, seats: list[Seat]) -> None:
+        if not seats:
+            return
         tid = uuid.UUID(table_id)
+        rows = []
         for seat in seats:
             values = _seat_row(tid, seat)
-            await s.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == tid, SeatRow.number == seat.number)
-                .values(**{k: v for k, v in values.items() if k not in ("table_id", "number")})
-            )
+            row = {name: values[name] for name in _SEAT_FIELDS}
+            row["b_table_id"], row["b_number"] = tid, seat.number
+            rows.append(row)
+        await s.execute(_UPDATE_SEAT, rows)
 
     def _ledger(self, table_id: str, player_id: str, kind: str, amount: int) -> LedgerEntry:
         return LedgerEntry(
@@ -204,22 +227,20 @@ class SqlTableStore:
     ) -> None:
         hid = uuid.UUID(hand.id)
         async with self.sessions.begin() as s:
-            # A Core insert: this is the hot path, one per action, without the unit of work.
             await s.execute(
-                insert(HandActionRow).values(
-                    hand_id=hid,
-                    counter=counter,
-                    player=action.player,
-                    kind=str(action.kind),
-                    amount=action.amount,
-                    agree=action.agree,
-                )
+                _INSERT_ACTION,
+                {
+                    "hand_id": hid,
+                    "counter": counter,
+                    "player": action.player,
+                    "kind": str(action.kind),
+                    "amount": action.amount,
+                    "agree": action.agree,
+                },
             )
             if final is not None:
                 result = {"stacks": {str(seat.number): seat.stack for seat in final}}
-                await s.execute(
-                    update(HandRow).where(HandRow.id == hid).values(result=result, ended_at=_now())
-                )
+                await s.execute(_END_HAND, {"b_id": hid, "result": result, "ended_at": _now()})
                 await self._put_seats(s, table_id, final)
 
     # -------------------------------------------------------------- for checks and tests
