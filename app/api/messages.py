@@ -138,4 +138,4 @@ Inbound = Annotated[
     | TransferHost,
     Field(discriminator="type"),
 ]
-inbound: TypeAdapter[Message] = TypeAdapter(Inbound)  # type: ignore[arg-type]
+inbound: TypeAdapter[Message] = TypeAdapter(Inbound)
