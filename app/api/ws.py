@@ -84,7 +84,9 @@ async def _writer(websocket: WebSocket, viewer: Viewer) -> None:
         if not batch:
             return
         for message in batch:
-            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+            if not isinstance(message, str):
+                message = json.dumps(message, separators=(",", ":"))
+            await websocket.send_text(message)
 
 
 async def _presence_keeper(

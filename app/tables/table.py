@@ -13,6 +13,7 @@ to the mailbox too, carrying what they were armed for, so a stale timer does not
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -36,6 +37,7 @@ from app.tables.views import Record, event_records, render, table_view, turn_rec
 
 log = logging.getLogger("omaha.tables")
 _shuffler = secrets.SystemRandom()
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
 
 
 @dataclass(frozen=True)
@@ -196,12 +198,18 @@ class Table:
 
     # ---------------------------------------------------------------- broadcasting
     def _emit(self, *records: Record) -> None:
+        # Each record is serialised once for everyone who sees only its public part, and once
+        # more for each player with a private part (own hole cards, own legal actions): not
+        # once per viewer. The text is what goes on the wire.
         for record in records:
             self.seq += 1
             record.public["seq"] = self.seq
             self.records.append((self.seq, record))
+            public = _dumps(record.public)
             for viewer in list(self.viewers.values()):
-                viewer.send(render(record, viewer.player_id))
+                pid = viewer.player_id
+                extra = record.private.get(pid) if pid is not None else None
+                viewer.send(_dumps({**record.public, **extra}) if extra else public)
                 if viewer.closed is not None:
                     self.viewers.pop(viewer.id, None)
 

@@ -27,12 +27,13 @@ class Viewer:
         self.id = next(_ids)
         self.player_id = player_id
         self.limit = limit
-        self.outbox: deque[dict[str, Any]] = deque()
+        # a message is a dict, or text already serialised (what the table actor broadcasts)
+        self.outbox: deque[dict[str, Any] | str] = deque()
         self.wake = asyncio.Event()
         self.closed: tuple[int, str] | None = None
         self.on_close: Callable[[int, str], None] | None = None
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         if self.closed is not None:
             return
         if len(self.outbox) >= self.limit:
@@ -50,7 +51,7 @@ class Viewer:
         if self.on_close is not None:
             self.on_close(code, reason)
 
-    async def next_batch(self) -> list[dict[str, Any]]:
+    async def next_batch(self) -> list[dict[str, Any] | str]:
         """Wait for messages; an empty list means the viewer was closed."""
         while not self.outbox and self.closed is None:
             self.wake.clear()

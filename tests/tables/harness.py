@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import re
 from typing import Any
@@ -58,7 +59,10 @@ class CheckedViewer(Viewer):
         self.cards_seen = 0
         self.leaks: list[tuple[dict[str, Any], set[str]]] = []
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
+        if isinstance(message, str):  # checked as the client receives it
+            message = json.loads(message)
+            assert isinstance(message, dict)
         hand = self.table.hand
         allowed = allowed_cards(
             hand.state if hand else None, self.player_id, hand.players if hand else ()
