@@ -49,9 +49,13 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     # Every table commits each action before announcing it: with hundreds of tables the
     # default pool (5 + 10 overflow) is what the actions queue for (bench/load.py: p50 of
     # ~170 ms at 500 tables with the server CPU at 60%): keep 40 open (overflow connections are
-    # closed on return, and reconnecting costs more than it saves), up to 50.
+    # closed on return, and reconnecting costs more than it saves), up to 50. No pre-ping: it
+    # was one more round trip (SELECT 1) on every transaction, i.e. every action. A connection
+    # that the database dropped fails its next use instead; SQLAlchemy then discards it, the
+    # actor refuses that one action ("unavailable", nothing changed) and the retry gets a
+    # fresh connection.
     return create_async_engine(
-        url, echo=echo, pool_pre_ping=True, pool_size=40, max_overflow=10, pool_timeout=30
+        url, echo=echo, pool_pre_ping=False, pool_size=40, max_overflow=10, pool_timeout=30
     )
 
 
