@@ -1,14 +1,17 @@
 """The table store on SQLAlchemy (SQLite or PostgreSQL): what the table actor writes through.
 
 Each method is one transaction, committed before it returns, so the actor only announces what
-is durable. See `app.tables.store.TableStore` for the contract and the ledger identity.
+is durable; `record_action` shares its transaction with other tables' actions pending at the
+same moment (group commit), and still returns only once that transaction has committed. See `app.tables.store.TableStore` for the contract and the ledger identity.
 """
 
 from __future__ import annotations
 
+import asyncio
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
@@ -59,12 +62,40 @@ _END_HAND = (
 )
 
 
+@dataclass
+class _Append:
+    """One table's accepted action waiting for its commit (and, at a hand's end, the result
+    and the seats' new stacks, in the same transaction)."""
+
+    action: dict[str, Any]
+    end: dict[str, Any] | None
+    seats: list[dict[str, Any]]
+    done: asyncio.Future[None]
+
+
+#: group commit: transactions writing actions at once, and actions one of them carries at most
+APPEND_WRITERS = 4
+APPEND_BATCH = 256
+
+
+def _settle(item: _Append, error: Exception | None) -> None:
+    if item.done.done():  # its actor was cancelled while it waited
+        return
+    if error is None:
+        item.done.set_result(None)
+    else:
+        item.done.set_exception(error)
+
+
 class SqlTableStore:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         # Every action goes through a plain Core connection, not an ORM session: the session's
         # begin, flush and bulk-statement machinery was a fifth of the server's CPU flat out.
         self.engine: AsyncEngine = sessions.kw["bind"]
+        self._appends: asyncio.Queue[_Append] | None = None
+        self._appends_loop: asyncio.AbstractEventLoop | None = None
+        self._writers: list[asyncio.Task[None]] = []
 
     async def create_table(self, host_id: str, config: TableConfig, code: str) -> str:
         async with self.sessions.begin() as s:
@@ -164,6 +195,10 @@ class SqlTableStore:
     ) -> None:
         if not seats:
             return
+        await s.execute(_UPDATE_SEAT, self._seat_params(table_id, seats))
+
+    @staticmethod
+    def _seat_params(table_id: str, seats: list[Seat]) -> list[dict[str, Any]]:
         tid = uuid.UUID(table_id)
         rows = []
         for seat in seats:
@@ -171,7 +206,7 @@ class SqlTableStore:
             row = {name: values[name] for name in _SEAT_FIELDS}
             row["b_table_id"], row["b_number"] = tid, seat.number
             rows.append(row)
-        await s.execute(_UPDATE_SEAT, rows)
+        return rows
 
     def _ledger(self, table_id: str, player_id: str, kind: str, amount: int) -> LedgerEntry:
         return LedgerEntry(
@@ -230,23 +265,70 @@ class SqlTableStore:
     async def record_action(
         self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
     ) -> None:
+        """Group commit: the append waits in a queue that a few writer tasks drain, each
+        committing everything pending (up to `APPEND_BATCH` tables' actions) in one
+        transaction; this returns once the transaction carrying this action has committed.
+        A table has at most one append pending (its actor awaits it), so order is kept."""
         hid = uuid.UUID(hand.id)
-        async with self.engine.begin() as s:
-            await s.execute(
-                _INSERT_ACTION,
-                {
-                    "hand_id": hid,
-                    "counter": counter,
-                    "player": action.player,
-                    "kind": str(action.kind),
-                    "amount": action.amount,
-                    "agree": action.agree,
-                },
-            )
-            if final is not None:
-                result = {"stacks": {str(seat.number): seat.stack for seat in final}}
-                await s.execute(_END_HAND, {"b_id": hid, "result": result, "ended_at": _now()})
-                await self._put_seats(s, table_id, final)
+        row = {
+            "hand_id": hid,
+            "counter": counter,
+            "player": action.player,
+            "kind": str(action.kind),
+            "amount": action.amount,
+            "agree": action.agree,
+        }
+        end: dict[str, Any] | None = None
+        seats: list[dict[str, Any]] = []
+        if final is not None:
+            result = {"stacks": {str(seat.number): seat.stack for seat in final}}
+            end = {"b_id": hid, "result": result, "ended_at": _now()}
+            seats = self._seat_params(table_id, final)
+        loop = asyncio.get_running_loop()
+        item = _Append(row, end, seats, loop.create_future())
+        self._append_queue(loop).put_nowait(item)
+        await item.done
+
+    def _append_queue(self, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[_Append]:
+        if self._appends is None or self._appends_loop is not loop:
+            queue: asyncio.Queue[_Append] = asyncio.Queue()
+            self._appends, self._appends_loop = queue, loop
+            self._writers = [
+                loop.create_task(self._write_appends(queue)) for _ in range(APPEND_WRITERS)
+            ]
+        return self._appends
+
+    async def _write_appends(self, queue: asyncio.Queue[_Append]) -> None:
+        while True:
+            batch = [await queue.get()]
+            while len(batch) < APPEND_BATCH and not queue.empty():
+                batch.append(queue.get_nowait())
+            try:
+                await self._commit_appends(batch)
+            except Exception as error:
+                if len(batch) == 1:
+                    _settle(batch[0], error)
+                    continue
+                # One bad append must not refuse the others: each on its own.
+                for item in batch:
+                    try:
+                        await self._commit_appends([item])
+                    except Exception as own:
+                        _settle(item, own)
+                    else:
+                        _settle(item, None)
+            else:
+                for item in batch:
+                    _settle(item, None)
+
+    async def _commit_appends(self, batch: list[_Append]) -> None:
+        async with self.engine.begin() as c:
+            await c.execute(_INSERT_ACTION, [item.action for item in batch])
+            for item in batch:
+                if item.end is not None:
+                    await c.execute(_END_HAND, item.end)
+                    if item.seats:
+                        await c.execute(_UPDATE_SEAT, item.seats)
 
     # -------------------------------------------------------------- for checks and tests
     async def ledger_balance(self, table_id: str) -> int:

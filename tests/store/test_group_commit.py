@@ -1,0 +1,57 @@
+"""Group commit of actions (`SqlTableStore.record_action`): appends pending at once share one
+transaction; each caller returns only after its own append committed, and one bad append
+refuses only its own table's action."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from app.store import tables as store_tables
+from app.store.tables import SqlTableStore, _Append
+
+
+class Recording(SqlTableStore):
+    def __init__(self) -> None:
+        self.engine = None  # type: ignore[assignment]
+        self._appends = None
+        self._appends_loop = None
+        self._writers = []
+        self.transactions: list[list[int]] = []
+
+    async def _commit_appends(self, batch: list[_Append]) -> None:
+        await asyncio.sleep(0.01)
+        counters = [item.action["counter"] for item in batch]
+        if any(c < 0 for c in counters):
+            raise OSError("simulated constraint violation")
+        self.transactions.append(counters)
+
+
+async def append(store: Recording, counter: int) -> None:
+    loop = asyncio.get_running_loop()
+    item = _Append({"counter": counter}, None, [], loop.create_future())
+    store._append_queue(loop).put_nowait(item)
+    await item.done
+
+
+async def test_pending_appends_share_a_transaction(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_tables, "APPEND_WRITERS", 1)
+    store = Recording()
+    await asyncio.gather(*(append(store, n) for n in range(10)))
+    assert sorted(c for t in store.transactions for c in t) == list(range(10))
+    assert len(store.transactions) < 10  # batched: fewer transactions than actions
+
+
+async def test_a_bad_append_refuses_only_its_own_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_tables, "APPEND_WRITERS", 1)
+    store = Recording()
+    await append(store, 100)  # the writer is busy with this one while the next ones queue
+    results: list[Any] = await asyncio.gather(
+        *(append(store, n) for n in (1, -1, 2)), return_exceptions=True
+    )
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], OSError)
+    committed = sorted(c for t in store.transactions for c in t)
+    assert committed == [1, 2, 100]
