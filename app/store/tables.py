@@ -2,7 +2,8 @@
 
 Each method is one transaction, committed before it returns, so the actor only announces what
 is durable; `record_action` shares its transaction with other tables' actions pending at the
-same moment (group commit), and still returns only once that transaction has committed. See `app.tables.store.TableStore` for the contract and the ledger identity.
+same moment (group commit), and still returns only once that transaction has committed.
+See `app.tables.store.TableStore` for the contract and the ledger identity.
 """
 
 from __future__ import annotations
