@@ -292,9 +292,7 @@ def test_uncalled_bet_goes_back() -> None:
 def test_nobody_wins_from_an_opponent_more_than_they_staked() -> None:
     # p1 (short, 20) has the best hand; p2 and p3 build a side pot p1 cannot win.
     holes = ["AsAhKsKh", "QsQhJcJd", "7c7d2h3s"]
-    s = hand(
-        (20, 200, 200), (1, 2, 0), holes, "AdKd8c5h2c", cfg=config(betting=Betting.NO_LIMIT)
-    )
+    s = hand((20, 200, 200), (1, 2, 0), holes, "AdKd8c5h2c", cfg=config(betting=Betting.NO_LIMIT))
     act(s, "p3 r 20, p1 c, p2 c")
     act(s, "p2 b 100, p3 c")
     check_down(s)
@@ -488,9 +486,7 @@ def test_double_board_splits_each_pot_between_the_boards() -> None:
 def test_run_it_twice_two_runouts_each_for_half_of_every_pot() -> None:
     holes = ["AsAhKcKd", "QsQhJcJd"]
     cfg = config(betting=Betting.NO_LIMIT, run_it_twice=True)
-    s = hand(
-        (50, 50), (2, 1), holes, "2d7c8h2s3h", cfg=cfg, runs=[["Qd9c4h5h6c"]]
-    )
+    s = hand((50, 50), (2, 1), holes, "2d7c8h2s3h", cfg=cfg, runs=[["Qd9c4h5h6c"]])
     act(s, "p2 r 50, p1 c")
     assert s.phase is Phase.RUN_IT_TWICE
     act(s, "p1 yes, p2 yes")
