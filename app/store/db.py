@@ -38,12 +38,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
-    """An AsyncEngine for `url`; for SQLite, its folder is created and WAL is switched on."""
+    """An AsyncEngine for `url`; for SQLite, its folder is created and WAL is switched on.
+
+    ``hide_parameters``: a database error quotes its statement's parameters, and a hand's
+    row holds its deck; with this an error can be logged without leaking a card."""
     path = sqlite_path(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
     if make_url(url).drivername.startswith("sqlite"):
-        engine = create_async_engine(url, echo=echo)
+        engine = create_async_engine(url, echo=echo, hide_parameters=True)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     # Every table commits each action before announcing it: with hundreds of tables the
@@ -55,7 +58,13 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     # actor refuses that one action ("unavailable", nothing changed) and the retry gets a
     # fresh connection.
     return create_async_engine(
-        url, echo=echo, pool_pre_ping=False, pool_size=40, max_overflow=10, pool_timeout=30
+        url,
+        echo=echo,
+        hide_parameters=True,
+        pool_pre_ping=False,
+        pool_size=40,
+        max_overflow=10,
+        pool_timeout=30,
     )
 
 

@@ -397,12 +397,7 @@ class Table:
             seat.pending_top_up += amount
             self._emit(self._seat_record(seat))
             return {"status": "after_hand"}
-        seat.stack += amount
-        try:
-            await self.store.add_chips(self.id, seat, amount, "top_up")
-        except BaseException:
-            seat.stack -= amount
-            raise
+        await self._add_chips(seat, amount, "top_up")
         self._emit(self._seat_record(seat))
         self._schedule_next_hand(0.0)
         return {"status": "done", "stack": seat.stack}
@@ -554,12 +549,7 @@ class Table:
             return {"status": "after_hand"}
         if seat.stack + amount < 0 or seat.stack + amount > MAX_CHIPS:
             raise TableError("bad_amount", "a stack cannot go below zero")
-        seat.stack += amount
-        try:
-            await self.store.add_chips(self.id, seat, amount, "adjustment")
-        except BaseException:
-            seat.stack -= amount
-            raise
+        await self._add_chips(seat, amount, "adjustment")
         self._emit(self._seat_record(seat))
         self._schedule_next_hand(0.0)
         return {"status": "done", "stack": seat.stack}
@@ -613,10 +603,15 @@ class Table:
             state=HandState(setup, deck),
             straddle=deal.straddle,
         )
-        flags = [(s.waiting, s.post) for s in seats]
+        flags = [(s.waiting, s.post, s.stack) for s in seats]
         for s in seats:
             s.waiting = False
             s.post = False
+        if hand.state.complete:
+            # Over as dealt (the blinds put everyone all in): its result is the seats' new
+            # stacks, stored with the hand (`start_hand`), as `_apply` does for a last action.
+            for p, s in enumerate(seats):
+                s.stack = hand.state.stacks[p]
         try:
             await self.store.start_hand(self.id, hand, deck, seats, deal.button, number)
         except Exception as error:
@@ -624,8 +619,8 @@ class Table:
             log.error(
                 "table %s: cannot store a new hand (%s); retrying", self.id, type(error).__name__
             )
-            for s, (waiting, post) in zip(seats, flags, strict=True):
-                s.waiting, s.post = waiting, post
+            for s, (waiting, post, stack) in zip(seats, flags, strict=True):
+                s.waiting, s.post, s.stack = waiting, post, stack
             self._schedule_next_hand(max(1.0, self.runtime.between_hands))
             return
         self.hand, self.button, self.hand_number = hand, deal.button, number
@@ -810,6 +805,16 @@ class Table:
         else:
             self._start_turn()
 
+    async def _add_chips(self, seat: Seat, amount: int, kind: str) -> None:
+        """Change a stack and its ledger entry together: if the store refuses, the stack is
+        put back, so the table never holds chips the ledger does not."""
+        seat.stack += amount
+        try:
+            await self.store.add_chips(self.id, seat, amount, kind)
+        except BaseException:
+            seat.stack -= amount
+            raise
+
     async def _end_hand(self) -> None:
         """Cash out the leavers, apply top-ups and adjustments, then schedule the next deal."""
         self._cancel_clock()
@@ -820,14 +825,12 @@ class Table:
                 amount = min(seat.pending_top_up, max(0, self.config.buy_in_max - seat.stack))
                 seat.pending_top_up = 0
                 if amount:
-                    seat.stack += amount
-                    await self.store.add_chips(self.id, seat, amount, "top_up")
+                    await self._add_chips(seat, amount, "top_up")
             if seat.pending_adjust:
                 amount = max(seat.pending_adjust, -seat.stack)
                 seat.pending_adjust = 0
                 if amount:
-                    seat.stack += amount
-                    await self.store.add_chips(self.id, seat, amount, "adjustment")
+                    await self._add_chips(seat, amount, "adjustment")
             if seat.leaving or seat.removed:
                 await self._cash_out(seat)
             else:
