@@ -246,6 +246,7 @@ class SqlTableStore:
         hand_number: int,
     ) -> None:
         tid = uuid.UUID(table_id)
+        over = hand.state.complete  # over as dealt: stored ended, `seats` hold its result
         async with self.sessions.begin() as s:
             s.add(
                 HandRow(
@@ -254,6 +255,10 @@ class SqlTableStore:
                     number=hand.number,
                     record=hand.record(),
                     deck=list(deck),
+                    result={"stacks": {str(seat.number): seat.stack for seat in seats}}
+                    if over
+                    else None,
+                    ended_at=_now() if over else None,
                 )
             )
             await s.execute(

@@ -86,7 +86,9 @@ class TableStore(Protocol):
         seats: list[Seat],
         button: int,
         hand_number: int,
-    ) -> None: ...
+    ) -> None:
+        """Store a new hand and the dealt seats; a hand over as dealt (`hand.state.complete`)
+        is stored ended, with its result: the seats' stacks are then already its result."""
 
     async def record_action(
         self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
@@ -176,6 +178,8 @@ class MemoryTableStore:
         self._check()
         t = self.tables[table_id]
         t.hand = StoredHand(hand.id, hand.number, hand.record(), list(deck), [])
+        if hand.state.complete:
+            t.hand = None
         t.button, t.hand_number = button, hand_number
         for seat in seats:
             self._put_seat(table_id, seat)

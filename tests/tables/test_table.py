@@ -4,18 +4,23 @@ actions, leaving mid-hand, slow viewers and recovery from the store."""
 from __future__ import annotations
 
 import asyncio
+import json
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from app.poker import HandState
+from app.store.models import HandRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import action_from_json, setup_from_json
 from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
+from tests.tables.stores import sql_store
 
 FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600)
 
@@ -320,3 +325,73 @@ async def test_a_hand_that_cannot_be_stored_is_not_dealt(caplog: pytest.LogCaptu
     await asyncio.sleep(1.2)  # retried
     assert h.table.hand is not None and h.table.hand.number == 1
     h.task.cancel()
+
+
+class Recorder(Viewer):
+    def __init__(self) -> None:
+        super().__init__(None, limit=10**9)
+        self.got: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.got.append(json.loads(message) if isinstance(message, str) else message)
+
+
+async def test_a_hand_over_as_dealt_pays_the_seats_and_the_next_one_follows() -> None:
+    """The blinds put a 1-chip player all in: the hand ends as dealt, with no action. Its
+    result must reach the seats and the store as a last action's does; it did not (the seats
+    kept their stacks, so every next hand was the same instant hand, dealt forever with no
+    turn: the stall in tests/api/test_slow_client.py)."""
+    h = await start(TableConfig(seats=2, decision_time=0))
+    await instant_hand(h.table, "host", "a", lambda: h.balance_ok())
+
+
+async def test_a_hand_over_as_dealt_is_stored_ended_in_sql(sqlite_url: str) -> None:
+    async with sql_store(sqlite_url) as store:
+        host, a = await store.make_players(2)
+        table_id = await store.create_table(host, TableConfig(seats=2, decision_time=0), "c")
+        table = Table(await store.load_table(table_id), store, FAST)
+        task = asyncio.create_task(table.run())
+        await instant_hand(table, host, a, lambda: True)
+        hand = table.hand
+        assert hand is not None
+        in_play = 0 if hand.state.complete else sum(hand.state.committed)
+        on_seats = sum(s.stack for s in table.seats if s is not None)
+        if not hand.state.complete:  # a hand under way: its players' stacks are the dealt ones
+            on_seats = sum(hand.state.stacks) + in_play
+        assert await store.balance(table_id) == on_seats
+        async with store.sessions() as session:
+            open_hands = list(
+                await session.scalars(select(HandRow.id).where(HandRow.ended_at.is_(None)))
+            )
+        assert open_hands == ([] if hand.state.complete else [uuid.UUID(hand.id)])
+        task.cancel()
+
+
+async def instant_hand(table: Table, host: str, a: str, balance_ok: Any) -> None:
+    recorder = Recorder()
+    await table.request("attach", None, viewer=recorder)
+    await table.request("pause", host)
+    await table.request("sit", host, seat=0, buy_in=100, name="host")
+    await table.request("sit", a, seat=1, buy_in=40, name="a")
+    await table.request("adjust", host, seat=1, amount=-39)
+    await table.request("resume", host)
+    await asyncio.sleep(0.1)
+    assert 1 <= table.hand_number <= 2  # not dealing instant hands in a loop
+    hand = table.hand
+    assert hand is not None
+    busted = any(s is not None and s.stack == 0 for s in table.seats)
+    assert busted or (not hand.state.complete and hand.state.actor is not None)
+    # Each hand_ended is followed by seat records carrying the same stacks.
+    ended = 0
+    for i, m in enumerate(recorder.got):
+        if m["type"] == "hand_ended":
+            ended += 1
+            seats = [r for r in recorder.got[i + 1 : i + 3] if r["type"] == "seat"]
+            assert {str(r["seat"]): r["stack"] for r in seats} == m["stacks"]
+    assert ended >= 1
+    stored = await table.store.load_table(table.id)
+    assert {s.number: s.stack for s in stored.seats} == {
+        s.number: s.stack for s in table.seats if s is not None
+    }
+    assert stored.hand is None or (stored.hand.id == hand.id and not hand.state.complete)
+    assert balance_ok()
