@@ -9,8 +9,9 @@ See `app.tables.store.TableStore` for the contract and the ledger identity.
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -49,6 +50,8 @@ def _seat_row(table_id: uuid.UUID, seat: Seat) -> dict[str, object]:
 _ACTIONS = cast(Table, HandActionRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
 _HANDS = cast(Table, HandRow.__table__)
+_TABLES = cast(Table, TableRow.__table__)
+_INSERT_HAND = insert(_HANDS)
 _INSERT_ACTION = insert(_ACTIONS)
 _SEAT_FIELDS = ("player_id", "name", "stack", "sitting_out", "waiting", "post", "time_bank")
 _UPDATE_SEAT = (
@@ -56,30 +59,61 @@ _UPDATE_SEAT = (
     .where(_SEATS.c.table_id == bindparam("b_table_id"), _SEATS.c.number == bindparam("b_number"))
     .values({name: bindparam(name) for name in _SEAT_FIELDS})
 )
+_MOVE_BUTTON = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("b_id"))
+    .values(button=bindparam("button"), hand_number=bindparam("hand_number"))
+)
 _END_HAND = (
     update(_HANDS)
     .where(_HANDS.c.id == bindparam("b_id"))
     .values(result=bindparam("result"), ended_at=bindparam("ended_at"))
 )
 
+# The same statements for asyncpg itself (PostgreSQL): a group's transaction is a handful of
+# prepared `executemany`s, without SQLAlchemy's per-statement compile-cache lookup, parameter
+# processing and result wrapping, which were most of the store's CPU flat out. JSON columns
+# take text (SQLAlchemy's asyncpg dialect registers `str.encode` as the json encoder).
+_PG_INSERT_HAND = (
+    "INSERT INTO hands (id, table_id, number, record, deck, result, ended_at) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7)"
+)
+_PG_MOVE_BUTTON = "UPDATE tables SET button = $2, hand_number = $3 WHERE id = $1"
+_PG_INSERT_ACTION = (
+    "INSERT INTO hand_actions (hand_id, counter, player, kind, amount, agree) "
+    "VALUES ($1, $2, $3, $4, $5, $6)"
+)
+_PG_END_HAND = "UPDATE hands SET result = $2, ended_at = $3 WHERE id = $1"
+_PG_UPDATE_SEAT = (
+    "UPDATE seats SET player_id = $3, name = $4, stack = $5, sitting_out = $6, waiting = $7, "
+    "post = $8, time_bank = $9 WHERE table_id = $1 AND number = $2"
+)
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"))
+
 
 @dataclass
-class _Append:
-    """One table's accepted action waiting for its commit (and, at a hand's end, the result
-    and the seats' new stacks, in the same transaction)."""
+class _Write:
+    """One table's write waiting for its commit: a new hand (its row, the button, the seats
+    as dealt), or an accepted action (at a hand's end with the result and the seats' new
+    stacks, in the same transaction)."""
 
-    action: dict[str, Any]
-    end: dict[str, Any] | None
-    seats: list[dict[str, Any]]
     done: asyncio.Future[None]
+    hand: dict[str, Any] | None = None
+    button: dict[str, Any] | None = None
+    action: dict[str, Any] | None = None
+    end: dict[str, Any] | None = None
+    seats: list[dict[str, Any]] = field(default_factory=list)
 
 
-#: group commit: transactions writing actions at once, and actions one of them carries at most
+#: group commit: transactions writing at once, and tables' writes one of them carries at most
 APPEND_WRITERS = 4
 APPEND_BATCH = 256
 
 
-def _settle(item: _Append, error: Exception | None) -> None:
+def _settle(item: _Write, error: Exception | None) -> None:
     if item.done.done():  # its actor was cancelled while it waited
         return
     if error is None:
@@ -94,7 +128,8 @@ class SqlTableStore:
         # Every action goes through a plain Core connection, not an ORM session: the session's
         # begin, flush and bulk-statement machinery was a fifth of the server's CPU flat out.
         self.engine: AsyncEngine = sessions.kw["bind"]
-        self._appends: asyncio.Queue[_Append] | None = None
+        self._asyncpg = self.engine.dialect.driver == "asyncpg"
+        self._appends: asyncio.Queue[_Write] | None = None
         self._appends_loop: asyncio.AbstractEventLoop | None = None
         self._writers: list[asyncio.Task[None]] = []
 
@@ -245,28 +280,30 @@ class SqlTableStore:
         button: int,
         hand_number: int,
     ) -> None:
+        """Through the group writer, like an action: a deal per hand on every table was the
+        other transaction of the hot path."""
         tid = uuid.UUID(table_id)
         over = hand.state.complete  # over as dealt: stored ended, `seats` hold its result
-        async with self.sessions.begin() as s:
-            s.add(
-                HandRow(
-                    id=uuid.UUID(hand.id),
-                    table_id=tid,
-                    number=hand.number,
-                    record=hand.record(),
-                    deck=list(deck),
-                    result={"stacks": {str(seat.number): seat.stack for seat in seats}}
-                    if over
-                    else None,
-                    ended_at=_now() if over else None,
-                )
-            )
-            await s.execute(
-                update(TableRow)
-                .where(TableRow.id == tid)
-                .values(button=button, hand_number=hand_number)
-            )
-            await self._put_seats(s, table_id, seats)
+        row = {
+            "id": uuid.UUID(hand.id),
+            "table_id": tid,
+            "number": hand.number,
+            "record": hand.record(),
+            "deck": list(deck),
+            "result": {"stacks": {str(seat.number): seat.stack for seat in seats}}
+            if over
+            else None,
+            "ended_at": _now() if over else None,
+        }
+        loop = asyncio.get_running_loop()
+        item = _Write(
+            loop.create_future(),
+            hand=row,
+            button={"b_id": tid, "button": button, "hand_number": hand_number},
+            seats=self._seat_params(table_id, seats),
+        )
+        self._append_queue(loop).put_nowait(item)
+        await item.done
 
     async def record_action(
         self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
@@ -291,20 +328,20 @@ class SqlTableStore:
             end = {"b_id": hid, "result": result, "ended_at": _now()}
             seats = self._seat_params(table_id, final)
         loop = asyncio.get_running_loop()
-        item = _Append(row, end, seats, loop.create_future())
+        item = _Write(loop.create_future(), action=row, end=end, seats=seats)
         self._append_queue(loop).put_nowait(item)
         await item.done
 
-    def _append_queue(self, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[_Append]:
+    def _append_queue(self, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[_Write]:
         if self._appends is None or self._appends_loop is not loop:
-            queue: asyncio.Queue[_Append] = asyncio.Queue()
+            queue: asyncio.Queue[_Write] = asyncio.Queue()
             self._appends, self._appends_loop = queue, loop
             self._writers = [
                 loop.create_task(self._write_appends(queue)) for _ in range(APPEND_WRITERS)
             ]
         return self._appends
 
-    async def _write_appends(self, queue: asyncio.Queue[_Append]) -> None:
+    async def _write_appends(self, queue: asyncio.Queue[_Write]) -> None:
         while True:
             batch = [await queue.get()]
             while len(batch) < APPEND_BATCH and not queue.empty():
@@ -327,14 +364,69 @@ class SqlTableStore:
                 for item in batch:
                     _settle(item, None)
 
-    async def _commit_appends(self, batch: list[_Append]) -> None:
+    async def _commit_appends(self, batch: list[_Write]) -> None:
+        """One transaction for the batch: each kind of row in one `executemany`, in an order
+        that keeps foreign keys (a batch holds at most one write per table, and a hand's row
+        was committed before its first action was accepted)."""
+        hands = [w.hand for w in batch if w.hand is not None]
+        buttons = [w.button for w in batch if w.button is not None]
+        actions = [w.action for w in batch if w.action is not None]
+        ends = [w.end for w in batch if w.end is not None]
+        seats = [row for w in batch for row in w.seats]
+        if self._asyncpg:
+            await self._commit_asyncpg(hands, buttons, actions, ends, seats)
+            return
         async with self.engine.begin() as c:
-            await c.execute(_INSERT_ACTION, [item.action for item in batch])
-            for item in batch:
-                if item.end is not None:
-                    await c.execute(_END_HAND, item.end)
-                    if item.seats:
-                        await c.execute(_UPDATE_SEAT, item.seats)
+            for statement, rows in (
+                (_INSERT_HAND, hands),
+                (_MOVE_BUTTON, buttons),
+                (_INSERT_ACTION, actions),
+                (_END_HAND, ends),
+                (_UPDATE_SEAT, seats),
+            ):
+                if rows:
+                    await c.execute(statement, rows)
+
+    async def _commit_asyncpg(
+        self,
+        hands: list[dict[str, Any]],
+        buttons: list[dict[str, Any]],
+        actions: list[dict[str, Any]],
+        ends: list[dict[str, Any]],
+        seats: list[dict[str, Any]],
+    ) -> None:
+        # A pooled connection, used through its driver: SQLAlchemy has no transaction open on
+        # it (the adapter begins lazily, on its own first statement), so returning it to the
+        # pool costs nothing.
+        async with self.engine.connect() as c:
+            raw = await c.get_raw_connection()
+            pg: Any = raw.driver_connection
+            async with pg.transaction():
+                if hands:
+                    await pg.executemany(_PG_INSERT_HAND, [
+                        (h["id"], h["table_id"], h["number"], _json(h["record"]),
+                         _json(h["deck"]), _json(h["result"]), h["ended_at"])
+                        for h in hands
+                    ])  # fmt: skip
+                if buttons:
+                    await pg.executemany(_PG_MOVE_BUTTON, [
+                        (b["b_id"], b["button"], b["hand_number"]) for b in buttons
+                    ])  # fmt: skip
+                if actions:
+                    await pg.executemany(_PG_INSERT_ACTION, [
+                        (a["hand_id"], a["counter"], a["player"], a["kind"], a["amount"],
+                         a["agree"])
+                        for a in actions
+                    ])  # fmt: skip
+                if ends:
+                    await pg.executemany(_PG_END_HAND, [
+                        (e["b_id"], _json(e["result"]), e["ended_at"]) for e in ends
+                    ])  # fmt: skip
+                if seats:
+                    await pg.executemany(_PG_UPDATE_SEAT, [
+                        (r["b_table_id"], r["b_number"], *(r[name] for name in _SEAT_FIELDS))
+                        for r in seats
+                    ])  # fmt: skip
 
     # -------------------------------------------------------------- for checks and tests
     async def ledger_balance(self, table_id: str) -> int:

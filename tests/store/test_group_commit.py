@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.store import tables as store_tables
-from app.store.tables import SqlTableStore, _Append
+from app.store.tables import SqlTableStore, _Write
 
 
 class Recording(SqlTableStore):
@@ -21,9 +21,9 @@ class Recording(SqlTableStore):
         self._writers = []
         self.transactions: list[list[int]] = []
 
-    async def _commit_appends(self, batch: list[_Append]) -> None:
+    async def _commit_appends(self, batch: list[_Write]) -> None:
         await asyncio.sleep(0.01)
-        counters = [item.action["counter"] for item in batch]
+        counters = [item.action["counter"] for item in batch if item.action is not None]
         if any(c < 0 for c in counters):
             raise OSError("simulated constraint violation")
         self.transactions.append(counters)
@@ -31,7 +31,7 @@ class Recording(SqlTableStore):
 
 async def append(store: Recording, counter: int) -> None:
     loop = asyncio.get_running_loop()
-    item = _Append({"counter": counter}, None, [], loop.create_future())
+    item = _Write(loop.create_future(), action={"counter": counter})
     store._append_queue(loop).put_nowait(item)
     await item.done
 

@@ -1,0 +1,79 @@
+"""The SQL table store on both databases (SQLite through SQLAlchemy, PostgreSQL through
+asyncpg's own `executemany`): what a played hand leaves in the rows is the same, and it is
+what the table actor holds."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from sqlalchemy import select
+
+from app.poker import HandState
+from app.store.models import HandActionRow, HandRow, SeatRow, TableRow
+from app.tables.config import TableConfig
+from app.tables.hand import action_from_json, setup_from_json
+from app.tables.table import Runtime, Table
+from tests.tables.stores import sql_store
+
+FAST = Runtime(between_hands=3600, clock_enabled=False, away_grace=3600)
+
+
+async def test_a_played_hand_is_stored_as_the_table_holds_it(database_url: str) -> None:
+    async with sql_store(database_url) as store:
+        host, a, b = await store.make_players(3)
+        table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
+        table = Table(await store.load_table(table_id), store, FAST)
+        task = asyncio.create_task(table.run())
+        try:
+            await table.request("pause", host)
+            for number, (pid, buy_in) in enumerate(((host, 100), (a, 80), (b, 60))):
+                await table.request("sit", pid, seat=number, buy_in=buy_in, name=f"p{number}")
+            await table.request("resume", host)
+            for _ in range(50):
+                await asyncio.sleep(0.01)
+                if table.hand is not None:
+                    break
+            hand = table.hand
+            assert hand is not None
+            # mid-hand: the hand row is open and the button moved with it
+            stored = await store.load_table(table_id)
+            assert stored.hand is not None and stored.hand.id == hand.id
+            assert stored.button == table.button and stored.hand_number == 1
+            # everyone calls or checks, then shows: the hand goes to showdown
+            while not hand.state.complete:
+                legal = hand.state.legal_actions()
+                assert legal is not None
+                action = "show" if legal.show else "check" if legal.check else "call"
+                await table.request(
+                    "act", hand.players[legal.player], hand=hand.id, counter=hand.counter,
+                    action=action,
+                )  # fmt: skip
+            async with store.sessions() as s:
+                row = await s.get_one(HandRow, uuid.UUID(hand.id))
+                actions = list(await s.scalars(
+                    select(HandActionRow).where(HandActionRow.hand_id == row.id)
+                    .order_by(HandActionRow.counter)
+                ))  # fmt: skip
+                seats = {r.number: r.stack for r in await s.scalars(
+                    select(SeatRow).where(SeatRow.table_id == uuid.UUID(table_id))
+                )}  # fmt: skip
+                table_row = await s.get_one(TableRow, uuid.UUID(table_id))
+            assert row.ended_at is not None and row.number == 1
+            assert row.deck == list(hand.state.deck)
+            assert row.record == hand.record()
+            replay = HandState.replay(
+                setup_from_json(row.record["setup"]), row.deck,
+                [action_from_json({"player": x.player, "kind": x.kind, "amount": x.amount,
+                                   "agree": x.agree}) for x in actions],
+            )  # fmt: skip
+            assert replay.fingerprint() == hand.state.fingerprint()
+            assert [x.counter for x in actions] == list(range(hand.counter))
+            on_table = {s.number: s.stack for s in table.seats if s is not None}
+            assert seats == on_table
+            assert row.result == {"stacks": {str(n): v for n, v in on_table.items()}}
+            assert sum(seats.values()) == 240 == await store.balance(table_id)
+            assert table_row.button == table.button and table_row.hand_number == 1
+            assert (await store.load_table(table_id)).hand is None  # no hand left open
+        finally:
+            task.cancel()
