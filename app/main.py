@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/openapi.json",
     )
     app.add_middleware(AccessLogMiddleware)
+    app.add_middleware(ws.ServerSend)
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)

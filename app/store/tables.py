@@ -9,12 +9,12 @@ See `app.tables.store.TableStore` for the contract and the ledger identity.
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
+import orjson
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -91,7 +91,7 @@ _PG_UPDATE_SEAT = (
 
 
 def _json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"))
+    return None if value is None else orjson.dumps(value).decode()
 
 
 @dataclass

@@ -13,7 +13,6 @@ to the mailbox too, carrying what they were armed for, so a stale timer does not
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -23,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction, Phase
@@ -37,7 +37,11 @@ from app.tables.views import Record, event_records, render, table_view, turn_rec
 
 log = logging.getLogger("omaha.tables")
 _shuffler = secrets.SystemRandom()
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    """Compact JSON text; orjson: the actor serialises every record it broadcasts."""
+    return orjson.dumps(message).decode()
 
 
 @dataclass(frozen=True)
