@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
+import asyncpg
 import orjson
 from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
@@ -122,6 +123,26 @@ def _settle(item: _Write, error: Exception | None) -> None:
         item.done.set_exception(error)
 
 
+class _Link:
+    """A group writer's own asyncpg connection (PostgreSQL), opened on first use and again
+    after it broke. Taking a pooled SQLAlchemy connection per transaction (checkout, greenlet,
+    reset on return) cost as much CPU as the transaction's statements."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.connection: Any = None
+
+    async def get(self) -> Any:
+        if self.connection is None or self.connection.is_closed():
+            self.connection = await asyncpg.connect(self.dsn)
+        return self.connection
+
+    def close(self) -> None:
+        if self.connection is not None and not self.connection.is_closed():
+            self.connection.terminate()
+        self.connection = None
+
+
 class SqlTableStore:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
@@ -129,6 +150,9 @@ class SqlTableStore:
         # begin, flush and bulk-statement machinery was a fifth of the server's CPU flat out.
         self.engine: AsyncEngine = sessions.kw["bind"]
         self._asyncpg = self.engine.dialect.driver == "asyncpg"
+        self._dsn = self.engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False
+        )
         self._appends: asyncio.Queue[_Write] | None = None
         self._appends_loop: asyncio.AbstractEventLoop | None = None
         self._writers: list[asyncio.Task[None]] = []
@@ -341,30 +365,45 @@ class SqlTableStore:
             ]
         return self._appends
 
-    async def _write_appends(self, queue: asyncio.Queue[_Write]) -> None:
-        while True:
-            batch = [await queue.get()]
-            while len(batch) < APPEND_BATCH and not queue.empty():
-                batch.append(queue.get_nowait())
-            try:
-                await self._commit_appends(batch)
-            except Exception as error:
-                if len(batch) == 1:
-                    _settle(batch[0], error)
-                    continue
-                # One bad append must not refuse the others: each on its own.
-                for item in batch:
-                    try:
-                        await self._commit_appends([item])
-                    except Exception as own:
-                        _settle(item, own)
-                    else:
-                        _settle(item, None)
-            else:
-                for item in batch:
-                    _settle(item, None)
+    async def close(self) -> None:
+        """Stop the group writers and close their connections (pending writes are refused)."""
+        writers, self._writers, self._appends = self._writers, [], None
+        for task in writers:
+            task.cancel()
+        if writers:
+            await asyncio.wait(writers)
 
-    async def _commit_appends(self, batch: list[_Write]) -> None:
+    async def _write_appends(self, queue: asyncio.Queue[_Write]) -> None:
+        link = _Link(self._dsn) if self._asyncpg else None
+        try:
+            while True:
+                batch = [await queue.get()]
+                while len(batch) < APPEND_BATCH and not queue.empty():
+                    batch.append(queue.get_nowait())
+                try:
+                    await self._commit_appends(batch, link)
+                except Exception as error:
+                    if len(batch) == 1:
+                        _settle(batch[0], error)
+                        continue
+                    # One bad write must not refuse the others: each on its own.
+                    for item in batch:
+                        try:
+                            await self._commit_appends([item], link)
+                        except Exception as own:
+                            _settle(item, own)
+                        else:
+                            _settle(item, None)
+                else:
+                    for item in batch:
+                        _settle(item, None)
+        finally:
+            if link is not None:
+                link.close()
+            while not queue.empty():
+                _settle(queue.get_nowait(), ConnectionError("the store is closing"))
+
+    async def _commit_appends(self, batch: list[_Write], link: _Link | None = None) -> None:
         """One transaction for the batch: each kind of row in one `executemany`, in an order
         that keeps foreign keys (a batch holds at most one write per table, and a hand's row
         was committed before its first action was accepted)."""
@@ -373,8 +412,8 @@ class SqlTableStore:
         actions = [w.action for w in batch if w.action is not None]
         ends = [w.end for w in batch if w.end is not None]
         seats = [row for w in batch for row in w.seats]
-        if self._asyncpg:
-            await self._commit_asyncpg(hands, buttons, actions, ends, seats)
+        if link is not None:
+            await self._commit_asyncpg(await link.get(), hands, buttons, actions, ends, seats)
             return
         async with self.engine.begin() as c:
             for statement, rows in (
@@ -387,46 +426,41 @@ class SqlTableStore:
                 if rows:
                     await c.execute(statement, rows)
 
+    @staticmethod
     async def _commit_asyncpg(
-        self,
+        pg: Any,
         hands: list[dict[str, Any]],
         buttons: list[dict[str, Any]],
         actions: list[dict[str, Any]],
         ends: list[dict[str, Any]],
         seats: list[dict[str, Any]],
     ) -> None:
-        # A pooled connection, used through its driver: SQLAlchemy has no transaction open on
-        # it (the adapter begins lazily, on its own first statement), so returning it to the
-        # pool costs nothing.
-        async with self.engine.connect() as c:
-            raw = await c.get_raw_connection()
-            pg: Any = raw.driver_connection
-            async with pg.transaction():
-                if hands:
-                    await pg.executemany(_PG_INSERT_HAND, [
-                        (h["id"], h["table_id"], h["number"], _json(h["record"]),
-                         _json(h["deck"]), _json(h["result"]), h["ended_at"])
-                        for h in hands
-                    ])  # fmt: skip
-                if buttons:
-                    await pg.executemany(_PG_MOVE_BUTTON, [
-                        (b["b_id"], b["button"], b["hand_number"]) for b in buttons
-                    ])  # fmt: skip
-                if actions:
-                    await pg.executemany(_PG_INSERT_ACTION, [
-                        (a["hand_id"], a["counter"], a["player"], a["kind"], a["amount"],
-                         a["agree"])
-                        for a in actions
-                    ])  # fmt: skip
-                if ends:
-                    await pg.executemany(_PG_END_HAND, [
-                        (e["b_id"], _json(e["result"]), e["ended_at"]) for e in ends
-                    ])  # fmt: skip
-                if seats:
-                    await pg.executemany(_PG_UPDATE_SEAT, [
-                        (r["b_table_id"], r["b_number"], *(r[name] for name in _SEAT_FIELDS))
-                        for r in seats
-                    ])  # fmt: skip
+        async with pg.transaction():
+            if hands:
+                await pg.executemany(_PG_INSERT_HAND, [
+                    (h["id"], h["table_id"], h["number"], _json(h["record"]),
+                     _json(h["deck"]), _json(h["result"]), h["ended_at"])
+                    for h in hands
+                ])  # fmt: skip
+            if buttons:
+                await pg.executemany(_PG_MOVE_BUTTON, [
+                    (b["b_id"], b["button"], b["hand_number"]) for b in buttons
+                ])  # fmt: skip
+            if actions:
+                await pg.executemany(_PG_INSERT_ACTION, [
+                    (a["hand_id"], a["counter"], a["player"], a["kind"], a["amount"],
+                     a["agree"])
+                    for a in actions
+                ])  # fmt: skip
+            if ends:
+                await pg.executemany(_PG_END_HAND, [
+                    (e["b_id"], _json(e["result"]), e["ended_at"]) for e in ends
+                ])  # fmt: skip
+            if seats:
+                await pg.executemany(_PG_UPDATE_SEAT, [
+                    (r["b_table_id"], r["b_number"], *(r[name] for name in _SEAT_FIELDS))
+                    for r in seats
+                ])  # fmt: skip
 
     # -------------------------------------------------------------- for checks and tests
     async def ledger_balance(self, table_id: str) -> int:

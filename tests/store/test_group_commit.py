@@ -19,9 +19,11 @@ class Recording(SqlTableStore):
         self._appends = None
         self._appends_loop = None
         self._writers = []
+        self._asyncpg = False
+        self._dsn = ""
         self.transactions: list[list[int]] = []
 
-    async def _commit_appends(self, batch: list[_Write]) -> None:
+    async def _commit_appends(self, batch: list[_Write], link: object = None) -> None:
         await asyncio.sleep(0.01)
         counters = [item.action["counter"] for item in batch if item.action is not None]
         if any(c < 0 for c in counters):

@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import select, text
 
 from app.poker import HandState
+from app.store import tables as store_tables
 from app.store.models import HandActionRow, HandRow, SeatRow, TableRow
 from app.tables.config import TableConfig
+from app.tables.errors import TableError
 from app.tables.hand import action_from_json, setup_from_json
 from app.tables.table import Runtime, Table
 from tests.tables.stores import sql_store
@@ -75,5 +78,50 @@ async def test_a_played_hand_is_stored_as_the_table_holds_it(database_url: str) 
             assert sum(seats.values()) == 240 == await store.balance(table_id)
             assert table_row.button == table.button and table_row.hand_number == 1
             assert (await store.load_table(table_id)).hand is None  # no hand left open
+        finally:
+            task.cancel()
+
+
+async def test_a_writer_whose_connection_dies_reconnects(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL drops the group writer's connection (a restart, a failover): the action
+    in flight is refused and not applied, and the next attempt is stored on a new one."""
+    monkeypatch.setattr(store_tables, "APPEND_WRITERS", 1)
+    async with sql_store(postgres_url) as store:
+        host, a = await store.make_players(2)
+        table_id = await store.create_table(host, TableConfig(seats=2, decision_time=0), "c")
+        table = Table(await store.load_table(table_id), store, FAST)
+        task = asyncio.create_task(table.run())
+        try:
+            await table.request("sit", host, seat=0, buy_in=100, name="h")
+            await table.request("sit", a, seat=1, buy_in=100, name="a")
+            for _ in range(50):
+                await asyncio.sleep(0.01)
+                if table.hand is not None:
+                    break
+            hand = table.hand
+            assert hand is not None
+            async with store.engine.connect() as c:
+                killed = await c.scalar(text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                ))  # fmt: skip
+            assert killed and killed >= 1  # the writer that stored the deal
+            before = hand.state.fingerprint()
+            legal = hand.state.legal_actions()
+            assert legal is not None
+            act = {"hand": hand.id, "action": "call"}
+            with pytest.raises(TableError) as refused:
+                await table.request("act", hand.players[legal.player], counter=0, **act)
+            assert refused.value.code == "unavailable"
+            assert hand.state.fingerprint() == before  # refused: nothing changed
+            await table.request("act", hand.players[legal.player], counter=0, **act)
+            assert hand.counter == 1
+            async with store.sessions() as s:
+                stored = list(await s.scalars(
+                    select(HandActionRow.kind).where(HandActionRow.hand_id == uuid.UUID(hand.id))
+                ))  # fmt: skip
+            assert stored == ["call"]
         finally:
             task.cancel()

@@ -29,7 +29,9 @@ async def sql_store(url: str) -> AsyncIterator[TestStore]:
     engine = create_engine(url)
     async with engine.begin() as connection:
         await connection.run_sync(upgrade_connection)
+    store = TestStore(session_factory(engine))
     try:
-        yield TestStore(session_factory(engine))
+        yield store
     finally:
+        await store.close()
         await engine.dispose()
