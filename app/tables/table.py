@@ -33,7 +33,7 @@ from app.tables.hand import Hand
 from app.tables.seat import Seat
 from app.tables.store import StoredTable, TableStore
 from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
-from app.tables.views import Record, event_records, render, table_view, turn_record
+from app.tables.views import Record, event_records, table_view, turn_record
 
 log = logging.getLogger("omaha.tables")
 _shuffler = secrets.SystemRandom()
@@ -51,7 +51,7 @@ class Runtime:
     between_hands: float = 2.0  # seconds between the end of a hand and the next deal
     away_grace: float = 60.0  # seconds a disconnected player stays seated in before sitting out
     outbox_limit: int = 256  # messages a connection may fall behind before it is closed
-    replay_buffer: int = 1024  # records kept for reconnecting clients to catch up from
+    replay_buffer: int = 1024  # at most this many sent records kept for clients to catch up
     clock_enabled: bool = True  # tests switch the decision clock off
 
 
@@ -124,7 +124,15 @@ class Table:
         self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
         self.stream = secrets.token_hex(8)
         self.seq = 0
-        self.records: deque[tuple[int, Record]] = deque(maxlen=self.runtime.replay_buffer)
+        # What was broadcast, as sent (seq, public text, {player: text with their private
+        # part}), since the start of the previous hand: a client that reconnects within it
+        # catches up from here, an older one gets a snapshot. Texts and this bound, not the
+        # records themselves for 1,024 messages: those were ~1 MiB per table flat out, most
+        # of the server's memory per connection (docs/performance.md, Load).
+        self.records: deque[tuple[int, str, dict[str, str] | None]] = deque(
+            maxlen=self.runtime.replay_buffer
+        )
+        self._hand_starts: deque[int] = deque(maxlen=2)
         self.turn_deadline: float | None = None
         self._deck_source = deck_source
         self._timer: asyncio.TimerHandle | None = None
@@ -208,12 +216,16 @@ class Table:
         for record in records:
             self.seq += 1
             record.public["seq"] = self.seq
-            self.records.append((self.seq, record))
             public = _dumps(record.public)
+            private = {
+                pid: _dumps({**record.public, **extra})
+                for pid, extra in record.private.items()
+                if extra
+            } or None
+            self.records.append((self.seq, public, private))
             for viewer in list(self.viewers.values()):
                 pid = viewer.player_id
-                extra = record.private.get(pid) if pid is not None else None
-                viewer.send(_dumps({**record.public, **extra}) if extra else public)
+                viewer.send(private.get(pid, public) if private and pid is not None else public)
                 if viewer.closed is not None:
                     self.viewers.pop(viewer.id, None)
 
@@ -250,10 +262,16 @@ class Table:
         stream, since = c.data.get("stream"), c.data.get("since")
         self.viewers[viewer.id] = viewer
         first = self.records[0][0] if self.records else self.seq + 1
-        if stream == self.stream and isinstance(since, int) and first - 1 <= since <= self.seq:
-            for seq, record in self.records:
+        if (
+            stream == self.stream
+            and isinstance(since, int)
+            and first - 1 <= since <= self.seq
+            and self.seq - since < viewer.limit  # more would overflow its outbox
+        ):
+            pid = viewer.player_id
+            for seq, public, private in self.records:
                 if seq > since:
-                    viewer.send(render(record, viewer.player_id))
+                    viewer.send(private.get(pid, public) if private and pid is not None else public)
         else:
             viewer.send(table_view(self, viewer.player_id))
         if viewer.player_id is not None:
@@ -628,6 +646,9 @@ class Table:
             self._schedule_next_hand(max(1.0, self.runtime.between_hands))
             return
         self.hand, self.button, self.hand_number = hand, deal.button, number
+        self._hand_starts.append(self.seq + 1)
+        while self.records and self.records[0][0] < self._hand_starts[0]:
+            self.records.popleft()  # older than the previous hand: a snapshot serves better
         self._emit(
             Record(
                 {

@@ -328,8 +328,8 @@ async def test_a_hand_that_cannot_be_stored_is_not_dealt(caplog: pytest.LogCaptu
 
 
 class Recorder(Viewer):
-    def __init__(self) -> None:
-        super().__init__(None, limit=10**9)
+    def __init__(self, player_id: str | None = None, limit: int = 10**9) -> None:
+        super().__init__(player_id, limit=limit)
         self.got: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, Any] | str) -> None:
@@ -395,3 +395,45 @@ async def instant_hand(table: Table, host: str, a: str, balance_ok: Any) -> None
     }
     assert stored.hand is None or (stored.hand.id == hand.id and not hand.state.complete)
     assert balance_ok()
+
+
+async def test_a_reconnecting_client_catches_up_from_the_previous_hand_on() -> None:
+    """The table keeps what it sent since the previous hand began: a client that missed
+    less catches up message by message (its own hole cards, nobody else's); one that missed
+    more gets a snapshot."""
+    h = await start(TableConfig(seats=2, decision_time=0))
+    everything = Recorder()
+    await h.table.request("attach", None, viewer=everything)
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    for _ in range(3):
+        for _ in range(200):
+            hand = h.table.hand
+            if hand is not None and not hand.state.complete:
+                break
+            await asyncio.sleep(0.005)
+        await h.act("fold")
+    starts = [m["seq"] for m in everything.got if m["type"] == "hand_started"]
+    assert len(starts) >= 3
+    assert h.table.records[0][0] == starts[-2]  # kept: the previous hand on, no more
+
+    since = starts[-2] - 1
+    back = Recorder("a")
+    await h.table.request("attach", "a", viewer=back, stream=h.table.stream, since=since)
+    assert [m["seq"] for m in back.got] == list(range(since + 1, h.table.seq + 1))
+    hole = [m for m in back.got if m["type"] == "hole_cards"]
+    a_seat = h.table.seat_of("a")
+    assert a_seat is not None and hole
+    assert all(("cards" in m) == (m["seat"] == a_seat.number) for m in hole)
+    public = {m["seq"]: m for m in everything.got}  # the rest: what everyone got
+    for m in back.got:
+        if m["type"] not in ("hole_cards", "turn"):
+            assert m == public[m["seq"]]
+
+    older = Recorder("a")
+    await h.table.request("attach", "a", viewer=older, stream=h.table.stream, since=since - 1)
+    assert older.got[0]["type"] == "snapshot"
+    small = Recorder("a", limit=3)  # more to catch up than its outbox holds: a snapshot
+    await h.table.request("attach", "a", viewer=small, stream=h.table.stream, since=since)
+    assert small.got[0]["type"] == "snapshot"
+    h.task.cancel()
