@@ -54,6 +54,7 @@ _HANDS = cast(Table, HandRow.__table__)
 _TABLES = cast(Table, TableRow.__table__)
 _INSERT_HAND = insert(_HANDS)
 _INSERT_ACTION = insert(_ACTIONS)
+_INSERT_LEDGER = insert(cast(Table, LedgerEntry.__table__))
 _SEAT_FIELDS = ("player_id", "name", "stack", "sitting_out", "waiting", "post", "time_bank")
 _UPDATE_SEAT = (
     update(_SEATS)
@@ -84,6 +85,7 @@ _PG_INSERT_ACTION = (
     "INSERT INTO hand_actions (hand_id, counter, player, kind, amount, agree) "
     "VALUES ($1, $2, $3, $4, $5, $6)"
 )
+_PG_INSERT_LEDGER = "INSERT INTO ledger (table_id, player_id, kind, amount) VALUES ($1, $2, $3, $4)"
 _PG_END_HAND = "UPDATE hands SET result = $2, ended_at = $3 WHERE id = $1"
 _PG_UPDATE_SEAT = (
     "UPDATE seats SET player_id = $3, name = $4, stack = $5, sitting_out = $6, waiting = $7, "
@@ -106,6 +108,7 @@ class _Write:
     button: dict[str, Any] | None = None
     action: dict[str, Any] | None = None
     end: dict[str, Any] | None = None
+    ledger: dict[str, Any] | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -283,9 +286,19 @@ class SqlTableStore:
             await self._put_seats(s, table_id, seats)
 
     async def add_chips(self, table_id: str, seat: Seat, amount: int, kind: str) -> None:
-        async with self.sessions.begin() as s:
-            await self._put_seats(s, table_id, [seat])
-            s.add(self._ledger(table_id, seat.player_id, kind, amount))
+        """Through the group writer: top-ups come between hands, on many tables at once."""
+        loop = asyncio.get_running_loop()
+        ledger = {
+            "table_id": uuid.UUID(table_id),
+            "player_id": uuid.UUID(seat.player_id),
+            "kind": kind,
+            "amount": amount,
+        }
+        item = _Write(
+            loop.create_future(), ledger=ledger, seats=self._seat_params(table_id, [seat])
+        )
+        self._append_queue(loop).put_nowait(item)
+        await item.done
 
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         tid = uuid.UUID(table_id)
@@ -411,9 +424,11 @@ class SqlTableStore:
         buttons = [w.button for w in batch if w.button is not None]
         actions = [w.action for w in batch if w.action is not None]
         ends = [w.end for w in batch if w.end is not None]
+        ledger = [w.ledger for w in batch if w.ledger is not None]
         seats = [row for w in batch for row in w.seats]
         if link is not None:
-            await self._commit_asyncpg(await link.get(), hands, buttons, actions, ends, seats)
+            pg = await link.get()
+            await self._commit_asyncpg(pg, hands, buttons, actions, ends, ledger, seats)
             return
         async with self.engine.begin() as c:
             for statement, rows in (
@@ -421,6 +436,7 @@ class SqlTableStore:
                 (_MOVE_BUTTON, buttons),
                 (_INSERT_ACTION, actions),
                 (_END_HAND, ends),
+                (_INSERT_LEDGER, ledger),
                 (_UPDATE_SEAT, seats),
             ):
                 if rows:
@@ -433,6 +449,7 @@ class SqlTableStore:
         buttons: list[dict[str, Any]],
         actions: list[dict[str, Any]],
         ends: list[dict[str, Any]],
+        ledger: list[dict[str, Any]],
         seats: list[dict[str, Any]],
     ) -> None:
         async with pg.transaction():
@@ -455,6 +472,10 @@ class SqlTableStore:
             if ends:
                 await pg.executemany(_PG_END_HAND, [
                     (e["b_id"], _json(e["result"]), e["ended_at"]) for e in ends
+                ])  # fmt: skip
+            if ledger:
+                await pg.executemany(_PG_INSERT_LEDGER, [
+                    (e["table_id"], e["player_id"], e["kind"], e["amount"]) for e in ledger
                 ])  # fmt: skip
             if seats:
                 await pg.executemany(_PG_UPDATE_SEAT, [
