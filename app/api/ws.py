@@ -254,6 +254,11 @@ async def _reader(
                         else {"type": "pong"})  # fmt: skip
             continue
         data = message.command()
+        if message.type == "act":
+            # The hot path: the table answers into this connection's outbox itself, after
+            # the events the action caused, so the reader neither waits nor wakes again.
+            table.tell("act", viewer.player_id, viewer, message.id, data)
+            continue
         if message.type == "sit":
             data["name"] = name
         try:

@@ -61,6 +61,19 @@ class Command:
     player_id: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     future: asyncio.Future[dict[str, Any]] | None = None
+    # Answered into this viewer's outbox instead of a future (`tell`): (viewer, message id).
+    reply: tuple[Viewer, Any] | None = None
+
+
+def _answer(viewer: Viewer, of: str, ref: Any, result: dict[str, Any] | None,
+            error: TableError | None) -> None:  # fmt: skip
+    if error is not None:
+        message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+    else:
+        message = {"type": "ok", "of": of, **(result or {})}
+    if ref is not None:
+        message["id"] = ref
+    viewer.send(message)
 
 
 @dataclass
@@ -159,6 +172,15 @@ class Table:
         """A connection ended (no answer needed; safe to call from a finally block)."""
         self.post(Command("detach", viewer.player_id, {"viewer": viewer}))
 
+    def tell(
+        self, kind: str, sender: str | None, viewer: Viewer, ref: Any, data: dict[str, Any]
+    ) -> None:
+        """Send a command whose answer (`ok` with the result, or the `error`) goes to `viewer`'s
+        outbox after whatever the command broadcast, as `request`'s caller would send it; the
+        sender does not wait. The hot path (every action): no future, no timer, no second
+        wake-up of the connection's reader per action."""
+        self.post(Command(kind, sender, data, reply=(viewer, ref)))
+
     async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
         """Send a command from player `sender` and wait for its answer; raises `TableError`
         when refused (and then nothing changed)."""
@@ -175,14 +197,21 @@ class Table:
             try:
                 result = await self._handle(command)
             except TableError as error:
-                if command.future is not None and not command.future.done():
+                if command.reply is not None:
+                    _answer(command.reply[0], command.kind, command.reply[1], None, error)
+                elif command.future is not None and not command.future.done():
                     command.future.set_exception(error)
                 continue
             except BaseException:
-                if command.future is not None and not command.future.done():
-                    command.future.set_exception(TableError("internal", "the table restarts"))
+                restarts = TableError("internal", "the table restarts")
+                if command.reply is not None:
+                    _answer(command.reply[0], command.kind, command.reply[1], None, restarts)
+                elif command.future is not None and not command.future.done():
+                    command.future.set_exception(restarts)
                 raise
-            if command.future is not None and not command.future.done():
+            if command.reply is not None:
+                _answer(command.reply[0], command.kind, command.reply[1], result, None)
+            elif command.future is not None and not command.future.done():
                 command.future.set_result(result)
 
     def shutdown(self, code: int = CLOSE_GOING_AWAY, reason: str = "server stopping") -> None:
@@ -192,8 +221,11 @@ class Table:
                 handle.cancel()
         while not self.mailbox.empty():
             command = self.mailbox.get_nowait()
-            if command.future is not None and not command.future.done():
-                command.future.set_exception(TableError("unavailable", "the table is restarting"))
+            refused = TableError("unavailable", "the table is restarting")
+            if command.reply is not None:
+                _answer(command.reply[0], command.kind, command.reply[1], None, refused)
+            elif command.future is not None and not command.future.done():
+                command.future.set_exception(refused)
         for viewer in list(self.viewers.values()):
             viewer.close(code, reason)
         self.viewers.clear()

@@ -437,3 +437,28 @@ async def test_a_reconnecting_client_catches_up_from_the_previous_hand_on() -> N
     await h.table.request("attach", "a", viewer=small, stream=h.table.stream, since=since)
     assert small.got[0]["type"] == "snapshot"
     h.task.cancel()
+
+
+async def test_an_action_told_is_answered_in_the_outbox_after_its_events(h: Harness) -> None:
+    """`tell` (the WebSocket reader's path for actions): the answer goes to the sender's
+    outbox after the events the action caused; a refused one is an error and changes nothing."""
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.settle()
+    hand = h.table.hand
+    assert hand is not None and hand.state.actor is not None
+    pid = hand.players[hand.state.actor]
+    box = Recorder(pid)
+    await h.table.request("attach", pid, viewer=box)
+    box.got.clear()
+    before = hand.state.fingerprint()
+    h.table.tell("act", pid, box, "r1", {"hand": hand.id, "counter": 0, "action": "check"})
+    h.table.tell("act", pid, box, "r2", {"hand": hand.id, "counter": 0, "action": "call"})
+    await h.settle()
+    first = box.got[0]
+    assert first == {"type": "error", "code": "cannot_check", "message": first["message"],
+                     "id": "r1"}  # fmt: skip
+    types = [m["type"] for m in box.got[1:]]
+    assert types[0] == "acted" and "turn" in types and types[-1] == "ok"
+    assert box.got[-1] == {"type": "ok", "of": "act", "applied": 0, "id": "r2"}
+    assert hand.state.fingerprint() != before and hand.counter == 1
