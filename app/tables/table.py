@@ -245,6 +245,7 @@ class Table:
         # Each record is serialised once for everyone who sees only its public part, and once
         # more for each player with a private part (own hole cards, own legal actions): not
         # once per viewer. The text is what goes on the wire.
+        sent = []
         for record in records:
             self.seq += 1
             record.public["seq"] = self.seq
@@ -254,12 +255,22 @@ class Table:
                 for pid, extra in record.private.items()
                 if extra
             } or None
-            self.records.append((self.seq, public, private))
-            for viewer in list(self.viewers.values()):
-                pid = viewer.player_id
-                viewer.send(private.get(pid, public) if private and pid is not None else public)
-                if viewer.closed is not None:
-                    self.viewers.pop(viewer.id, None)
+            entry = (self.seq, public, private)
+            self.records.append(entry)
+            sent.append(entry)
+        publics = [public for _, public, _ in sent]
+        personal = any(private for _, _, private in sent)
+        for viewer in list(self.viewers.values()):
+            pid = viewer.player_id
+            if personal and pid is not None:
+                viewer.send_many([
+                    private.get(pid, public) if private else public
+                    for _, public, private in sent
+                ])  # fmt: skip
+            else:
+                viewer.send_many(publics)
+            if viewer.closed is not None:
+                self.viewers.pop(viewer.id, None)
 
     def _seat_record(self, seat: Seat) -> Record:
         return Record(

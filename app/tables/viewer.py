@@ -42,6 +42,16 @@ class Viewer:
         self.outbox.append(message)
         self.wake.set()
 
+    def send_many(self, messages: list[str]) -> None:
+        """`send` for several at once (one broadcast's records): one check, one wake-up."""
+        if self.closed is not None:
+            return
+        if len(self.outbox) + len(messages) > self.limit:
+            self.close(CLOSE_TOO_SLOW, "too slow: reconnect for a snapshot")
+            return
+        self.outbox.extend(messages)
+        self.wake.set()
+
     def close(self, code: int, reason: str) -> None:
         if self.closed is not None:
             return

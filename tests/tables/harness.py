@@ -59,6 +59,10 @@ class CheckedViewer(Viewer):
         self.cards_seen = 0
         self.leaks: list[tuple[dict[str, Any], set[str]]] = []
 
+    def send_many(self, messages: list[str]) -> None:
+        for message in messages:
+            self.send(message)
+
     def send(self, message: dict[str, Any] | str) -> None:
         if isinstance(message, str):  # checked as the client receives it
             message = json.loads(message)

@@ -332,6 +332,10 @@ class Recorder(Viewer):
         super().__init__(player_id, limit=limit)
         self.got: list[dict[str, Any]] = []
 
+    def send_many(self, messages: list[str]) -> None:
+        for message in messages:
+            self.send(message)
+
     def send(self, message: dict[str, Any] | str) -> None:
         self.got.append(json.loads(message) if isinstance(message, str) else message)
 
