@@ -123,7 +123,8 @@ async def _presence_keeper(
         with contextlib.suppress(Exception):
             await presence.connect(table.id, player_id, seat.number if seat else None)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), max(0.5, presence.ttl / 3))
+            async with asyncio.timeout(max(0.5, presence.ttl / 3)):  # no task per wait
+                await stop.wait()
 
 
 @router.websocket("/ws/tables/{code}")
