@@ -4,6 +4,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+import redis.asyncio
 
 from app.presence import InProcessPresence, Presence, RedisPresence, create_presence
 
@@ -106,3 +107,19 @@ def test_in_process_clock_is_injectable() -> None:
         assert await presence.online("t") == {}
 
     asyncio.run(scenario())
+
+
+async def test_many_concurrent_refreshes_share_a_bounded_pool(redis_url: str) -> None:
+    """Every WebSocket refreshes its presence: 500 at once must queue for a few Redis
+    connections, not open 500 (the default pool did, on a busy server)."""
+    presence = RedisPresence.from_url(redis_url, ttl=5, max_connections=4)
+    watcher = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        before = len(await watcher.client_list())
+        await asyncio.gather(*(presence.connect("t9", f"s{i}", i % 6) for i in range(500)))
+        during = len(await watcher.client_list())
+        assert during - before <= 4
+        assert len(await presence.online("t9")) == 500
+    finally:
+        await presence.close()
+        await watcher.aclose()
