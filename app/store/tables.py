@@ -72,25 +72,53 @@ _END_HAND = (
     .values(result=bindparam("result"), ended_at=bindparam("ended_at"))
 )
 
-# The same statements for asyncpg itself (PostgreSQL): a group's transaction is a handful of
-# prepared `executemany`s, without SQLAlchemy's per-statement compile-cache lookup, parameter
-# processing and result wrapping, which were most of the store's CPU flat out. JSON columns
-# take text (SQLAlchemy's asyncpg dialect registers `str.encode` as the json encoder).
-_PG_INSERT_HAND = (
-    "INSERT INTO hands (id, table_id, number, record, deck, result, ended_at) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7)"
+# The same writes for asyncpg itself (PostgreSQL): a group's transaction is ONE statement,
+# each kind of row passed as arrays and written by its own data-modifying CTE. One round
+# trip, atomic on its own (no BEGIN/COMMIT round trips), prepared once per connection, and
+# none of SQLAlchemy's per-statement work, which was most of the store's CPU flat out.
+# Rows of one batch never collide: a batch holds at most one write per table.
+_PG_GROUP = """
+WITH
+new_hands AS (
+    INSERT INTO hands (id, table_id, number, record, deck, result, ended_at)
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::json[], $5::json[],
+                         $6::json[], $7::timestamptz[])
+),
+buttons AS (
+    UPDATE tables AS t SET button = u.button, hand_number = u.hand_number
+    FROM unnest($8::uuid[], $9::int[], $10::int[]) AS u (id, button, hand_number)
+    WHERE t.id = u.id
+),
+actions AS (
+    INSERT INTO hand_actions (hand_id, counter, player, kind, amount, agree)
+    SELECT * FROM unnest($11::uuid[], $12::int[], $13::int[], $14::text[], $15::bigint[],
+                         $16::bool[])
+),
+ends AS (
+    UPDATE hands AS h SET result = u.result, ended_at = u.ended_at
+    FROM unnest($17::uuid[], $18::json[], $19::timestamptz[]) AS u (id, result, ended_at)
+    WHERE h.id = u.id
+),
+ledger AS (
+    INSERT INTO ledger (table_id, player_id, kind, amount)
+    SELECT * FROM unnest($20::uuid[], $21::uuid[], $22::text[], $23::bigint[])
+),
+seats AS (
+    UPDATE seats AS s
+    SET player_id = u.player_id, name = u.name, stack = u.stack, sitting_out = u.sitting_out,
+        waiting = u.waiting, post = u.post, time_bank = u.time_bank
+    FROM unnest($24::uuid[], $25::int[], $26::uuid[], $27::text[], $28::bigint[],
+                $29::bool[], $30::bool[], $31::bool[], $32::float8[])
+         AS u (table_id, number, player_id, name, stack, sitting_out, waiting, post, time_bank)
+    WHERE s.table_id = u.table_id AND s.number = u.number
 )
-_PG_MOVE_BUTTON = "UPDATE tables SET button = $2, hand_number = $3 WHERE id = $1"
-_PG_INSERT_ACTION = (
-    "INSERT INTO hand_actions (hand_id, counter, player, kind, amount, agree) "
-    "VALUES ($1, $2, $3, $4, $5, $6)"
-)
-_PG_INSERT_LEDGER = "INSERT INTO ledger (table_id, player_id, kind, amount) VALUES ($1, $2, $3, $4)"
-_PG_END_HAND = "UPDATE hands SET result = $2, ended_at = $3 WHERE id = $1"
-_PG_UPDATE_SEAT = (
-    "UPDATE seats SET player_id = $3, name = $4, stack = $5, sitting_out = $6, waiting = $7, "
-    "post = $8, time_bank = $9 WHERE table_id = $1 AND number = $2"
-)
+SELECT 1
+"""
+
+
+def _columns(rows: list[dict[str, Any]], *names: str) -> list[list[Any]]:
+    """Rows as one list per column (the arrays `_PG_GROUP` takes)."""
+    return [[row[name] for row in rows] for name in names]
 
 
 def _json(value: Any) -> str | None:
@@ -454,36 +482,21 @@ class SqlTableStore:
         ledger: list[dict[str, Any]],
         seats: list[dict[str, Any]],
     ) -> None:
-        async with pg.transaction():
-            if hands:
-                await pg.executemany(_PG_INSERT_HAND, [
-                    (h["id"], h["table_id"], h["number"], _json(h["record"]),
-                     _json(h["deck"]), _json(h["result"]), h["ended_at"])
-                    for h in hands
-                ])  # fmt: skip
-            if buttons:
-                await pg.executemany(_PG_MOVE_BUTTON, [
-                    (b["b_id"], b["button"], b["hand_number"]) for b in buttons
-                ])  # fmt: skip
-            if actions:
-                await pg.executemany(_PG_INSERT_ACTION, [
-                    (a["hand_id"], a["counter"], a["player"], a["kind"], a["amount"],
-                     a["agree"])
-                    for a in actions
-                ])  # fmt: skip
-            if ends:
-                await pg.executemany(_PG_END_HAND, [
-                    (e["b_id"], _json(e["result"]), e["ended_at"]) for e in ends
-                ])  # fmt: skip
-            if ledger:
-                await pg.executemany(_PG_INSERT_LEDGER, [
-                    (e["table_id"], e["player_id"], e["kind"], e["amount"]) for e in ledger
-                ])  # fmt: skip
-            if seats:
-                await pg.executemany(_PG_UPDATE_SEAT, [
-                    (r["b_table_id"], r["b_number"], *(r[name] for name in _SEAT_FIELDS))
-                    for r in seats
-                ])  # fmt: skip
+        hand_columns = _columns(hands, "id", "table_id", "number", "record", "deck", "result",
+                                "ended_at")  # fmt: skip
+        for k in (3, 4, 5):
+            hand_columns[k] = [_json(v) for v in hand_columns[k]]
+        end_columns = _columns(ends, "b_id", "result", "ended_at")
+        end_columns[1] = [_json(v) for v in end_columns[1]]
+        await pg.execute(
+            _PG_GROUP,
+            *hand_columns,
+            *_columns(buttons, "b_id", "button", "hand_number"),
+            *_columns(actions, "hand_id", "counter", "player", "kind", "amount", "agree"),
+            *end_columns,
+            *_columns(ledger, "table_id", "player_id", "kind", "amount"),
+            *_columns(seats, "b_table_id", "b_number", *_SEAT_FIELDS),
+        )
 
     # -------------------------------------------------------------- for checks and tests
     async def ledger_balance(self, table_id: str) -> int:
