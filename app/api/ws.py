@@ -103,9 +103,13 @@ class ServerSend:
 
 async def _writer(websocket: WebSocket, viewer: Viewer) -> None:
     send = websocket.scope.get(SERVER_SEND) or websocket.send
+    outbox, wake = viewer.outbox, viewer.wake
     while True:
-        batch = await viewer.next_batch()
-        if not batch:
+        while not outbox and viewer.closed is None:
+            wake.clear()
+            await wake.wait()
+        batch = viewer.take()
+        if not batch:  # closed
             return
         for message in batch:
             if not isinstance(message, str):

@@ -829,18 +829,17 @@ class Table:
             raise TableError("bad_counter", f"the next action is number {hand.counter}")
         if hand.state.complete:
             raise TableError("hand_over", "the hand is over")
-        try:
-            hand.state.verify(action)
-        except IllegalAction as error:
-            raise TableError(error.code, error.message) from None
-        await self._apply(hand, action)
+        await self._apply(hand, action)  # the engine verifies it there, once
         return {"applied": counter}
 
     async def _apply(self, hand: Hand, action: Action, auto: bool = False) -> None:
         """Apply a verified action: commit it, then tell everyone, then move on."""
         counter = hand.counter
         seat = self.seats[hand.seats[action.player]]
-        events = hand.state.apply(action)
+        try:
+            events = hand.state.apply(action)  # an illegal action raises and changes nothing
+        except IllegalAction as error:
+            raise TableError(error.code, error.message) from None
         final: list[Seat] | None = None
         before: dict[int, int] = {}
         if hand.state.complete:

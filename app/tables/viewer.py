@@ -2,8 +2,8 @@
 
 The actor calls `send`, which never blocks: it appends to the outbox and wakes the writer.
 When the outbox is full the viewer is closed (the client fell behind; it reconnects and gets a
-fresh snapshot). The API layer's writer task drains `next_batch` to the socket and reacts to
-`on_close` by tearing the socket down.
+fresh snapshot). The API layer's writer task waits on `wake`, drains `take` to the socket and
+reacts to `on_close` by tearing the socket down.
 """
 
 from __future__ import annotations
@@ -61,11 +61,9 @@ class Viewer:
         if self.on_close is not None:
             self.on_close(code, reason)
 
-    async def next_batch(self) -> list[dict[str, Any] | str]:
-        """Wait for messages; an empty list means the viewer was closed."""
-        while not self.outbox and self.closed is None:
-            self.wake.clear()
-            await self.wake.wait()
+    def take(self) -> list[dict[str, Any] | str]:
+        """Everything queued, emptying the outbox; an empty list once the viewer is closed.
+        The writer waits on `wake` while the outbox is empty, then takes."""
         if self.closed is not None:
             return []
         batch = list(self.outbox)

@@ -15,11 +15,20 @@ from app.store import tables as store_tables
 from app.store.models import HandActionRow, HandRow, SeatRow, TableRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.hand import action_from_json, setup_from_json
+from app.tables.hand import Hand, action_from_json, setup_from_json
 from app.tables.table import Runtime, Table
 from tests.tables.stores import sql_store
 
 FAST = Runtime(between_hands=3600, clock_enabled=False, away_grace=3600)
+
+
+async def dealt(table: Table) -> Hand | None:
+    """The table's hand once dealt (a deal waits for its commit; 10 s for a busy machine)."""
+    for _ in range(1000):
+        if table.hand is not None:
+            break
+        await asyncio.sleep(0.01)
+    return table.hand
 
 
 async def test_a_played_hand_is_stored_as_the_table_holds_it(database_url: str) -> None:
@@ -33,11 +42,7 @@ async def test_a_played_hand_is_stored_as_the_table_holds_it(database_url: str) 
             for number, (pid, buy_in) in enumerate(((host, 100), (a, 80), (b, 60))):
                 await table.request("sit", pid, seat=number, buy_in=buy_in, name=f"p{number}")
             await table.request("resume", host)
-            for _ in range(50):
-                await asyncio.sleep(0.01)
-                if table.hand is not None:
-                    break
-            hand = table.hand
+            hand = await dealt(table)
             assert hand is not None
             # mid-hand: the hand row is open and the button moved with it
             stored = await store.load_table(table_id)
@@ -96,11 +101,7 @@ async def test_a_writer_whose_connection_dies_reconnects(
         try:
             await table.request("sit", host, seat=0, buy_in=100, name="h")
             await table.request("sit", a, seat=1, buy_in=100, name="a")
-            for _ in range(50):
-                await asyncio.sleep(0.01)
-                if table.hand is not None:
-                    break
-            hand = table.hand
+            hand = await dealt(table)
             assert hand is not None
             async with store.engine.connect() as c:
                 killed = await c.scalar(text(
