@@ -64,16 +64,23 @@ class Command:
     # Answered into this viewer's outbox instead of a future (`tell`): (viewer, message id).
     reply: tuple[Viewer, Any] | None = None
 
-
-def _answer(viewer: Viewer, of: str, ref: Any, result: dict[str, Any] | None,
-            error: TableError | None) -> None:  # fmt: skip
-    if error is not None:
-        message: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
-    else:
-        message = {"type": "ok", "of": of, **(result or {})}
-    if ref is not None:
-        message["id"] = ref
-    viewer.send(message)
+    def settle(self, result: dict[str, Any], error: TableError | None = None) -> None:
+        """Answer the sender: into its outbox (`tell`), or through its future (`request`)."""
+        if self.reply is not None:
+            viewer, ref = self.reply
+            message: dict[str, Any]
+            if error is not None:
+                message = {"type": "error", "code": error.code, "message": error.message}
+            else:
+                message = {"type": "ok", "of": self.kind, **result}
+            if ref is not None:
+                message["id"] = ref
+            viewer.send(message)
+        elif self.future is not None and not self.future.done():
+            if error is not None:
+                self.future.set_exception(error)
+            else:
+                self.future.set_result(result)
 
 
 @dataclass
@@ -197,22 +204,12 @@ class Table:
             try:
                 result = await self._handle(command)
             except TableError as error:
-                if command.reply is not None:
-                    _answer(command.reply[0], command.kind, command.reply[1], None, error)
-                elif command.future is not None and not command.future.done():
-                    command.future.set_exception(error)
+                command.settle({}, error)
                 continue
             except BaseException:
-                restarts = TableError("internal", "the table restarts")
-                if command.reply is not None:
-                    _answer(command.reply[0], command.kind, command.reply[1], None, restarts)
-                elif command.future is not None and not command.future.done():
-                    command.future.set_exception(restarts)
+                command.settle({}, TableError("internal", "the table restarts"))
                 raise
-            if command.reply is not None:
-                _answer(command.reply[0], command.kind, command.reply[1], result, None)
-            elif command.future is not None and not command.future.done():
-                command.future.set_result(result)
+            command.settle(result)
 
     def shutdown(self, code: int = CLOSE_GOING_AWAY, reason: str = "server stopping") -> None:
         """Stop the timers, refuse queued commands, close every viewer."""
@@ -221,11 +218,7 @@ class Table:
                 handle.cancel()
         while not self.mailbox.empty():
             command = self.mailbox.get_nowait()
-            refused = TableError("unavailable", "the table is restarting")
-            if command.reply is not None:
-                _answer(command.reply[0], command.kind, command.reply[1], None, refused)
-            elif command.future is not None and not command.future.done():
-                command.future.set_exception(refused)
+            command.settle({}, TableError("unavailable", "the table is restarting"))
         for viewer in list(self.viewers.values()):
             viewer.close(code, reason)
         self.viewers.clear()
