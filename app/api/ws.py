@@ -88,8 +88,8 @@ class ServerSend:
     """ASGI middleware: keeps the server's own `send` of a WebSocket connection in its scope.
 
     The writer sends every table message through it. Starlette's `WebSocket.send` (a state
-    check per message) and the exception middleware's wrapper around `send` were a tenth of
-    the server's CPU flat out, for checks that only matter to the handshake and the close,
+    check per message) and the exception middleware's wrapper around `send` were ~5% of the
+    server's CPU flat out (py-spy), for checks that only matter to the handshake and the close,
     which still go through `WebSocket`."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -267,8 +267,7 @@ async def _reader(
         if message.type == "sit":
             data["name"] = name
         try:
-            # `timeout`, not `wait_for`: wait_for wraps the request in a task of its own, a
-            # task per action.
+            # `timeout`, not `wait_for`: wait_for wraps the request in a task of its own.
             async with asyncio.timeout(REPLY_TIMEOUT):
                 result = await table.request(message.type, viewer.player_id, **data)
         except TableError as refused:
