@@ -1,8 +1,9 @@
 """The table store on SQLAlchemy (SQLite or PostgreSQL): what the table actor writes through.
 
 Each method is one transaction, committed before it returns, so the actor only announces what
-is durable; `record_action` shares its transaction with other tables' actions pending at the
-same moment (group commit), and still returns only once that transaction has committed.
+is durable. The hot path (`start_hand`, `record_action`, `add_chips`) shares its transaction
+with other tables' writes pending at the same moment (group commit; on PostgreSQL one
+statement through asyncpg), and still returns only once that transaction has committed.
 See `app.tables.store.TableStore` for the contract and the ledger identity.
 """
 
