@@ -33,7 +33,7 @@ from app.tables.hand import Hand
 from app.tables.seat import Seat
 from app.tables.store import StoredTable, TableStore
 from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
-from app.tables.views import Record, event_records, table_view, turn_record
+from app.tables.views import Record, event_records, render, table_view, turn_record
 
 log = logging.getLogger("omaha.tables")
 _shuffler = secrets.SystemRandom()
@@ -244,7 +244,7 @@ class Table:
             record.public["seq"] = self.seq
             public = _dumps(record.public)
             private = {
-                pid: _dumps({**record.public, **extra})
+                pid: _dumps(render(record, pid))  # views.render: the one redaction rule
                 for pid, extra in record.private.items()
                 if extra
             } or None
