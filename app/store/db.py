@@ -65,6 +65,9 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
         pool_size=40,
         max_overflow=10,
         pool_timeout=30,
+        # A frozen server (SIGSTOP) accepts the TCP connection and never answers: without a
+        # timeout a new connection waits for ever (the actor has its own deadline per write).
+        connect_args={"timeout": 5},
     )
 
 

@@ -23,7 +23,9 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     Uuid,
+    false,
     func,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -75,6 +77,10 @@ class TableRow(Base):
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: stakes the host set during a hand, from the next hand on (`TableConfig` as JSON)
+    next_config: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: seat requests waiting for the host's approval (a list of `SeatRequest` as JSON)
+    requests: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):
@@ -92,6 +98,12 @@ class SeatRow(Base):
     waiting: Mapped[bool] = mapped_column(Boolean, default=True)
     post: Mapped[bool] = mapped_column(Boolean, default=False)
     time_bank: Mapped[float] = mapped_column(Float, default=0.0)
+    # Accepted during a hand, applied at its end: kept so that a restart does not forget them.
+    leaving: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    removed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    straddle: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    pending_top_up: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    pending_adjust: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
 
 
 class HandRow(Base):

@@ -32,6 +32,21 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _seconds_between(start: Any, end: Any) -> float | None:
+    """Seconds from `start` to `end` (database timestamps; SQLite's may come back as text or
+    without a zone), or None when they cannot be compared."""
+    try:
+        if isinstance(end, str):
+            end = datetime.fromisoformat(end)
+        if start.tzinfo is None:
+            start = start.replace(tzinfo=UTC)
+        if end.tzinfo is None:
+            end = end.replace(tzinfo=UTC)
+        return max(0.0, float((end - start).total_seconds()))
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
 def _seat_row(table_id: uuid.UUID, seat: Seat) -> dict[str, object]:
     return {
         "table_id": table_id,
@@ -43,6 +58,11 @@ def _seat_row(table_id: uuid.UUID, seat: Seat) -> dict[str, object]:
         "waiting": seat.waiting,
         "post": seat.post,
         "time_bank": seat.time_bank,
+        "leaving": seat.leaving,
+        "removed": seat.removed,
+        "straddle": seat.straddle,
+        "pending_top_up": seat.pending_top_up,
+        "pending_adjust": seat.pending_adjust,
     }
 
 
@@ -56,7 +76,10 @@ _TABLES = cast(Table, TableRow.__table__)
 _INSERT_HAND = insert(_HANDS)
 _INSERT_ACTION = insert(_ACTIONS)
 _INSERT_LEDGER = insert(cast(Table, LedgerEntry.__table__))
-_SEAT_FIELDS = ("player_id", "name", "stack", "sitting_out", "waiting", "post", "time_bank")
+_SEAT_FIELDS = (
+    "player_id", "name", "stack", "sitting_out", "waiting", "post", "time_bank",
+    "leaving", "removed", "straddle", "pending_top_up", "pending_adjust",
+)  # fmt: skip
 _UPDATE_SEAT = (
     update(_SEATS)
     .where(_SEATS.c.table_id == bindparam("b_table_id"), _SEATS.c.number == bindparam("b_number"))
@@ -107,10 +130,14 @@ ledger AS (
 seats AS (
     UPDATE seats AS s
     SET player_id = u.player_id, name = u.name, stack = u.stack, sitting_out = u.sitting_out,
-        waiting = u.waiting, post = u.post, time_bank = u.time_bank
+        waiting = u.waiting, post = u.post, time_bank = u.time_bank, leaving = u.leaving,
+        removed = u.removed, straddle = u.straddle, pending_top_up = u.pending_top_up,
+        pending_adjust = u.pending_adjust
     FROM unnest($24::uuid[], $25::int[], $26::uuid[], $27::text[], $28::bigint[],
-                $29::bool[], $30::bool[], $31::bool[], $32::float8[])
-         AS u (table_id, number, player_id, name, stack, sitting_out, waiting, post, time_bank)
+                $29::bool[], $30::bool[], $31::bool[], $32::float8[], $33::bool[], $34::bool[],
+                $35::bool[], $36::bigint[], $37::bigint[])
+         AS u (table_id, number, player_id, name, stack, sitting_out, waiting, post, time_bank,
+               leaving, removed, straddle, pending_top_up, pending_adjust)
     WHERE s.table_id = u.table_id AND s.number = u.number
 )
 SELECT 1
@@ -139,12 +166,30 @@ class _Write:
     end: dict[str, Any] | None = None
     ledger: dict[str, Any] | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)
+    #: handed to the database (its outcome is the database's now), or withdrawn before that
+    sent: bool = False
+    withdrawn: bool = False
+
+    async def submitted(self, queue: asyncio.Queue[_Write]) -> None:
+        """Queue this write and wait for its commit. Cancelled (the actor gave up waiting)
+        before a writer took it, it is withdrawn: certainly never stored. Cancelled after,
+        it waits on for the database's answer, so the caller learns what really happened."""
+        queue.put_nowait(self)
+        try:
+            await asyncio.shield(self.done)
+        except asyncio.CancelledError:
+            if not self.sent:
+                self.withdrawn = True
+                raise
+            await asyncio.shield(self.done)
 
 
 #: group commit: transactions writing at once, and tables' writes one of them carries at most.
 #: Two, not four: fewer, larger transactions cost less CPU per action, and one commit on
 #: loopback takes ~1 ms, so two writers keep up with 500 tables (bench/load.py).
 APPEND_WRITERS = 2
+#: seconds to open a database connection: a frozen server accepts TCP but never answers
+CONNECT_TIMEOUT = 5.0
 APPEND_BATCH = 256
 
 
@@ -168,7 +213,7 @@ class _Link:
 
     async def get(self) -> Any:
         if self.connection is None or self.connection.is_closed():
-            self.connection = await asyncpg.connect(self.dsn)
+            self.connection = await asyncpg.connect(self.dsn, timeout=CONNECT_TIMEOUT)
         return self.connection
 
     def close(self) -> None:
@@ -223,6 +268,11 @@ class SqlTableStore:
                     waiting=r.waiting,
                     post=r.post,
                     time_bank=r.time_bank,
+                    leaving=r.leaving,
+                    removed=r.removed,
+                    straddle=r.straddle,
+                    pending_top_up=r.pending_top_up,
+                    pending_adjust=r.pending_adjust,
                 )
                 for r in await s.scalars(select(SeatRow).where(SeatRow.table_id == tid))
             ]
@@ -234,11 +284,17 @@ class SqlTableStore:
                 .limit(1)
             )
             if open_hand is not None:
-                actions = await s.scalars(
-                    select(HandActionRow)
-                    .where(HandActionRow.hand_id == open_hand.id)
-                    .order_by(HandActionRow.counter)
+                actions = list(
+                    await s.scalars(
+                        select(HandActionRow)
+                        .where(HandActionRow.hand_id == open_hand.id)
+                        .order_by(HandActionRow.counter)
+                    )
                 )
+                # How long the player to act has had: since the last stored action (or the
+                # deal), on the database's clock, which stamped both.
+                last = actions[-1].created_at if actions else open_hand.started_at
+                now = await s.scalar(select(func.current_timestamp()))
                 hand = StoredHand(
                     id=str(open_hand.id),
                     number=open_hand.number,
@@ -248,6 +304,7 @@ class SqlTableStore:
                         {"player": a.player, "kind": a.kind, "amount": a.amount, "agree": a.agree}
                         for a in actions
                     ],
+                    elapsed=_seconds_between(last, now),
                 )
             return StoredTable(
                 id=str(row.id),
@@ -259,6 +316,10 @@ class SqlTableStore:
                 hand_number=row.hand_number,
                 seats=seats,
                 hand=hand,
+                next_config=TableConfig.model_validate(row.next_config)
+                if row.next_config
+                else None,
+                requests=list(row.requests or []),
             )
 
     async def save_table(
@@ -270,6 +331,8 @@ class SqlTableStore:
         button: int | None,
         paused: bool,
         hand_number: int,
+        next_config: TableConfig | None = None,
+        requests: list[dict[str, Any]] | None = None,
     ) -> None:
         async with self.sessions.begin() as s:
             await s.execute(
@@ -281,6 +344,8 @@ class SqlTableStore:
                     button=button,
                     paused=paused,
                     hand_number=hand_number,
+                    next_config=next_config.model_dump(mode="json") if next_config else None,
+                    requests=requests or None,
                 )
             )
 
@@ -328,8 +393,7 @@ class SqlTableStore:
         item = _Write(
             loop.create_future(), ledger=ledger, seats=self._seat_params(table_id, [seat])
         )
-        self._append_queue(loop).put_nowait(item)
-        await item.done
+        await item.submitted(self._append_queue(loop))
 
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         tid = uuid.UUID(table_id)
@@ -370,8 +434,7 @@ class SqlTableStore:
             button={"b_id": tid, "button": button, "hand_number": hand_number},
             seats=self._seat_params(table_id, seats),
         )
-        self._append_queue(loop).put_nowait(item)
-        await item.done
+        await item.submitted(self._append_queue(loop))
 
     async def record_action(
         self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
@@ -397,8 +460,7 @@ class SqlTableStore:
             seats = self._seat_params(table_id, final)
         loop = asyncio.get_running_loop()
         item = _Write(loop.create_future(), action=row, end=end, seats=seats)
-        self._append_queue(loop).put_nowait(item)
-        await item.done
+        await item.submitted(self._append_queue(loop))
 
     def _append_queue(self, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[_Write]:
         if self._appends is None or self._appends_loop is not loop:
@@ -424,6 +486,11 @@ class SqlTableStore:
                 batch = [await queue.get()]
                 while len(batch) < APPEND_BATCH and not queue.empty():
                     batch.append(queue.get_nowait())
+                batch = [item for item in batch if not item.withdrawn]
+                if not batch:
+                    continue
+                for item in batch:
+                    item.sent = True
                 try:
                     await self._commit_appends(batch, link)
                 except Exception as error:

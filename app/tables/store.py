@@ -13,7 +13,9 @@ stacks of the players in a hand equal their live stacks plus the chips in the mi
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -33,6 +35,8 @@ class StoredHand:
     record: dict[str, Any]
     deck: list[int]
     actions: list[dict[str, Any]]
+    #: seconds since its last action (or its deal) when it was loaded: the clock resumes there
+    elapsed: float | None = None
 
 
 @dataclass
@@ -46,6 +50,8 @@ class StoredTable:
     hand_number: int = 0
     seats: list[Seat] = field(default_factory=list)
     hand: StoredHand | None = None
+    next_config: TableConfig | None = None
+    requests: list[dict[str, Any]] = field(default_factory=list)
 
 
 class TableStore(Protocol):
@@ -64,7 +70,10 @@ class TableStore(Protocol):
         button: int | None,
         paused: bool,
         hand_number: int,
-    ) -> None: ...
+        next_config: TableConfig | None = None,
+        requests: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Store the table's own state, with what applies later (next stakes, requests)."""
 
     async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
         """Insert the seat (its stack is the buy-in) and a `buy_in` ledger entry."""
@@ -104,11 +113,18 @@ class MemoryTableStore:
         self.tables: dict[str, StoredTable] = {}
         self.ledger: list[tuple[str, str, str, int]] = []  # table, player, kind, amount
         self.fail_next = 0
+        #: while set, every write waits for this event first (a database that froze)
+        self.frozen: asyncio.Event | None = None
+        self._last_write: dict[str, float] = {}
 
-    def _check(self) -> None:
+    async def _check(self, table_id: str | None = None) -> None:
+        if self.frozen is not None:
+            await self.frozen.wait()
         if self.fail_next:
             self.fail_next -= 1
             raise OSError("simulated database failure")
+        if table_id is not None:
+            self._last_write[table_id] = time.monotonic()
 
     async def create_table(self, host_id: str, config: TableConfig, code: str) -> str:
         table_id = str(uuid.uuid4())
@@ -119,7 +135,10 @@ class MemoryTableStore:
         return list(self.tables)
 
     async def load_table(self, table_id: str) -> StoredTable:
-        return copy.deepcopy(self.tables[table_id])
+        stored = copy.deepcopy(self.tables[table_id])
+        if stored.hand is not None and table_id in self._last_write:
+            stored.hand.elapsed = time.monotonic() - self._last_write[table_id]
+        return stored
 
     async def save_table(
         self,
@@ -130,8 +149,10 @@ class MemoryTableStore:
         button: int | None,
         paused: bool,
         hand_number: int,
+        next_config: TableConfig | None = None,
+        requests: list[dict[str, Any]] | None = None,
     ) -> None:
-        self._check()
+        await self._check()
         t = self.tables[table_id]
         t.host_id, t.config, t.button, t.paused, t.hand_number = (
             host_id,
@@ -140,28 +161,29 @@ class MemoryTableStore:
             paused,
             hand_number,
         )
+        t.next_config, t.requests = next_config, copy.deepcopy(requests or [])
 
     def _put_seat(self, table_id: str, seat: Seat) -> None:
         t = self.tables[table_id]
         t.seats = [s for s in t.seats if s.number != seat.number] + [copy.deepcopy(seat)]
 
     async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
-        self._check()
+        await self._check()
         self._put_seat(table_id, seat)
         self.ledger.append((table_id, seat.player_id, "buy_in", buy_in))
 
     async def update_seats(self, table_id: str, seats: list[Seat]) -> None:
-        self._check()
+        await self._check()
         for seat in seats:
             self._put_seat(table_id, seat)
 
     async def add_chips(self, table_id: str, seat: Seat, amount: int, kind: str) -> None:
-        self._check()
+        await self._check()
         self._put_seat(table_id, seat)
         self.ledger.append((table_id, seat.player_id, kind, amount))
 
     async def cash_out(self, table_id: str, seat: Seat) -> None:
-        self._check()
+        await self._check()
         t = self.tables[table_id]
         t.seats = [s for s in t.seats if s.number != seat.number]
         self.ledger.append((table_id, seat.player_id, "cash_out", seat.stack))
@@ -175,7 +197,7 @@ class MemoryTableStore:
         button: int,
         hand_number: int,
     ) -> None:
-        self._check()
+        await self._check(table_id)
         t = self.tables[table_id]
         t.hand = StoredHand(hand.id, hand.number, hand.record(), list(deck), [])
         if hand.state.complete:
@@ -187,7 +209,7 @@ class MemoryTableStore:
     async def record_action(
         self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
     ) -> None:
-        self._check()
+        await self._check(table_id)
         t = self.tables[table_id]
         assert t.hand is not None and t.hand.id == hand.id
         assert len(t.hand.actions) == counter, "actions are stored in order, once each"

@@ -13,12 +13,14 @@ to the mailbox too, carrying what they were armed for, so a stale timer does not
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import copy
 import logging
 import secrets
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +55,14 @@ class Runtime:
     outbox_limit: int = 256  # messages a connection may fall behind before it is closed
     replay_buffer: int = 1024  # at most this many sent records kept for clients to catch up
     clock_enabled: bool = True  # tests switch the decision clock off
+    store_timeout: float = 5.0  # seconds a write may take before the command is `unavailable`
+    retry_delay: float = 1.0  # seconds before the clock or the dealer tries a failed write again
+    deal_unwatched: bool = False  # deal with no seated player connected (tests of the actor)
+
+
+class Reload(Exception):
+    """A write the table gave up on (its deadline passed) was stored after all: the table's
+    memory is behind the store, so the registry restarts it from the store."""
 
 
 @dataclass
@@ -99,6 +109,14 @@ class SeatRequest:
             "buy_in": self.buy_in,
         }
 
+    def stored(self) -> dict[str, Any]:
+        return {**self.to_json(), "post": self.post}
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> SeatRequest:
+        return cls(str(data["player_id"]), str(data["name"]), int(data["seat"]),
+                   int(data["buy_in"]), bool(data.get("post", False)))  # fmt: skip
+
 
 def shuffled_deck() -> list[int]:
     deck = list(range(52))
@@ -110,6 +128,10 @@ def shuffled_deck() -> list[int]:
 PLAYER_COMMANDS = frozenset({"sit", "top_up", "sit_out", "sit_in", "leave", "straddle", "act"})
 HOST_COMMANDS = frozenset(
     {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host"}
+)
+#: commands that handle a failed write themselves (actions roll the hand back; timers retry)
+_SELF_UNDOING = frozenset(
+    {"act", "attach", "detach", "timeout", "auto", "grace", "next_hand", "settle", "doubt"}
 )
 
 
@@ -127,7 +149,7 @@ class Table:
         self.code = stored.code
         self.host_id = stored.host_id
         self.config: TableConfig = stored.config
-        self.next_config: TableConfig | None = None
+        self.next_config: TableConfig | None = stored.next_config
         self.button = stored.button
         self.paused = stored.paused
         self.hand_number = stored.hand_number
@@ -139,7 +161,12 @@ class Table:
         if stored.hand is not None:
             h = stored.hand
             self.hand = Hand.replay(h.id, h.number, h.record, h.deck, h.actions)
+        seated = {s.player_id for s in stored.seats}
         self.requests: dict[str, SeatRequest] = {}
+        for data in stored.requests:  # one approved before a crash is seated already
+            request = SeatRequest.from_stored(data)
+            if request.player_id not in seated:
+                self.requests[request.player_id] = request
         self.viewers: dict[int, Viewer] = {}
         self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
         self.stream = secrets.token_hex(8)
@@ -160,6 +187,13 @@ class Table:
         self._next_hand_timer: asyncio.TimerHandle | None = None
         self._grace: dict[str, asyncio.TimerHandle] = {}
         self._recovered = stored.hand is not None
+        self._elapsed = stored.hand.elapsed if stored.hand is not None else None
+        #: a write whose deadline passed while the database still had it (see `_store`)
+        self._doubt: asyncio.Task[None] | None = None
+        #: no seated player connected: no new hand is dealt (shown as paused) until one is
+        self.idle = False
+        #: set (and replaced) whenever a seat changes: connections refresh their presence
+        self.seat_changes = asyncio.Event()
 
     # ------------------------------------------------------------------ outside API
     @staticmethod
@@ -206,6 +240,9 @@ class Table:
             except TableError as error:
                 command.settle({}, error)
                 continue
+            except Reload:
+                command.settle({}, TableError("unavailable", "the table reloads: reconnect"))
+                raise
             except BaseException:
                 command.settle({}, TableError("internal", "the table restarts"))
                 raise
@@ -213,6 +250,8 @@ class Table:
 
     def shutdown(self, code: int = CLOSE_GOING_AWAY, reason: str = "server stopping") -> None:
         """Stop the timers, refuse queued commands, close every viewer."""
+        if self._doubt is not None:
+            self._doubt.cancel()
         for handle in (self._timer, self._next_hand_timer, *self._grace.values()):
             if handle is not None:
                 handle.cancel()
@@ -230,8 +269,68 @@ class Table:
         handler = getattr(self, f"_on_{c.kind}", None)
         if handler is None:
             raise TableError("unknown_command", f"unknown command {c.kind!r}")
-        result: dict[str, Any] | None = await handler(c)
+        if c.kind in _SELF_UNDOING:
+            result: dict[str, Any] | None = await handler(c)
+            return result or {}
+        undo = self._checkpoint()
+        try:
+            result = await handler(c)
+        except TableError as error:
+            if error.code == "unavailable":
+                undo()  # not stored: the table is as it was, and says so
+            raise
         return result or {}
+
+    def _checkpoint(self) -> Callable[[], None]:
+        """What a seat or host command may change, to put back when its write fails."""
+        seats = list(self.seats)
+        saved = [(s, {**vars(s), "extra": copy.deepcopy(s.extra)}) for s in seats if s]
+        table = (self.host_id, self.config, self.next_config, self.paused, dict(self.requests))
+
+        def undo() -> None:
+            self.seats[:] = seats
+            for seat, fields in saved:
+                vars(seat).update(fields)
+            self.host_id, self.config, self.next_config, self.paused, self.requests = table
+
+        return undo
+
+    # ------------------------------------------------------------------ the store
+    async def _store(self, write: Coroutine[Any, Any, None]) -> None:
+        """Run one write of the store, within `store_timeout`. A refused, failed or late write
+        raises `TableError("unavailable")`, and the caller changes nothing.
+
+        A late write is cancelled, but the database may already hold it (a frozen server
+        commits when it thaws): it stays "in doubt" until it ends, and no other write is
+        accepted meanwhile; if it then turns out stored, the table reloads (`Reload`)."""
+        self._check_doubt()
+        task = asyncio.ensure_future(write)
+        done, _ = await asyncio.wait((task,), timeout=self.runtime.store_timeout)
+        if not done:
+            task.cancel()
+            self._doubt = task
+            task.add_done_callback(lambda _: self.post(Command("doubt")))
+            log.error("table %s: the database did not answer within %.1f s",
+                      self.id, self.runtime.store_timeout)  # fmt: skip
+            raise TableError("unavailable", "the database did not answer in time; try again")
+        error = task.exception()
+        if error is not None:
+            # Not `log.exception`: a database error quotes its parameters (a deck, say).
+            log.error("table %s: a write failed (%s)", self.id, type(error).__name__)
+            raise TableError("unavailable", "that could not be stored; try again")
+
+    def _check_doubt(self) -> None:
+        task = self._doubt
+        if task is None:
+            return
+        if not task.done():
+            raise TableError("unavailable", "waiting for the database; try again")
+        self._doubt = None
+        if not task.cancelled() and task.exception() is None:
+            raise Reload(f"table {self.id}: a write given up on was stored")
+
+    async def _on_doubt(self, c: Command) -> None:
+        self._check_doubt()
 
     # ---------------------------------------------------------------- broadcasting
     def _emit(self, *records: Record) -> None:
@@ -265,7 +364,12 @@ class Table:
             if viewer.closed is not None:
                 self.viewers.pop(viewer.id, None)
 
+    def _seats_changed(self) -> None:
+        changed, self.seat_changes = self.seat_changes, asyncio.Event()
+        changed.set()
+
     def _seat_record(self, seat: Seat) -> Record:
+        self._seats_changed()
         return Record(
             {
                 "type": "seat",
@@ -284,7 +388,8 @@ class Table:
             {
                 "type": "table",
                 "host": self.host_id,
-                "paused": self.paused,
+                "paused": self.paused or self.idle,
+                "idle": self.idle,
                 "config": self.config.model_dump(mode="json"),
                 "next_config": self.next_config.model_dump(mode="json")
                 if self.next_config
@@ -318,6 +423,10 @@ class Table:
             if seat is not None and seat.away:
                 seat.away = False
                 self._emit(self._seat_record(seat))
+            if seat is not None and self.idle:
+                self.idle = False
+                self._emit(self._table_record())
+                self._schedule_next_hand(0.0)
         return {"seq": self.seq, "stream": self.stream}
 
     async def _on_detach(self, c: Command) -> None:
@@ -331,19 +440,32 @@ class Table:
             return
         seat.away = True
         self._emit(self._seat_record(seat))
+        self._start_grace(pid, self.runtime.away_grace)
+
+    def _start_grace(self, pid: str, delay: float) -> None:
+        handle = self._grace.pop(pid, None)
+        if handle is not None:
+            handle.cancel()
         self._grace[pid] = asyncio.get_running_loop().call_later(
-            self.runtime.away_grace, self.post, Command("grace", pid)
+            delay, self.post, Command("grace", pid)
         )
 
     async def _on_grace(self, c: Command) -> None:
+        """The away grace ran out: sit the player out; fold them if it is their turn."""
         assert c.player_id is not None
         self._grace.pop(c.player_id, None)
         seat = self.seat_of(c.player_id)
         if seat is None or not seat.away or seat.sitting_out:
             return
         seat.sitting_out = True
-        await self.store.update_seats(self.id, [seat])
+        try:
+            await self._store(self.store.update_seats(self.id, [seat]))
+        except TableError:
+            seat.sitting_out = False
+            self._start_grace(c.player_id, self.runtime.retry_delay)
+            return
         self._emit(self._seat_record(seat))
+        self._auto_act_if_gone()
 
     # ------------------------------------------------------------------ seats
     def _hand_running(self) -> bool:
@@ -390,6 +512,7 @@ class Table:
                 raise TableError("already_requested", "your seat request is waiting for the host")
             request = SeatRequest(pid, name, number, buy_in, post)
             self.requests[pid] = request
+            await self._save_table()
             self._emit(Record({"type": "seat_request", **request.to_json()}))
             return {"status": "requested"}
         await self._seat(SeatRequest(pid, name, number, buy_in, post))
@@ -405,7 +528,7 @@ class Table:
             time_bank=self.config.time_bank,
         )
         seat.away = not any(v.player_id == r.player_id for v in self.viewers.values())
-        await self.store.seat_player(self.id, seat, r.buy_in)
+        await self._store(self.store.seat_player(self.id, seat, r.buy_in))
         self.seats[r.seat] = seat
         self._emit(self._seat_record(seat))
         self._schedule_next_hand(0.0)
@@ -418,14 +541,17 @@ class Table:
             del self.requests[request.player_id]
             raise TableError("already_seated", "that player already has a seat")
         self._free_seat(request.seat)
-        del self.requests[request.player_id]
         await self._seat(request)
+        del self.requests[request.player_id]
+        with contextlib.suppress(TableError):  # a stale stored request is dropped at load
+            await self._save_table()
         return {"status": "seated", "seat": request.seat}
 
     async def _on_refuse(self, c: Command) -> dict[str, Any]:
         request = self.requests.pop(str(c.data.get("player_id")), None)
         if request is None:
             raise TableError("no_such_request", "no seat request from that player")
+        await self._save_table()
         self._emit(
             Record({"type": "seat_refused", "player_id": request.player_id, "seat": request.seat})
         )
@@ -453,6 +579,7 @@ class Table:
             )
         if self._in_hand(seat):
             seat.pending_top_up += amount
+            await self._save_seats(seat)
             self._emit(self._seat_record(seat))
             return {"status": "after_hand"}
         await self._add_chips(seat, amount, "top_up")
@@ -464,7 +591,7 @@ class Table:
         seat = self._my_seat(c)
         if not seat.sitting_out:
             seat.sitting_out = True
-            await self.store.update_seats(self.id, [seat])
+            await self._save_seats(seat)
             self._emit(self._seat_record(seat))
         return {"status": seat.status}
 
@@ -480,7 +607,7 @@ class Table:
         if seat.waiting:
             seat.post = post
         if changed:
-            await self.store.update_seats(self.id, [seat])
+            await self._save_seats(seat)
             self._emit(self._seat_record(seat))
             self._schedule_next_hand(0.0)
         return {"status": seat.status}
@@ -489,26 +616,37 @@ class Table:
         seat = self._my_seat(c)
         if not self.config.straddle:
             raise TableError("no_straddle", "this table does not allow straddles")
-        seat.straddle = bool(c.data.get("on", True))
-        self._emit(self._seat_record(seat))
+        on = bool(c.data.get("on", True))
+        if on != seat.straddle:
+            seat.straddle = on
+            await self._save_seats(seat)
+            self._emit(self._seat_record(seat))
         return {"straddle": seat.straddle}
 
     async def _on_leave(self, c: Command) -> dict[str, Any]:
         pid = c.player_id
         if pid in self.requests:
             del self.requests[pid]
+            await self._save_table()
             return {"status": "left"}
         seat = self._my_seat(c)
         if self._in_hand(seat):
             seat.leaving = True
+            await self._save_seats(seat)
             self._emit(self._seat_record(seat))
             self._auto_act_if_gone()
             return {"status": "after_hand"}
         await self._cash_out(seat)
         return {"status": "left"}
 
+    async def _save_seats(self, *seats: Seat) -> None:
+        await self._store(self.store.update_seats(self.id, list(seats)))
+
     async def _cash_out(self, seat: Seat) -> None:
-        await self.store.cash_out(self.id, seat)
+        await self._store(self.store.cash_out(self.id, seat))
+        handle = self._grace.pop(seat.player_id, None)
+        if handle is not None:
+            handle.cancel()
         self.seats[seat.number] = None
         self._emit(
             Record(
@@ -523,13 +661,17 @@ class Table:
 
     # ------------------------------------------------------------------ host
     async def _save_table(self) -> None:
-        await self.store.save_table(
-            self.id,
-            host_id=self.host_id,
-            config=self.config,
-            button=self.button,
-            paused=self.paused,
-            hand_number=self.hand_number,
+        await self._store(
+            self.store.save_table(
+                self.id,
+                host_id=self.host_id,
+                config=self.config,
+                button=self.button,
+                paused=self.paused,
+                hand_number=self.hand_number,
+                next_config=self.next_config,
+                requests=[r.stored() for r in self.requests.values()],
+            )
         )
 
     async def _on_pause(self, c: Command) -> dict[str, Any]:
@@ -571,7 +713,7 @@ class Table:
             self.next_config = new
         else:
             self.config = new
-            await self._save_table()
+        await self._save_table()
         self._emit(self._table_record())
         return {"from_next_hand": self.next_config is not None}
 
@@ -592,7 +734,9 @@ class Table:
         seat = self._target_seat(c)
         if self._in_hand(seat):
             seat.removed = True
+            await self._save_seats(seat)
             self._emit(self._seat_record(seat))
+            self._auto_act_if_gone()
             return {"status": "after_hand"}
         await self._cash_out(seat)
         return {"status": "removed"}
@@ -604,6 +748,7 @@ class Table:
             if seat.stack + seat.pending_adjust + amount < 0:
                 raise TableError("bad_amount", "a stack cannot go below zero")
             seat.pending_adjust += amount
+            await self._save_seats(seat)
             return {"status": "after_hand"}
         if seat.stack + amount < 0 or seat.stack + amount > MAX_CHIPS:
             raise TableError("bad_amount", "a stack cannot go below zero")
@@ -622,20 +767,58 @@ class Table:
         return {"host": target}
 
     # ------------------------------------------------------------------ the hand
-    def _schedule_next_hand(self, delay: float) -> None:
-        if self._hand_running() or self.paused or self._next_hand_timer is not None:
+    def _schedule_next_hand(self, delay: float, *, even_paused: bool = False) -> None:
+        if self._hand_running() or (self.paused and not even_paused):
+            return
+        if self._next_hand_timer is not None:
             return
         self._next_hand_timer = asyncio.get_running_loop().call_later(
             delay, self.post, Command("next_hand")
         )
 
+    def _retry_next_hand(self) -> None:
+        """A write before the deal failed: try again (seats still to settle: even paused)."""
+        self._schedule_next_hand(
+            max(self.runtime.retry_delay, self.runtime.between_hands), even_paused=True
+        )
+
+    def _watched(self) -> bool:
+        """Is a seated player connected? Nobody is dealt in for ever by an empty room."""
+        if self.runtime.deal_unwatched:
+            return True
+        return any(
+            v.player_id is not None and self.seat_of(v.player_id) is not None
+            for v in self.viewers.values()
+        )
+
     async def _on_next_hand(self, c: Command) -> None:
         self._next_hand_timer = None
-        if self._hand_running() or self.paused:
+        if self._hand_running():
+            return
+        try:
+            changed = await self._settle_seats()
+        except TableError:
+            self._retry_next_hand()
+            return
+        for seat in changed:
+            if self.seats[seat.number] is seat:
+                self._emit(self._seat_record(seat))
+        if self.paused:
+            return
+        if not self._watched():
+            if not self.idle:
+                self.idle = True
+                self._emit(self._table_record())
             return
         if self.next_config is not None:
-            self.config, self.next_config = self.next_config, None
-            await self._save_table()
+            config, later = self.config, self.next_config
+            self.config, self.next_config = later, None
+            try:
+                await self._save_table()
+            except TableError:
+                self.config, self.next_config = config, later
+                self._retry_next_hand()
+                return
             self._emit(self._table_record())
         number = self.hand_number + 1
         deal = plan_deal(self.seats, self.button, self.config, number)
@@ -662,6 +845,7 @@ class Table:
             straddle=deal.straddle,
         )
         flags = [(s.waiting, s.post, s.stack) for s in seats]
+        dealt_stacks = [s.stack for s in seats]  # before a hand over as dealt pays out
         for s in seats:
             s.waiting = False
             s.post = False
@@ -671,15 +855,14 @@ class Table:
             for p, s in enumerate(seats):
                 s.stack = hand.state.stacks[p]
         try:
-            await self.store.start_hand(self.id, hand, deck, seats, deal.button, number)
-        except Exception as error:
-            # Not `log.exception`: a database error quotes its parameters, here the deck.
-            log.error(
-                "table %s: cannot store a new hand (%s); retrying", self.id, type(error).__name__
+            await self._store(
+                self.store.start_hand(self.id, hand, deck, seats, deal.button, number)
             )
+        except TableError:
+            log.error("table %s: cannot store a new hand; retrying", self.id)
             for s, (waiting, post, stack) in zip(seats, flags, strict=True):
                 s.waiting, s.post, s.stack = waiting, post, stack
-            self._schedule_next_hand(max(1.0, self.runtime.between_hands))
+            self._retry_next_hand()
             return
         self.hand, self.button, self.hand_number = hand, deal.button, number
         self._hand_starts.append(self.seq + 1)
@@ -693,7 +876,7 @@ class Table:
                     "number": number,
                     "button": deal.button,
                     "seats": list(deal.order),
-                    "stacks": [s.stack for s in seats],
+                    "stacks": dealt_stacks,
                     "bomb_pot": deal.bomb_pot,
                     "straddle": deal.straddle,
                 }
@@ -711,20 +894,41 @@ class Table:
             self._timer = None
         self.turn_deadline = None
 
-    def _start_turn(self) -> None:
-        """Announce who acts and arm the clock (or act at once for a player who left)."""
+    def _gone(self, hand: Hand, position: int) -> bool:
+        """Has the player at `position` left the hand's table: left, removed by the host,
+        seat taken by someone else, or sat out by the away grace? They are folded."""
+        seat = self.seats[hand.seats[position]]
+        return (
+            seat is None
+            or seat.player_id != hand.players[position]
+            or seat.leaving
+            or seat.removed
+            or (seat.sitting_out and seat.away)
+        )
+
+    def _start_turn(self, elapsed: float = 0.0) -> None:
+        """Announce who acts and arm the clock (or act at once for a player who left).
+        `elapsed`: seconds of this decision already gone (a turn resumed after a restart)."""
         hand = self.hand
         assert hand is not None and hand.state.actor is not None
         self._cancel_clock()
         self._bank_started = None
         seat = self.seats[hand.seats[hand.state.actor]]
-        gone = seat is None or seat.player_id != hand.players[hand.state.actor] or seat.leaving
-        timeout: float | None = None
-        if self.runtime.clock_enabled and self.config.decision_time > 0 and not gone:
-            timeout = self.config.decision_time
-            self._arm(timeout, hand, "decision")
+        gone = self._gone(hand, hand.state.actor)
         bank = seat.time_bank if seat is not None else 0.0
-        self._emit(turn_record(hand, timeout, bank, False))
+        timeout: float | None = None
+        in_bank = False
+        if self.runtime.clock_enabled and self.config.decision_time > 0 and not gone:
+            left = self.config.decision_time - elapsed
+            if left > 0 or seat is None:
+                timeout = max(0.0, left)
+                self._arm(timeout, hand, "decision")
+            else:  # the decision time ran out while the table was down: the bank runs
+                seat.time_bank = bank = max(0.0, bank + left)
+                self._bank_started = self.now()
+                timeout, in_bank = bank, True
+                self._arm(bank, hand, "bank")
+        self._emit(turn_record(hand, timeout, bank, in_bank))
         if gone:
             self.post(Command("auto", data={"hand": hand.id, "counter": hand.counter}))
 
@@ -740,8 +944,7 @@ class Table:
         hand = self.hand
         if hand is None or hand.state.actor is None:
             return
-        seat = self.seats[hand.seats[hand.state.actor]]
-        if seat is None or seat.leaving:
+        if self._gone(hand, hand.state.actor):
             self.post(Command("auto", data={"hand": hand.id, "counter": hand.counter}))
 
     def _current(self, c: Command) -> Hand | None:
@@ -771,7 +974,9 @@ class Table:
             await self._auto_act(hand)
 
     async def _auto_act(self, hand: Hand) -> None:
-        """The clock acts: check if possible, else fold; vote no; muck if allowed, else show."""
+        """The clock acts: check if possible, else fold; vote no; muck if allowed, else show.
+        A player who is gone (`_gone`) is folded, never checked for. If the action cannot
+        be stored, the clock tries again after `retry_delay` (the hand must not freeze)."""
         legal = hand.state.legal_actions()
         assert legal is not None
         p = legal.player
@@ -779,9 +984,17 @@ class Table:
             action = Action(p, ActionKind.RUN_TWICE, agree=False)
         elif legal.phase is Phase.SHOWDOWN:
             action = Action(p, ActionKind.MUCK if legal.muck else ActionKind.SHOW)
+        elif legal.check and not self._gone(hand, p):
+            action = Action(p, ActionKind.CHECK)
         else:
-            action = Action(p, ActionKind.CHECK if legal.check else ActionKind.FOLD)
-        await self._apply(hand, action, auto=True)
+            action = Action(p, ActionKind.FOLD)
+        try:
+            await self._apply(hand, action, auto=True)
+        except TableError as error:
+            if error.code != "unavailable":
+                raise
+            self._cancel_clock()
+            self._arm(self.runtime.retry_delay, hand, "retry")
 
     async def _on_act(self, c: Command) -> dict[str, Any]:
         hand = self.hand
@@ -833,6 +1046,9 @@ class Table:
             events = hand.state.apply(action)  # an illegal action raises and changes nothing
         except IllegalAction as error:
             raise TableError(error.code, error.message) from None
+        bank = seat.time_bank if seat is not None else 0.0
+        if seat is not None and self._bank_started is not None:  # the bank is spent (§7)
+            seat.time_bank = max(0.0, bank - (self.now() - self._bank_started))
         final: list[Seat] | None = None
         before: dict[int, int] = {}
         if hand.state.complete:
@@ -844,9 +1060,9 @@ class Table:
                     s.stack = hand.state.stacks[p]
                     final.append(s)
         try:
-            await self.store.record_action(self.id, hand, counter, action, final)
-        except Exception:
-            log.exception("table %s: cannot store an action; it is not applied", self.id)
+            await self._store(self.store.record_action(self.id, hand, counter, action, final))
+        except TableError:
+            log.error("table %s: cannot store an action; it is not applied", self.id)
             hand.state = HandState.replay(
                 hand.state.setup, hand.state.deck, hand.state.history[:-1]
             )
@@ -854,10 +1070,10 @@ class Table:
                 s = self.seats[number]
                 if s is not None:
                     s.stack = stack
+            if seat is not None:
+                seat.time_bank = bank
             raise TableError("unavailable", "the action could not be stored; try again") from None
         self._cancel_clock()
-        if seat is not None and self._bank_started is not None and not auto:
-            seat.time_bank = max(0.0, seat.time_bank - (self.now() - self._bank_started))
         self._bank_started = None
         self._emit(*event_records(hand, events))
         if hand.state.complete:
@@ -870,41 +1086,72 @@ class Table:
         put back, so the table never holds chips the ledger does not."""
         seat.stack += amount
         try:
-            await self.store.add_chips(self.id, seat, amount, kind)
+            await self._store(self.store.add_chips(self.id, seat, amount, kind))
         except BaseException:
             seat.stack -= amount
             raise
 
-    async def _end_hand(self) -> None:
-        """Cash out the leavers, apply top-ups and adjustments, then schedule the next deal."""
-        self._cancel_clock()
+    async def _settle_seats(self) -> list[Seat]:
+        """Apply what waited for the end of the hand: top-ups, adjustments, then cash out
+        leavers and removed players. Each is stored with its pending amount or flag cleared
+        in the same write, so none is applied twice after a restart; one that cannot be
+        stored stays pending (`unavailable` is raised) and is tried again before the next
+        deal. Returns the seats changed."""
+        changed: list[Seat] = []
         for seat in list(self.seats):
             if seat is None:
                 continue
-            if seat.pending_top_up:
-                amount = min(seat.pending_top_up, max(0, self.config.buy_in_max - seat.stack))
-                seat.pending_top_up = 0
-                if amount:
-                    await self._add_chips(seat, amount, "top_up")
-            if seat.pending_adjust:
-                amount = max(seat.pending_adjust, -seat.stack)
-                seat.pending_adjust = 0
-                if amount:
-                    await self._add_chips(seat, amount, "adjustment")
+            for kind in ("top_up", "adjustment"):
+                pending = seat.pending_top_up if kind == "top_up" else seat.pending_adjust
+                if not pending:
+                    continue
+                if kind == "top_up":
+                    amount = min(pending, max(0, self.config.buy_in_max - seat.stack))
+                    seat.pending_top_up = 0
+                else:
+                    amount = max(pending, -seat.stack)
+                    seat.pending_adjust = 0
+                try:
+                    if amount:
+                        await self._add_chips(seat, amount, kind)
+                    else:
+                        await self._save_seats(seat)
+                except TableError:
+                    if kind == "top_up":
+                        seat.pending_top_up = pending
+                    else:
+                        seat.pending_adjust = pending
+                    raise
+                changed.append(seat)
             if seat.leaving or seat.removed:
                 await self._cash_out(seat)
-            else:
+        return changed
+
+    async def _end_hand(self) -> None:
+        """Settle the seats (`_settle_seats`), show them, then schedule the next deal."""
+        self._cancel_clock()
+        try:
+            await self._settle_seats()
+        except TableError:
+            self._retry_next_hand()  # settles first
+        for seat in self.seats:
+            if seat is not None:
                 self._emit(self._seat_record(seat))
         self._schedule_next_hand(self.runtime.between_hands)
 
     async def _resume(self) -> None:
-        """After a (re)start: continue the stored hand where it stopped, or deal."""
+        """After a (re)start: continue the stored hand where it stopped (its clock with the
+        time that was left), or settle and deal. Nobody is connected yet: every seated player
+        gets the away grace, as on a disconnect, so one who never returns is sat out."""
+        for seat in self.seats:
+            if seat is not None:
+                self._start_grace(seat.player_id, self.runtime.away_grace)
         hand = self.hand
         if hand is not None and not hand.state.complete:
             log.info("table %s: hand %s continues after a restart", self.id, hand.number)
-            self._start_turn()
-        elif not self.paused:
-            self._schedule_next_hand(0.0)
+            self._start_turn(self._elapsed or 0.0)
+        else:
+            self._schedule_next_hand(0.0, even_paused=True)  # settles what is pending
 
 
 async def load_table(store: TableStore, table_id: str, runtime: Runtime | None = None) -> Table:

@@ -19,7 +19,7 @@ from app.tables.hand import Hand, action_from_json, setup_from_json
 from app.tables.table import Runtime, Table
 from tests.tables.stores import sql_store
 
-FAST = Runtime(between_hands=3600, clock_enabled=False, away_grace=3600)
+FAST = Runtime(between_hands=3600, clock_enabled=False, away_grace=3600, deal_unwatched=True)
 
 
 async def dealt(table: Table) -> Hand | None:

@@ -38,7 +38,7 @@ async def run_table(
     players = await store.make_players(config.seats + 1)
     host = players[0]
     table_id = await store.create_table(host, config, f"code{seed}")
-    runtime = Runtime(between_hands=0, clock_enabled=False, away_grace=3600)
+    runtime = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, deal_unwatched=True)
     table = Table(await store.load_table(table_id), store, runtime)
     table.test_players = players[: config.seats]  # type: ignore[attr-defined]
     task = asyncio.create_task(table.run())

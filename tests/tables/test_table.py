@@ -22,7 +22,7 @@ from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
 from tests.tables.stores import sql_store
 
-FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600)
+FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, deal_unwatched=True)
 
 
 class Harness:
@@ -215,7 +215,7 @@ async def test_leaving_mid_hand_folds_when_reached_then_cashes_out(h: Harness) -
 async def test_clock_uses_time_bank_then_checks_or_folds() -> None:
     h = await start(
         TableConfig(seats=3, decision_time=0.05, time_bank=0.05),
-        Runtime(between_hands=30, clock_enabled=True, away_grace=3600),
+        Runtime(between_hands=30, clock_enabled=True, away_grace=3600, deal_unwatched=True),
     )
     await h.sit("host", 0)
     await h.sit("a", 1)
@@ -227,14 +227,18 @@ async def test_clock_uses_time_bank_then_checks_or_folds() -> None:
     # Pre-flop the small blind faces a bet: folded by the clock after decision + bank.
     assert hand.state.complete and hand.state.folded[first or 0]
     seat = h.table.seat_of(hand.players[first or 0])
-    assert seat is not None and seat.time_bank == pytest.approx(0.05)  # clock acts: bank kept
+    # The bank ran out before the clock acted: it is spent (§7), not back in full for the next
+    # decision (it was, so an absent player cost decision time plus the whole bank each time).
+    assert seat is not None and seat.time_bank == 0.0
+    stored = {s.player_id: s for s in h.store.tables[h.table.id].seats}
+    assert stored[seat.player_id].time_bank == 0.0
     h.task.cancel()
 
 
 async def test_away_player_is_sat_out_after_grace() -> None:
     h = await start(
         TableConfig(seats=3, decision_time=0),
-        Runtime(between_hands=30, clock_enabled=False, away_grace=0.05),
+        Runtime(between_hands=30, clock_enabled=False, away_grace=0.05, deal_unwatched=True),
     )
     viewer = Viewer("a")
     await h.table.request("attach", "a", viewer=viewer)
@@ -305,7 +309,7 @@ async def test_a_failed_write_is_not_applied(h: Harness) -> None:
 async def test_a_hand_that_cannot_be_stored_is_not_dealt(caplog: pytest.LogCaptureFixture) -> None:
     store = MemoryTableStore()
     h = await start(TableConfig(seats=3, decision_time=0), store=store,
-                    runtime=Runtime(between_hands=0.01, clock_enabled=False))  # fmt: skip
+                    runtime=Runtime(between_hands=0.01, clock_enabled=False, deal_unwatched=True))  # fmt: skip
     real = store.start_hand
     failures = [1]
 
