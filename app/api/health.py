@@ -1,4 +1,5 @@
-"""`/healthz`: the process is up. `/readyz`: the database and presence backend answer."""
+"""`/healthz`: the process is up. `/readyz`: the database and presence backend answer, and
+every stored table is loaded (none waits for the database)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from app.api.deps import EngineDep, PresenceDep
@@ -31,12 +32,23 @@ async def _check(name: str, probe: Awaitable[None]) -> str:
     return "ok"
 
 
+def _tables(request: Request) -> str:
+    """"ok", or how many stored tables wait to be loaded (the registry retries them)."""
+    registry = getattr(request.app.state, "tables", None)
+    waiting = registry.restoring if registry is not None else set()
+    if not waiting:
+        return "ok"
+    if "*" in waiting:
+        return "restoring: the stored tables cannot be listed yet"
+    return f"restoring: {len(waiting)} table(s) wait for the database"
+
+
 @router.get("/readyz")
-async def readyz(engine: EngineDep, presence: PresenceDep) -> JSONResponse:
+async def readyz(request: Request, engine: EngineDep, presence: PresenceDep) -> JSONResponse:
     database, presence_state = await asyncio.gather(
         _check("database", ping(engine)), _check("presence", presence.ping())
     )
-    checks = {"database": database, "presence": presence_state}
+    checks = {"database": database, "presence": presence_state, "tables": _tables(request)}
     ready = all(value == "ok" for value in checks.values())
     return JSONResponse(
         {"status": "ready" if ready else "unavailable", "checks": checks},

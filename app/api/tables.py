@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from app.api.deps import PresenceDep
 from app.api.identity import PlayerDep
+from app.presence import players_online
 from app.store.tables import SqlTableStore
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
@@ -44,12 +45,12 @@ class TableSummary(BaseModel):
     blinds: str
     seats: int
     seated: int
-    online: int
+    online: int | None  # None: presence is not answering (Redis down)
     host: bool
     hand_running: bool
 
 
-def summary(table: Table, player_id: str, online: int) -> TableSummary:
+def summary(table: Table, player_id: str, online: int | None) -> TableSummary:
     c = table.config
     return TableSummary(
         code=table.code,
@@ -89,8 +90,8 @@ async def my_tables(request: Request, player: PlayerDep, presence: PresenceDep) 
             table = reg.get(table_id)
         except TableError:
             continue
-        online = await presence.online(table_id)
-        out.append(summary(table, str(player.id), len(online)))
+        online = await players_online(presence, table_id)
+        out.append(summary(table, str(player.id), None if online is None else len(online)))
     return out
 
 
@@ -103,15 +104,17 @@ async def table_by_code(request: Request, code: str) -> Table:
             raise TableError("no_such_table", "no such table")
         return registry(request).get(table_id)
     except TableError as error:
-        raise HTTPException(404, detail={"code": error.code, "message": error.message}) from None
+        status = 503 if error.code == "unavailable" else 404
+        raise HTTPException(status, detail={"code": error.code, "message": error.message}) from None
 
 
 @router.get("/{code}")
 async def public_state(code: str, request: Request, presence: PresenceDep) -> dict[str, Any]:
     """What anyone with the invite link sees: seats, stacks, the hand without hole cards, and
-    who is online (player id -> seat, null for a spectator)."""
+    who is online (player id -> seat, null for a spectator; `online` itself is null while
+    presence does not answer)."""
     table = await table_by_code(request, code)
     view = table_view(table, None)
     view["type"] = "table_state"
-    view["online"] = await presence.online(table.id)
+    view["online"] = await players_online(presence, table.id)
     return view

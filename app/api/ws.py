@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.api.identity import player_for
 from app.config import Settings
 from app.logging import log_ws_event
-from app.presence import Presence
+from app.presence import Presence, connection_id
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Table
@@ -40,6 +40,7 @@ router = APIRouter()
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_NO_TABLE = 4404
+CLOSE_TRY_AGAIN = 1013
 REPLY_TIMEOUT = 15.0
 
 
@@ -118,17 +119,26 @@ async def _writer(websocket: WebSocket, viewer: Viewer) -> None:
 
 
 async def _presence_keeper(
-    presence: Presence, table: Table, player_id: str, stop: asyncio.Event
+    presence: Presence, table: Table, player_id: str, entry: str, stop: asyncio.Event
 ) -> None:
-    """Keep this connection online in presence, with its current seat. Stops on `stop` (a
-    cancellation can be swallowed inside the Redis client, so it is not relied on)."""
+    """Keep this connection (`entry`) online in presence with its player's current seat:
+    refreshed every third of the TTL, and at once when a seat changes (approved, left,
+    removed). Stops on `stop` (a cancellation can be swallowed inside the Redis client, so
+    it is not relied on)."""
+    loop = asyncio.get_running_loop()
+    sent: object = ()  # nothing sent yet
+    due = 0.0
     while not stop.is_set():
+        changed = table.seat_changes
         seat = table.seat_of(player_id)
-        with contextlib.suppress(Exception):
-            await presence.connect(table.id, player_id, seat.number if seat else None)
+        number = seat.number if seat else None
+        if number != sent or loop.time() >= due:
+            with contextlib.suppress(Exception):
+                await presence.connect(table.id, entry, number)
+            sent, due = number, loop.time() + max(0.5, presence.ttl / 3)
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(max(0.5, presence.ttl / 3)):  # no task per wait
-                await stop.wait()
+            async with asyncio.timeout(max(0.0, due - loop.time())):  # no task per wait
+                await changed.wait()
 
 
 @router.websocket("/ws/tables/{code}")
@@ -145,11 +155,18 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(CLOSE_POLICY)
         return
     registry: TableRegistry = app.state.tables
-    table_id = await app.state.table_store.table_by_code(code) if len(code) <= 64 else None
     try:
+        table_id = await app.state.table_store.table_by_code(code) if len(code) <= 64 else None
         table = registry.get(table_id) if table_id else None
-    except TableError:
+    except TableError as refused:
         table = None
+        if refused.code == "unavailable":  # being restored: come back soon
+            await websocket.close(CLOSE_TRY_AGAIN)
+            return
+    except Exception as error:  # the database is down: the code cannot be looked up
+        log.warning("cannot look a table up (%s)", type(error).__name__)
+        await websocket.close(CLOSE_TRY_AGAIN)
+        return
     if table is None:
         await websocket.close(CLOSE_NO_TABLE)
         return
@@ -186,7 +203,8 @@ async def _serve(
         await websocket.close(1011)
         return
     stop = asyncio.Event()
-    keeper = asyncio.create_task(_presence_keeper(presence, table, player_id, stop))
+    entry = connection_id(player_id)  # one presence entry per connection: two tabs, two
+    keeper = asyncio.create_task(_presence_keeper(presence, table, player_id, entry, stop))
     seat = table.seat_of(player_id)
     log_ws_event("connect", table_id=table.id, seat=seat.number if seat else None,
                  player_id=player_id)  # fmt: skip
@@ -204,7 +222,7 @@ async def _serve(
         await asyncio.wait((writer, reader, keeper), timeout=5)
         table.post_detach(viewer)
         with contextlib.suppress(Exception):
-            await presence.disconnect(table.id, player_id)
+            await asyncio.wait_for(presence.disconnect(table.id, entry), 2.0)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(websocket.close(close_code, reason[:120]), 1.0)
         seat = table.seat_of(player_id)
@@ -215,8 +233,6 @@ async def _serve(
 async def _reader(
     websocket: WebSocket, table: Table, viewer: Viewer, name: str, settings: Settings
 ) -> tuple[int, str]:
-    presence: Presence = websocket.app.state.presence
-    player_id = viewer.player_id or ""
     """Read, check, validate, forward. Returns the close code and reason when it stops."""
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
     strikes = 0
@@ -276,10 +292,6 @@ async def _reader(
         except TimeoutError:
             viewer.send(error("timeout", "the table did not answer in time", message.id))
             continue
-        if message.type in ("sit", "leave"):
-            seat = table.seat_of(player_id)
-            with contextlib.suppress(Exception):
-                await presence.connect(table.id, player_id, seat.number if seat else None)
         reply: dict[str, Any] = {"type": "ok", "of": message.type, **result}
         if message.id is not None:
             reply["id"] = message.id

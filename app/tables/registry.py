@@ -1,24 +1,28 @@
 """The tables running in this process: starts one actor task per table, keeps the task
 references, and restarts a table whose actor failed, from durable state, without disturbing
-the others."""
+the others. A table that cannot be loaded (the database is down) is tried again with backoff
+until it can; `restoring` says which are waiting (`/readyz` reports them)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.store import TableStore
-from app.tables.table import Runtime, Table, shuffled_deck
+from app.tables.table import Reload, Runtime, Table, shuffled_deck
 from app.tables.viewer import CLOSE_RESTART
 
 log = logging.getLogger("omaha.tables")
 
 #: restarts allowed in a row before a table is left stopped (a bug that fails at once on load)
 MAX_RESTARTS = 5
+#: seconds between tries to load a table while the database is down: doubling up to the last
+BACKOFF = (0.05, 5.0)
 
 
 def invite_code() -> str:
@@ -40,19 +44,52 @@ class TableRegistry:
         self._restarts: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._closing = False
+        #: tables waiting to be loaded (the database did not answer); "*" while the list of
+        #: tables itself could not be read
+        self.restoring: set[str] = set()
 
     async def start(self) -> None:
-        """Start every stored table; those with a hand in progress continue it."""
+        """Start every stored table; those with a hand in progress continue it. Whatever
+        cannot be loaded now is tried again in the background until it can."""
         try:
-            table_ids = await self.store.open_tables()
-        except Exception:
-            log.exception("cannot list the stored tables (is the database migrated?)")
+            async with asyncio.timeout(self.runtime.store_timeout):
+                table_ids = await self.store.open_tables()
+        except Exception as error:
+            log.error("cannot list the stored tables (%s: is the database up and migrated?); "
+                      "trying again", type(error).__name__)  # fmt: skip
+            self.restoring.add("*")
+            self._in_background(self._start_later())
             return
         for table_id in table_ids:
             try:
                 await self._launch(table_id)
+            except Exception as error:
+                log.error("table %s cannot be loaded now (%s); trying again",
+                          table_id, type(error).__name__)  # fmt: skip
+                self.restoring.add(table_id)
+                self._in_background(self._restore(table_id))
+
+    async def _start_later(self) -> None:
+        delay = BACKOFF[0]
+        while not self._closing:
+            await asyncio.sleep(delay)
+            delay = min(BACKOFF[1], delay * 2)
+            try:
+                async with asyncio.timeout(self.runtime.store_timeout):
+                    table_ids = await self.store.open_tables()
             except Exception:
-                log.exception("table %s cannot be restored; it stays stopped", table_id)
+                continue
+            self.restoring.discard("*")
+            for table_id in table_ids:
+                if table_id not in self.tables and table_id not in self.restoring:
+                    self.restoring.add(table_id)
+                    self._in_background(self._restore(table_id, 0.0))
+            return
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def create(self, host_id: str, config: TableConfig) -> Table:
         code = invite_code()
@@ -62,11 +99,14 @@ class TableRegistry:
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
+            if table_id in self.restoring or "*" in self.restoring:
+                raise TableError("unavailable", "the table is being restored; try again soon")
             raise TableError("no_such_table", "no such table")
         return table
 
     async def _launch(self, table_id: str) -> Table:
-        stored = await self.store.load_table(table_id)
+        async with asyncio.timeout(self.runtime.store_timeout):
+            stored = await self.store.load_table(table_id)
         table = Table(stored, self.store, self.runtime, self.deck_source)
         task = asyncio.create_task(table.run(), name=f"table-{table_id}")
         self.tables[table_id] = table
@@ -78,30 +118,39 @@ class TableRegistry:
         if self._closing or task.cancelled():
             return
         error = task.exception()
-        log.error("table %s failed; restarting it from the database", table_id, exc_info=error)
         table.shutdown(CLOSE_RESTART, "the table restarted: reconnect")
         if self.tables.get(table_id) is table:
             del self.tables[table_id]
             self.tasks.pop(table_id, None)
-        restart = asyncio.get_running_loop().create_task(self._restart(table_id))
-        self._background.add(restart)
-        restart.add_done_callback(self._background.discard)
-
-    async def _restart(self, table_id: str) -> None:
+        if isinstance(error, Reload):  # not a failure: its memory was behind the store
+            log.warning("table %s reloads from the database: %s", table_id, error)
+            self.restoring.add(table_id)
+            self._in_background(self._restore(table_id, 0.0))
+            return
+        log.error("table %s failed; restarting it from the database", table_id, exc_info=error)
         count = self._restarts.get(table_id, 0) + 1
         self._restarts[table_id] = count
         if count > MAX_RESTARTS:
             log.error("table %s failed %d times in a row; it stays stopped", table_id, count - 1)
             return
-        await asyncio.sleep(min(5.0, 0.05 * 2**count))
-        try:
-            await self._launch(table_id)
-        except Exception:
-            log.exception("table %s cannot be restored", table_id)
-            return
+        self.restoring.add(table_id)
+        self._in_background(self._restore(table_id, min(BACKOFF[1], BACKOFF[0] * 2**count)))
         # A table that then runs a while is healthy again.
-        loop = asyncio.get_running_loop()
-        loop.call_later(60.0, self._restarts.pop, table_id, None)
+        asyncio.get_running_loop().call_later(60.0, self._restarts.pop, table_id, None)
+
+    async def _restore(self, table_id: str, delay: float = BACKOFF[0]) -> None:
+        """Load the table until it loads: while the database is down, with backoff."""
+        while not self._closing:
+            await asyncio.sleep(delay)
+            delay = min(BACKOFF[1], max(BACKOFF[0], delay * 2))
+            try:
+                await self._launch(table_id)
+            except Exception as error:
+                log.warning("table %s cannot be loaded yet (%s); trying again in %.1f s",
+                            table_id, type(error).__name__, delay)  # fmt: skip
+                continue
+            self.restoring.discard(table_id)
+            return
 
     async def close(self) -> None:
         self._closing = True
