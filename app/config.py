@@ -64,6 +64,12 @@ class Settings(BaseSettings):
         le=3600,
         description="Seconds a disconnected seated player stays in before being sat out.",
     )
+    store_timeout: float = Field(
+        default=5.0,
+        gt=0,
+        le=60,
+        description="Seconds a table waits for a database write before answering unavailable.",
+    )
     ws_max_message: int = Field(
         default=4096, ge=256, le=65536, description="Largest inbound WebSocket message (bytes)."
     )

@@ -56,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             Runtime(
                 between_hands=settings.between_hands,
                 away_grace=settings.away_grace,
+                store_timeout=settings.store_timeout,
                 outbox_limit=settings.ws_outbox_limit,
             ),
         )

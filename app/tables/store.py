@@ -113,13 +113,17 @@ class MemoryTableStore:
         self.tables: dict[str, StoredTable] = {}
         self.ledger: list[tuple[str, str, str, int]] = []  # table, player, kind, amount
         self.fail_next = 0
-        #: while set, every write waits for this event first (a database that froze)
+        #: while set, every write waits for this event first: a database that froze with the
+        #: write already sent (given up on, it is still stored when the database thaws)
         self.frozen: asyncio.Event | None = None
         self._last_write: dict[str, float] = {}
 
     async def _check(self, table_id: str | None = None) -> None:
         if self.frozen is not None:
-            await self.frozen.wait()
+            try:
+                await asyncio.shield(self.frozen.wait())
+            except asyncio.CancelledError:
+                await self.frozen.wait()
         if self.fail_next:
             self.fail_next -= 1
             raise OSError("simulated database failure")
@@ -152,6 +156,7 @@ class MemoryTableStore:
         next_config: TableConfig | None = None,
         requests: list[dict[str, Any]] | None = None,
     ) -> None:
+        requests = copy.deepcopy(requests)
         await self._check()
         t = self.tables[table_id]
         t.host_id, t.config, t.button, t.paused, t.hand_number = (
@@ -167,22 +172,28 @@ class MemoryTableStore:
         t = self.tables[table_id]
         t.seats = [s for s in t.seats if s.number != seat.number] + [copy.deepcopy(seat)]
 
+    # Each write takes its values when called, as a SQL statement's parameters are: the
+    # actor may change (or put back) its seats while the write waits.
     async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
+        seat = copy.deepcopy(seat)
         await self._check()
         self._put_seat(table_id, seat)
         self.ledger.append((table_id, seat.player_id, "buy_in", buy_in))
 
     async def update_seats(self, table_id: str, seats: list[Seat]) -> None:
+        seats = copy.deepcopy(seats)
         await self._check()
         for seat in seats:
             self._put_seat(table_id, seat)
 
     async def add_chips(self, table_id: str, seat: Seat, amount: int, kind: str) -> None:
+        seat = copy.deepcopy(seat)
         await self._check()
         self._put_seat(table_id, seat)
         self.ledger.append((table_id, seat.player_id, kind, amount))
 
     async def cash_out(self, table_id: str, seat: Seat) -> None:
+        seat = copy.deepcopy(seat)
         await self._check()
         t = self.tables[table_id]
         t.seats = [s for s in t.seats if s.number != seat.number]
@@ -197,11 +208,11 @@ class MemoryTableStore:
         button: int,
         hand_number: int,
     ) -> None:
+        stored = StoredHand(hand.id, hand.number, hand.record(), list(deck), [])
+        over, seats = hand.state.complete, copy.deepcopy(seats)
         await self._check(table_id)
         t = self.tables[table_id]
-        t.hand = StoredHand(hand.id, hand.number, hand.record(), list(deck), [])
-        if hand.state.complete:
-            t.hand = None
+        t.hand = None if over else stored
         t.button, t.hand_number = button, hand_number
         for seat in seats:
             self._put_seat(table_id, seat)
@@ -209,6 +220,7 @@ class MemoryTableStore:
     async def record_action(
         self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
     ) -> None:
+        final = copy.deepcopy(final)
         await self._check(table_id)
         t = self.tables[table_id]
         assert t.hand is not None and t.hand.id == hand.id

@@ -303,7 +303,11 @@ class Table:
         A late write is cancelled, but the database may already hold it (a frozen server
         commits when it thaws): it stays "in doubt" until it ends, and no other write is
         accepted meanwhile; if it then turns out stored, the table reloads (`Reload`)."""
-        self._check_doubt()
+        try:
+            self._check_doubt()
+        except BaseException:
+            write.close()  # never started
+            raise
         task = asyncio.ensure_future(write)
         done, _ = await asyncio.wait((task,), timeout=self.runtime.store_timeout)
         if not done:

@@ -172,6 +172,8 @@ def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
             )
         elif isinstance(e, Mucked):
             out.append(Record({**base, "type": "mucked", "seat": seat[e.player]}))
+        elif isinstance(e, PotAwarded) and e.amount == 0:
+            continue  # a share of nothing (a 1-chip pot split over runs and boards): no award
         elif isinstance(e, PotAwarded):
             # Defence in depth: name the hand only when every card of it is public.
             public = visible_cards(state, -1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.poker import GAMES, Action, ActionKind, Betting, HandConfig, HandSetup, HandState
+from app.poker.events import PotAwarded
 from app.tables.hand import Hand
 from app.tables.views import event_records, hand_view, render
 from tests.tables.harness import cards_in
@@ -47,3 +48,17 @@ def test_legal_actions_only_for_the_player_to_act() -> None:
     assert "legal" in hand_view(hand, hand.players[p])
     others = [pid for i, pid in enumerate(hand.players) if i != p]
     assert all("legal" not in hand_view(hand, pid) for pid in [*others, None])
+
+
+def test_a_share_of_nothing_is_not_an_award() -> None:
+    """A 1-chip pot split over two runs and two boards gives shares of 0 chips: the engine
+    reports them, but no `award` of 0 is sent (a client would show a winner of nothing)."""
+    hand = make_hand()
+    zero = PotAwarded(pot=1, run=1, board=1, half="whole", player=0, amount=0, hand=None,
+                      cards=())  # fmt: skip
+    one = PotAwarded(pot=1, run=0, board=0, half="whole", player=1, amount=1, hand=None,
+                     cards=())  # fmt: skip
+    records = event_records(hand, [zero, one])
+    assert [(r.public["type"], r.public["seat"], r.public["amount"]) for r in records] == [
+        ("award", 3, 1)
+    ]

@@ -1,0 +1,223 @@
+"""The table actor through store faults and restarts (store in memory; the same faults on real
+PostgreSQL, Redis and a killed server are in tests/api/test_faults.py).
+
+Accepted means kept: whatever the table answered `ok` to is in the store and comes back with
+the table. Tables keep moving: a write that fails or hangs is `unavailable` and changes
+nothing, the actor lives on, and its own writes (the clock, the deal) are retried."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+import pytest
+
+from app.tables.config import TableConfig
+from app.tables.errors import TableError
+from app.tables.registry import TableRegistry
+from app.tables.store import MemoryTableStore
+from app.tables.table import Command, Runtime, Table
+from app.tables.viewer import Viewer
+from tests.tables.test_table import FAST, Harness, Recorder, instant_hand, start
+from tests.tables.stores import sql_store
+
+
+def table_state(t: Table) -> Any:
+    """Everything a command may change, in memory."""
+    seats = [dict(vars(s)) if s else None for s in t.seats]
+    hand = t.hand.state.fingerprint() if t.hand else None
+    return seats, t.config, t.next_config, t.paused, t.host_id, dict(t.requests), hand
+
+
+async def until(predicate: Any, timeout: float = 3.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def refused(h: Harness, kind: str, sender: str | None, **data: Any) -> None:
+    """`kind` is answered `unavailable` and changes nothing, in memory or in the store."""
+    before, stored = table_state(h.table), copy.deepcopy(h.store.tables[h.table.id])
+    ledger = list(h.store.ledger)
+    with pytest.raises(TableError) as e:
+        await h.table.request(kind, sender, **data)
+    assert e.value.code == "unavailable", (kind, e.value.code)
+    assert table_state(h.table) == before, kind
+    assert h.store.tables[h.table.id] == stored and h.store.ledger == ledger, kind
+    assert not h.task.done(), f"{kind} ended the actor"
+
+
+async def test_every_writing_command_during_an_outage_is_unavailable_and_changes_nothing() -> None:
+    """Issue 10, item 3: `sit_out` while the database was down crashed the actor (1012 to
+    everyone, then 404). Every writing command now does what actions do."""
+    h = await start(TableConfig(seats=6, decision_time=0, straddle=True))
+    for i, pid in enumerate(("host", "a", "b", "c")):
+        await h.sit(pid, i)
+    await h.table.request("pause", "host")
+    await until(lambda: h.table.hand is not None and not h.table.hand.state.complete)
+    await h.table.request("sit_out", "c")
+    h.store.fail_next = 10**6  # the database is down
+    between = [  # (command, sender, data): valid commands, each needs a write
+        ("sit", "d", {"seat": 5, "buy_in": 100, "name": "d"}),
+        ("top_up", "c", {"amount": 1}),  # c sits out: not in the hand, credited at once
+        ("sit_in", "c", {"post": False}),
+        ("leave", "c", {}),
+        ("remove", "host", {"seat": 3}),
+        ("adjust", "host", {"seat": 3, "amount": 5}),
+        ("resume", "host", {}),
+        ("set_stakes", "host", {"small_blind": 2, "big_blind": 4}),
+        ("transfer_host", "host", {"player_id": "a"}),
+        # during the hand: each is kept for its end, so each is a write now
+        ("leave", "a", {}),
+        ("remove", "host", {"seat": 2}),
+        ("top_up", "host", {"amount": 1}),
+        ("adjust", "host", {"seat": 1, "amount": -5}),
+        ("straddle", "b", {"on": True}),
+        ("sit_out", "b", {}),
+    ]
+    for kind, sender, data in between:
+        await refused(h, kind, sender, **data)
+    h.store.fail_next = 0  # back: the same commands work, and the hand plays out
+    assert (await h.table.request("leave", "a"))["status"] == "after_hand"
+    await h.table.request("set_stakes", "host", small_blind=2, big_blind=4)
+    while h.table.hand is not None and not h.table.hand.state.complete:
+        await h.passive()
+    await until(lambda: h.table.seat_of("a") is None)
+    assert h.table.next_config is not None and h.table.next_config.big_blind == 4
+    assert h.balance_ok()
+    h.task.cancel()
+
+
+async def test_a_frozen_store_is_unavailable_in_time_then_the_table_reloads_what_it_kept() -> None:
+    """Item 5: a frozen database left players without an answer for as long as it lasted.
+    Now a write that outlives STORE_TIMEOUT is `unavailable`, no other write is taken while
+    its outcome is unknown, and when the database thaws and turns out to have stored it, the
+    registry reloads the table from the store (memory and store agree again)."""
+    store = MemoryTableStore()
+    runtime = Runtime(between_hands=0, clock_enabled=False, store_timeout=0.2, retry_delay=0.05,
+                      deal_unwatched=True)  # fmt: skip
+    registry = TableRegistry(store, runtime)
+    table = await registry.create("host", TableConfig(seats=3, decision_time=0))
+    await table.request("pause", "host")
+    await table.request("sit", "host", seat=0, buy_in=100, name="host")
+    await table.request("sit", "a", seat=1, buy_in=100, name="a")
+    store.frozen = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    with pytest.raises(TableError) as e:
+        await asyncio.wait_for(table.request("sit_out", "a"), 2)
+    assert e.value.code == "unavailable" and loop.time() - began < 1.0
+    assert not table.seats[1].sitting_out  # type: ignore[union-attr]
+    with pytest.raises(TableError) as e:  # its outcome unknown: no other write meanwhile
+        await asyncio.wait_for(table.request("resume", "host"), 2)
+    assert e.value.code == "unavailable" and table.paused
+    store.frozen.set()  # it thaws: the sit-out was stored after all
+    await until(lambda: registry.tables.get(table.id) not in (None, table))
+    again = registry.get(table.id)
+    assert again.seats[1] is not None and again.seats[1].sitting_out
+    assert not registry.restoring
+    await registry.close()
+
+
+async def test_a_table_that_cannot_be_loaded_is_retried_until_it_can() -> None:
+    """Item 3: a failed restart was never retried (404 until the process restarted)."""
+    store = MemoryTableStore()
+    registry = TableRegistry(store, FAST)
+    table = await registry.create("host", TableConfig(seats=3, decision_time=0))
+    real = store.load_table
+    failures = [1, 1, 1]
+
+    async def load(table_id: str) -> Any:
+        if failures:
+            failures.pop()
+            raise OSError("connection refused")
+        return await real(table_id)
+
+    store.load_table = load  # type: ignore[method-assign]
+    table.post(Command("attach"))  # a bug: the actor fails, the registry restarts it
+    await until(lambda: table.id not in registry.tables)
+    with pytest.raises(TableError) as e:
+        registry.get(table.id)
+    assert e.value.code == "unavailable" and table.id in registry.restoring
+    await until(lambda: table.id in registry.tables)
+    assert not failures and not registry.restoring
+    await registry.close()
+
+
+async def test_the_clock_retries_an_automatic_action_it_could_not_store() -> None:
+    """Item 4: the timed-out player's automatic action failed during the outage and the clock
+    was never re-armed: the hand stayed frozen after the database came back."""
+    h = await start(
+        TableConfig(seats=3, decision_time=0.3, time_bank=0),
+        Runtime(between_hands=30, clock_enabled=True, away_grace=3600, retry_delay=0.05,
+                deal_unwatched=True),
+    )  # fmt: skip
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await until(lambda: h.table.hand is not None)
+    hand = h.table.hand
+    assert hand is not None
+    h.store.fail_next = 3  # the first tries fail
+    await until(lambda: h.store.tables[h.table.id].hand is None, timeout=3)  # stored, ended
+    assert hand.state.complete and h.store.fail_next == 0 and h.balance_ok()
+    h.task.cancel()
+
+
+async def three_handed(config: TableConfig | None = None) -> Harness:
+    h = await start(config or TableConfig(seats=4, decision_time=0))
+    for i, pid in enumerate(("host", "a", "b")):
+        await h.sit(pid, i)
+    await until(lambda: h.table.hand is not None)
+    return h
+
+
+async def to_big_blind_option(h: Harness) -> tuple[str, int]:
+    """Call around pre-flop until the big blind may check; returns who is to act."""
+    hand = h.table.hand
+    assert hand is not None
+    while True:
+        legal = hand.state.legal_actions()
+        assert legal is not None
+        if legal.check:
+            return hand.players[legal.player], legal.player
+        await h.act("call")
+
+
+@pytest.mark.parametrize("how", ["leave", "remove", "grace"])
+async def test_a_player_gone_on_their_turn_is_folded_not_checked_for(how: str) -> None:
+    """Item 7: a leaver was checked for (and could win the pot while absent); a removed
+    player, or one whose away grace ran out, on a table without a clock: the hand waited for
+    ever. Each is folded when it is their turn (the big blind, who could check)."""
+    runtime = Runtime(between_hands=30, clock_enabled=False, away_grace=0.05,
+                      deal_unwatched=True)  # fmt: skip
+    h = await start(TableConfig(seats=4, decision_time=0), runtime)
+    viewers = {pid: Viewer(pid) for pid in ("host", "a", "b")}
+    for i, (pid, viewer) in enumerate(viewers.items()):
+        await h.table.request("attach", pid, viewer=viewer)
+        await h.sit(pid, i)
+    await until(lambda: h.table.hand is not None)
+    hand = h.table.hand
+    assert hand is not None
+    pid, position = await to_big_blind_option(h)
+    if how == "leave":
+        await h.table.request("leave", pid)
+    elif how == "remove":
+        host = "host"
+        if pid == "host":  # the host does not remove themselves: hand the table over first
+            host = next(p for p in viewers if p != pid)
+            await h.table.request("transfer_host", "host", player_id=host)
+        seat = h.table.seat_of(pid)
+        assert seat is not None
+        await h.table.request("remove", host, seat=seat.number)
+    else:
+        await h.table.request("detach", pid, viewer=viewers[pid])
+    await until(lambda: hand.state.folded[position] or hand.state.complete)
+    assert hand.state.folded[position]
+    await until(lambda: hand.state.complete)  # the others play on (two checks)
+    if how != "grace":
+        await until(lambda: h.table.seat_of(pid) is None)  # cashed out after the hand
+    assert h.balance_ok()
+    h.task.cancel()
