@@ -10,6 +10,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -75,9 +76,45 @@ class PostgresServer:
     port: int
     user: str
     version: str
+    # For fault tests on a cluster of their own: stop, start, freeze and thaw it.
+    data: Path | None = None
+    bindir: Path | None = None
+    as_user: tuple[str, ...] = ()
+    options: str = ""
 
     def url(self, dbname: str) -> str:
         return f"postgresql+asyncpg://{self.user}@{self.host}:{self.port}/{dbname}"
+
+    def _pg_ctl(self, *args: str) -> None:
+        assert self.data is not None and self.bindir is not None
+        subprocess.run([*self.as_user, str(self.bindir / "pg_ctl"), "-D", str(self.data), *args],
+                       capture_output=True, check=True, timeout=60)  # fmt: skip
+
+    def stop(self) -> None:
+        """Stop the server (fast: open connections are closed, as in a real outage)."""
+        self._pg_ctl("-m", "fast", "-w", "stop")
+
+    def start(self) -> None:
+        assert self.data is not None
+        self._pg_ctl("-o", self.options, "-l", str(self.data.parent / "server.log"),
+                     "-w", "-t", "60", "start")  # fmt: skip
+
+    def processes(self) -> list[int]:
+        """The postmaster and every process it started (backends, writers)."""
+        assert self.data is not None
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True,
+                                  text=True, timeout=10).stdout.split()  # fmt: skip
+        return [postmaster, *map(int, children)]
+
+    def freeze(self) -> None:
+        """SIGSTOP the whole server: connections stay open and nothing answers."""
+        for pid in self.processes():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in self.processes():
+            os.kill(pid, signal.SIGCONT)
 
 
 @contextmanager
@@ -115,7 +152,9 @@ def postgres_cluster() -> Iterator[PostgresServer]:
             "-l", str(folder / "server.log"), "-w", "-t", "60", "start")  # fmt: skip
         started = True
         version = run(str(bindir / "postgres"), "--version").stdout.split()[-1]
-        yield PostgresServer(host="127.0.0.1", port=port, user="postgres", version=version)
+        yield PostgresServer(host="127.0.0.1", port=port, user="postgres", version=version,
+                             data=data, bindir=bindir, as_user=tuple(as_user),
+                             options=options)  # fmt: skip
     except subprocess.CalledProcessError as error:
         log = folder / "server.log"
         detail = log.read_text() if log.exists() else ""

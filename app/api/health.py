@@ -33,7 +33,7 @@ async def _check(name: str, probe: Awaitable[None]) -> str:
 
 
 def _tables(request: Request) -> str:
-    """"ok", or how many stored tables wait to be loaded (the registry retries them)."""
+    """ "ok", or how many stored tables wait to be loaded (the registry retries them)."""
     registry = getattr(request.app.state, "tables", None)
     waiting = registry.restoring if registry is not None else set()
     if not waiting:

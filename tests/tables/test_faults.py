@@ -19,8 +19,8 @@ from app.tables.registry import TableRegistry
 from app.tables.store import MemoryTableStore
 from app.tables.table import Command, Runtime, Table
 from app.tables.viewer import Viewer
-from tests.tables.test_table import FAST, Harness, Recorder, instant_hand, start
 from tests.tables.stores import sql_store
+from tests.tables.test_table import FAST, Harness, Recorder, instant_hand, start
 
 
 def table_state(t: Table) -> Any:
@@ -221,3 +221,161 @@ async def test_a_player_gone_on_their_turn_is_folded_not_checked_for(how: str) -
         await until(lambda: h.table.seat_of(pid) is None)  # cashed out after the hand
     assert h.balance_ok()
     h.task.cancel()
+
+
+async def test_a_restart_keeps_every_command_accepted_mid_hand(database_url: str) -> None:
+    """Item 1: leave, remove, set_stakes, pending top-up and adjust, a seat request and a
+    straddle choice were answered `ok` mid-hand and forgotten by a restart. On the real
+    store (SQLite and PostgreSQL): restored with the table, and each applied once after the
+    hand."""
+    async with sql_store(database_url) as store:
+        host, a, b, c, d = await store.make_players(5)
+        config = TableConfig(seats=5, decision_time=0, straddle=True, approval_required=True)
+        table_id = await store.create_table(host, config, "code")
+        table = Table(await store.load_table(table_id), store, FAST)
+        task = asyncio.create_task(table.run())
+        await table.request("pause", host)
+        await table.request("sit", host, seat=0, buy_in=100, name="host")
+        for i, pid in enumerate((a, b, c), start=1):
+            assert (await table.request("sit", pid, seat=i, buy_in=100, name=pid))["status"] == (
+                "requested"
+            )
+            await table.request("approve", host, player_id=pid)
+        await table.request("resume", host)
+        await until(lambda: table.hand is not None)
+        await table.request("pause", host)  # after this hand
+        hand = table.hand
+        assert hand is not None and not hand.state.complete
+        accepted = [
+            ("leave", a, {}),
+            ("remove", host, {"seat": 2}),
+            ("set_stakes", host, {"small_blind": 2, "big_blind": 4}),
+            ("top_up", host, {"amount": 50}),
+            ("adjust", host, {"seat": 3, "amount": -10}),
+            ("straddle", c, {"on": True}),
+            ("sit", d, {"seat": 4, "buy_in": 80, "name": "d"}),
+        ]
+        for kind, sender, data in accepted:
+            await table.request(kind, sender, **data)
+        task.cancel()  # the process dies: only the store remains
+        await asyncio.gather(task, return_exceptions=True)
+
+        again = Table(await store.load_table(table_id), store, FAST)
+        seats = again.seats
+        assert seats[1] is not None and seats[1].leaving
+        assert seats[2] is not None and seats[2].removed
+        assert again.next_config is not None and again.next_config.big_blind == 4
+        assert seats[0] is not None and seats[0].pending_top_up == 50
+        assert seats[3] is not None and seats[3].pending_adjust == -10 and seats[3].straddle
+        assert list(again.requests) == [d] and again.requests[d].buy_in == 80
+        task = asyncio.create_task(again.run())
+        watcher = Viewer(host)
+        await again.request("attach", host, viewer=watcher)
+        hand = again.hand
+        assert hand is not None
+        while not hand.state.complete:  # leaver and removed player are folded on their turn
+            legal = hand.state.legal_actions()
+            assert legal is not None
+            pid = hand.players[legal.player]
+            action = "check" if legal.check else "call" if legal.call else "fold"
+            if legal.vote:
+                action = "run-twice"
+            elif legal.show:
+                action = "show"
+            kw = {"agree": False} if action == "run-twice" else {}
+            await again.request("act", pid, hand=hand.id, counter=hand.counter, action=action,
+                                **kw)  # fmt: skip
+        await until(lambda: again.seats[1] is None and again.seats[2] is None)
+        top, adjusted = again.seats[0], again.seats[3]
+        assert top is not None and top.pending_top_up == 0
+        assert adjusted is not None and adjusted.pending_adjust == 0
+        stored = await store.load_table(table_id)
+        assert {s.number for s in stored.seats} == {0, 3}
+        assert all(not (s.pending_top_up or s.pending_adjust) for s in stored.seats)
+        total = sum(s.stack for s in stored.seats)
+        assert await store.balance(table_id) == total
+        assert sorted(await ledger_kinds(store, table_id)) == sorted(
+            ["buy_in"] * 4 + ["top_up", "adjustment", "cash_out", "cash_out"]
+        )  # each credited once, though the table restarted with them pending
+        task.cancel()
+
+
+async def ledger_kinds(store: Any, table_id: str) -> list[str]:
+    import uuid
+
+    from sqlalchemy import select
+
+    from app.store.models import LedgerEntry
+
+    async with store.sessions() as s:
+        rows = await s.scalars(
+            select(LedgerEntry.kind).where(LedgerEntry.table_id == uuid.UUID(table_id))
+        )
+        return list(rows)
+
+
+async def test_the_clock_resumes_with_the_time_that_was_left() -> None:
+    """Item 1: after a restart the player to act got a fresh decision time."""
+    store = MemoryTableStore()
+    runtime = Runtime(between_hands=30, clock_enabled=True, away_grace=3600, deal_unwatched=True)
+    h = await start(TableConfig(seats=3, decision_time=2, time_bank=1), runtime, store)
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await until(lambda: h.table.hand is not None)
+    await asyncio.sleep(1.2)
+    h.task.cancel()
+    again = await start(TableConfig(), runtime, store, table_id=h.table.id)
+    await h.settle()
+    assert again.table.turn_deadline is not None
+    left = again.table.turn_deadline - again.table.now()
+    assert 0.3 < left < 1.0, left  # 2 s less the 1.2 s gone, not a fresh 2 s
+    again.task.cancel()
+
+
+async def test_after_a_restart_absent_players_are_sat_out_and_an_empty_room_deals_nothing() -> None:
+    """Item 6: after a restart the away grace was never started (it starts on a disconnect),
+    so players who never came back were dealt in and acted for by the clock for ever, and a
+    table nobody was connected to dealt hands for ever."""
+    store = MemoryTableStore()
+    h = await start(TableConfig(seats=3, decision_time=0), FAST, store)
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await until(lambda: h.table.hand is not None)
+    while h.table.hand is not None and not h.table.hand.state.complete:
+        await h.passive()
+    await h.table.request("pause", "host")
+    await h.table.request("resume", "host")
+    h.task.cancel()
+    number = h.table.hand_number
+
+    runtime = Runtime(between_hands=0, clock_enabled=False, away_grace=0.3)  # deals if watched
+    again = await start(TableConfig(), runtime, store, table_id=h.table.id)
+    everyone = Recorder()
+    await again.table.request("attach", None, viewer=everyone)  # a spectator is not enough
+    await asyncio.sleep(0.1)
+    assert again.table.hand_number == number and again.table.idle  # no deal: nobody is here
+    tables = [m for m in everyone.got if m["type"] == "table"]
+    assert tables and tables[-1]["paused"] and tables[-1]["idle"]  # shown as paused
+    host = Viewer("host")
+    await again.table.request("attach", "host", viewer=host)  # the host comes back
+    await until(lambda: again.table.hand_number == number + 1)
+    assert not again.table.idle
+    await until(lambda: again.table.seat_of("a").sitting_out, timeout=2)  # type: ignore[union-attr]
+    host_seat = again.table.seat_of("host")
+    assert host_seat is not None and not host_seat.sitting_out and not host_seat.away
+    assert again.balance_ok()
+    again.task.cancel()
+
+
+async def test_hand_started_of_a_hand_over_as_dealt_carries_the_stacks_before_it() -> None:
+    """Item 9: the blinds put a player all in and the hand ended as dealt: its
+    `hand_started.stacks` carried the stacks after the hand."""
+    h = await start(TableConfig(seats=2, decision_time=0))
+    recorder = Recorder()
+    await h.table.request("attach", None, viewer=recorder)
+    await instant_hand(h.table, "host", "a", h.balance_ok)
+    starts = [m for m in recorder.got if m["type"] == "hand_started"]
+    ended = [m for m in recorder.got if m["type"] == "hand_ended"]
+    first = starts[0]
+    assert first["stacks"] == [100, 1] or first["stacks"] == [1, 100]
+    assert ended[0]["stacks"] != dict(zip(map(str, first["seats"]), first["stacks"], strict=True))

@@ -16,7 +16,8 @@ from app.tables.viewer import CLOSE_RESTART, Viewer
 
 async def test_a_failing_table_restarts_from_the_store_without_disturbing_others() -> None:
     store = MemoryTableStore()
-    registry = TableRegistry(store, Runtime(between_hands=0, clock_enabled=False, deal_unwatched=True))
+    runtime = Runtime(between_hands=0, clock_enabled=False, deal_unwatched=True)
+    registry = TableRegistry(store, runtime)
     first = await registry.create("h", TableConfig(seats=3, decision_time=0))
     other = await registry.create("h", TableConfig(seats=3, decision_time=0))
     for t in (first, other):

@@ -308,8 +308,8 @@ async def test_a_failed_write_is_not_applied(h: Harness) -> None:
 
 async def test_a_hand_that_cannot_be_stored_is_not_dealt(caplog: pytest.LogCaptureFixture) -> None:
     store = MemoryTableStore()
-    h = await start(TableConfig(seats=3, decision_time=0), store=store,
-                    runtime=Runtime(between_hands=0.01, clock_enabled=False, deal_unwatched=True))  # fmt: skip
+    runtime = Runtime(between_hands=0.01, clock_enabled=False, deal_unwatched=True)
+    h = await start(TableConfig(seats=3, decision_time=0), store=store, runtime=runtime)
     real = store.start_hand
     failures = [1]
 
