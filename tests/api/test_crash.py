@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from app.store.db import create_engine, session_factory
-from app.store.models import HandActionRow, HandRow
+from app.store.models import HandActionRow, HandRow, LedgerEntry
 from app.store.tables import SqlTableStore
 from tests.api.live import Client
 from tests.api.test_play import replay_table
@@ -166,3 +166,104 @@ async def test_sigkill_mid_hand_then_the_hand_continues(
         await engine.dispose()
     db = await replay_table(postgres_url, table_id)
     assert {seat: stack for seat, (_, stack) in db["seats"].items()} == db["chain"]
+
+
+async def test_sigkill_keeps_every_command_accepted_mid_hand(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Issue 10, items 1 and 2: `leave`, host `remove`, `set_stakes`, a pending `top_up` and
+    `adjust`, a seat request and a straddle choice were answered `ok` mid-hand and lost by
+    SIGKILL + restart. Each is restored, and applied once when the hand ends. A client that
+    resumes with its old stream after the restart gets a snapshot (docs/protocol.md §3)."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": postgres_url, "HOST": "127.0.0.1", "PORT": str(port),
+           "SECRET_KEY": "k" * 40, "DATA_DIR": str(tmp_path / "data"), "BETWEEN_HANDS": "0",
+           "LOG_LEVEL": "warning"}  # fmt: skip
+    env.pop("REDIS_URL", None)
+    migrate = subprocess.run([sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env,
+                             capture_output=True, timeout=120)  # fmt: skip
+    assert migrate.returncode == 0, migrate.stderr
+    base = f"http://127.0.0.1:{port}"
+    host, p1, p2, p3 = (Client(base) for _ in range(4))
+    with server_process(env) as first:
+        for i, c in enumerate((host, p1, p2, p3)):
+            await c.join(f"p{i}")
+        code = await host.create_table(decision_time=0, seats=4, straddle=True,
+                                       approval_required=True)  # fmt: skip
+        for c in (host, p1, p2, p3):
+            await c.connect(code)
+        assert (await host.request(type="pause"))["type"] == "ok"
+        assert (await host.request(type="sit", seat=0, buy_in=100))["type"] == "ok"
+        for seat, c in ((1, p1), (2, p2)):
+            assert (await c.request(type="sit", seat=seat, buy_in=100))["status"] == "requested"
+            assert (await host.request(type="approve", player_id=c.player_id))["type"] == "ok"
+        assert (await host.request(type="resume"))["type"] == "ok"
+        await host.wait_for(lambda m: m["type"] == "hand_started")
+        accepted = [
+            (p1, {"type": "leave"}),
+            (host, {"type": "remove", "seat": 2}),
+            (host, {"type": "set_stakes", "small_blind": 2, "big_blind": 4}),
+            (host, {"type": "top_up", "amount": 50}),
+            (host, {"type": "adjust", "seat": 0, "amount": -10}),
+            (host, {"type": "straddle", "on": True}),
+            (p3, {"type": "sit", "seat": 3, "buy_in": 80}),
+        ]
+        for c, message in accepted:
+            reply = await c.request(**message)
+            assert reply["type"] == "ok", (message, reply)
+        await host.wait_for(lambda m: m["type"] == "seat" and m["seat"] == 0 and m["straddle"])
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(10)
+    for c in (host, p1, p2, p3):
+        await asyncio.gather(c.reader, return_exceptions=True)  # type: ignore[arg-type]
+    old_stream = host.stream
+    host.messages.clear()
+
+    with server_process(env):
+        await host.connect(code, resume=True)  # the stream and seq from before the crash
+        snapshot = await host.wait_for(lambda m: m["type"] == "snapshot")
+        assert snapshot["stream"] != old_stream  # a restart is a new stream: a snapshot
+        seats = snapshot["seats"]
+        assert seats[1]["status"] == "leaving" and seats[2]["status"] == "leaving"
+        assert seats[0]["straddle"] is True
+        assert snapshot["table"]["next_config"]["big_blind"] == 4
+        assert [r["player_id"] for r in snapshot["requests"]] == [p3.player_id]
+        hand = snapshot["hand"]
+        assert hand is not None
+        # The leaver and the removed player are folded when the action reaches them; the
+        # host checks or calls until the hand ends.
+        while not any(m["type"] == "hand_ended" for m in host.messages):
+            turns = [m for m in host.messages if m["type"] in ("turn", "snapshot")]
+            last = turns[-1]
+            legal = last.get("legal") if last["type"] == "turn" else last["hand"].get("legal")
+            if legal is None:
+                await asyncio.sleep(0.05)
+                continue
+            counter = last["counter"] if last["type"] == "turn" else last["hand"]["counter"]
+            reply = await host.request(type="act", hand=hand["id"], counter=counter,
+                                       **passive(legal))  # fmt: skip
+            assert reply["type"] in ("ok", "error"), reply
+        await host.wait_for(lambda m: m["type"] == "left" and m["seat"] == 2)
+        ended = await host.wait_for(lambda m: m["type"] == "hand_ended")
+        won = ended["stacks"]["0"]
+        after = host.messages[host.messages.index(ended) :]
+        mine = next(m for m in after if m["type"] == "seat" and m["seat"] == 0)
+        assert mine["stack"] == min(won + 50, 200) - 10  # top-up, then adjustment, once each
+        await host.close()
+
+    engine = create_engine(postgres_url)
+    try:
+        sessions = session_factory(engine)
+        async with sessions() as s:
+            tid = await s.scalar(select(HandRow.table_id).limit(1))
+            kinds = list(await s.scalars(select(LedgerEntry.kind).where(
+                LedgerEntry.table_id == tid)))  # fmt: skip
+        expected = ["buy_in"] * 3 + ["cash_out"] * 2 + ["top_up", "adjustment"]
+        assert sorted(kinds) == sorted(expected)
+        store = SqlTableStore(sessions)
+        table_id = str(tid)
+        assert await store.ledger_balance(table_id) == await store.stacks_total(table_id)
+    finally:
+        await engine.dispose()
+    for c in (p1, p2, p3):
+        await c.close()
