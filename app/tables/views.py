@@ -301,7 +301,8 @@ def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
                 table.next_config.model_dump(mode="json") if table.next_config else None
             ),
             "host": table.host_id,
-            "paused": table.paused,
+            "paused": table.paused or table.idle,
+            "idle": table.idle,
             "button": table.button,
             "hands_played": table.hand_number,
         },
