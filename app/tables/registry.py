@@ -154,6 +154,8 @@ class TableRegistry:
 
     async def close(self) -> None:
         self._closing = True
+        for waiting in self._background:  # restores sleeping between tries
+            waiting.cancel()
         for table_id, task in list(self.tasks.items()):
             task.cancel()
             self.tables[table_id].shutdown()

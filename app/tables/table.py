@@ -131,7 +131,7 @@ HOST_COMMANDS = frozenset(
 )
 #: commands that handle a failed write themselves (actions roll the hand back; timers retry)
 _SELF_UNDOING = frozenset(
-    {"act", "attach", "detach", "timeout", "auto", "grace", "next_hand", "settle", "doubt"}
+    {"act", "attach", "detach", "timeout", "auto", "grace", "next_hand", "doubt"}
 )
 
 

@@ -260,7 +260,10 @@ async def test_a_restart_keeps_every_command_accepted_mid_hand(database_url: str
         task.cancel()  # the process dies: only the store remains
         await asyncio.gather(task, return_exceptions=True)
 
-        again = Table(await store.load_table(table_id), store, FAST)
+        loaded = await store.load_table(table_id)
+        assert loaded.hand is not None and loaded.hand.elapsed is not None
+        assert 0 <= loaded.hand.elapsed < 60  # the clock resumes from here (database time)
+        again = Table(loaded, store, FAST)
         seats = again.seats
         assert seats[1] is not None and seats[1].leaving
         assert seats[2] is not None and seats[2].removed
