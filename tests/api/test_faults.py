@@ -277,7 +277,7 @@ async def test_presence_counts_connections_and_follows_seat_changes(
             return dict(r.json()["online"])
 
         async def eventually(predicate: Any) -> dict[str, Any]:
-            for _ in range(40):
+            for _ in range(60):  # 3 s and more: well under the 10 s of a heartbeat
                 now = await online()
                 if predicate(now):
                     return now

