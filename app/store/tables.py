@@ -25,7 +25,7 @@ from app.store.models import HandActionRow, HandRow, LedgerEntry, SeatRow, Table
 from app.tables.config import TableConfig
 from app.tables.hand import Hand
 from app.tables.seat import Seat
-from app.tables.store import LEDGER_IN, StoredHand, StoredTable
+from app.tables.store import LEDGER_IN, StoredHand, StoredTable, StoreInDoubt
 
 
 def _now() -> datetime:
@@ -169,19 +169,22 @@ class _Write:
     #: handed to the database (its outcome is the database's now), or withdrawn before that
     sent: bool = False
     withdrawn: bool = False
+    #: the database's answer, for a caller that gave up waiting after the write was sent
+    outcome: asyncio.Future[None] | None = None
 
     async def submitted(self, queue: asyncio.Queue[_Write]) -> None:
         """Queue this write and wait for its commit. Cancelled (the actor gave up waiting)
         before a writer took it, it is withdrawn: certainly never stored. Cancelled after,
-        it waits on for the database's answer, so the caller learns what really happened."""
+        it raises `StoreInDoubt` with the future of the database's answer."""
         queue.put_nowait(self)
         try:
-            await asyncio.shield(self.done)
+            await self.done
         except asyncio.CancelledError:
             if not self.sent:
                 self.withdrawn = True
                 raise
-            await asyncio.shield(self.done)
+            self.outcome = asyncio.get_running_loop().create_future()
+            raise StoreInDoubt(self.outcome) from None
 
 
 #: group commit: transactions writing at once, and tables' writes one of them carries at most.
@@ -194,12 +197,13 @@ APPEND_BATCH = 256
 
 
 def _settle(item: _Write, error: Exception | None) -> None:
-    if item.done.done():  # its actor was cancelled while it waited
-        return
-    if error is None:
-        item.done.set_result(None)
-    else:
-        item.done.set_exception(error)
+    for future in (item.outcome, item.done):
+        if future is None or future.done():  # its actor gave up on it (or was cancelled)
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
 
 
 class _Link:

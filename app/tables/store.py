@@ -17,6 +17,7 @@ import asyncio
 import copy
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,6 +27,17 @@ from app.tables.hand import Hand, action_to_json
 from app.tables.seat import Seat
 
 LEDGER_IN = ("buy_in", "top_up", "adjustment")
+
+
+class StoreInDoubt(Exception):
+    """A write whose caller gave up waiting (it was cancelled) after the database had it: it
+    may yet be stored. `outcome` is done when the database has answered: a result if it was
+    stored, an exception if not. A write cancelled before it reached the database raises
+    `CancelledError` as usual: it is certainly not stored."""
+
+    def __init__(self, outcome: asyncio.Future[None]) -> None:
+        super().__init__("the database has not answered this write yet")
+        self.outcome = outcome
 
 
 @dataclass
@@ -114,19 +126,39 @@ class MemoryTableStore:
         self.ledger: list[tuple[str, str, str, int]] = []  # table, player, kind, amount
         self.fail_next = 0
         #: while set, every write waits for this event first: a database that froze with the
-        #: write already sent (given up on, it is still stored when the database thaws)
+        #: write already sent (given up on, it raises `StoreInDoubt` and is stored at the thaw)
         self.frozen: asyncio.Event | None = None
         self._last_write: dict[str, float] = {}
+        self._later: set[asyncio.Task[None]] = set()
 
-    async def _check(self, table_id: str | None = None) -> None:
-        if self.frozen is not None:
+    async def _write(self, apply: Callable[[], None], table_id: str | None = None) -> None:
+        frozen = self.frozen
+        if frozen is not None:
             try:
-                await asyncio.shield(self.frozen.wait())
+                await frozen.wait()
             except asyncio.CancelledError:
-                await self.frozen.wait()
+                outcome: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+                async def at_thaw() -> None:
+                    await frozen.wait()
+                    try:
+                        self._commit(apply, table_id)
+                    except Exception as error:
+                        outcome.set_exception(error)
+                    else:
+                        outcome.set_result(None)
+
+                later = asyncio.get_running_loop().create_task(at_thaw())
+                self._later.add(later)
+                later.add_done_callback(self._later.discard)
+                raise StoreInDoubt(outcome) from None
+        self._commit(apply, table_id)
+
+    def _commit(self, apply: Callable[[], None], table_id: str | None) -> None:
         if self.fail_next:
             self.fail_next -= 1
             raise OSError("simulated database failure")
+        apply()
         if table_id is not None:
             self._last_write[table_id] = time.monotonic()
 
@@ -156,17 +188,14 @@ class MemoryTableStore:
         next_config: TableConfig | None = None,
         requests: list[dict[str, Any]] | None = None,
     ) -> None:
-        requests = copy.deepcopy(requests)
-        await self._check()
-        t = self.tables[table_id]
-        t.host_id, t.config, t.button, t.paused, t.hand_number = (
-            host_id,
-            config,
-            button,
-            paused,
-            hand_number,
-        )
-        t.next_config, t.requests = next_config, copy.deepcopy(requests or [])
+        requests = copy.deepcopy(requests or [])
+
+        def apply() -> None:
+            t = self.tables[table_id]
+            t.host_id, t.config, t.button, t.paused = host_id, config, button, paused
+            t.hand_number, t.next_config, t.requests = hand_number, next_config, requests
+
+        await self._write(apply)
 
     def _put_seat(self, table_id: str, seat: Seat) -> None:
         t = self.tables[table_id]
@@ -176,28 +205,40 @@ class MemoryTableStore:
     # actor may change (or put back) its seats while the write waits.
     async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
         seat = copy.deepcopy(seat)
-        await self._check()
-        self._put_seat(table_id, seat)
-        self.ledger.append((table_id, seat.player_id, "buy_in", buy_in))
+
+        def apply() -> None:
+            self._put_seat(table_id, seat)
+            self.ledger.append((table_id, seat.player_id, "buy_in", buy_in))
+
+        await self._write(apply)
 
     async def update_seats(self, table_id: str, seats: list[Seat]) -> None:
         seats = copy.deepcopy(seats)
-        await self._check()
-        for seat in seats:
-            self._put_seat(table_id, seat)
+
+        def apply() -> None:
+            for seat in seats:
+                self._put_seat(table_id, seat)
+
+        await self._write(apply)
 
     async def add_chips(self, table_id: str, seat: Seat, amount: int, kind: str) -> None:
         seat = copy.deepcopy(seat)
-        await self._check()
-        self._put_seat(table_id, seat)
-        self.ledger.append((table_id, seat.player_id, kind, amount))
+
+        def apply() -> None:
+            self._put_seat(table_id, seat)
+            self.ledger.append((table_id, seat.player_id, kind, amount))
+
+        await self._write(apply)
 
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         seat = copy.deepcopy(seat)
-        await self._check()
-        t = self.tables[table_id]
-        t.seats = [s for s in t.seats if s.number != seat.number]
-        self.ledger.append((table_id, seat.player_id, "cash_out", seat.stack))
+
+        def apply() -> None:
+            t = self.tables[table_id]
+            t.seats = [s for s in t.seats if s.number != seat.number]
+            self.ledger.append((table_id, seat.player_id, "cash_out", seat.stack))
+
+        await self._write(apply)
 
     async def start_hand(
         self,
@@ -210,26 +251,33 @@ class MemoryTableStore:
     ) -> None:
         stored = StoredHand(hand.id, hand.number, hand.record(), list(deck), [])
         over, seats = hand.state.complete, copy.deepcopy(seats)
-        await self._check(table_id)
-        t = self.tables[table_id]
-        t.hand = None if over else stored
-        t.button, t.hand_number = button, hand_number
-        for seat in seats:
-            self._put_seat(table_id, seat)
+
+        def apply() -> None:
+            t = self.tables[table_id]
+            t.hand = None if over else stored
+            t.button, t.hand_number = button, hand_number
+            for seat in seats:
+                self._put_seat(table_id, seat)
+
+        await self._write(apply, table_id)
 
     async def record_action(
         self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
     ) -> None:
         final = copy.deepcopy(final)
-        await self._check(table_id)
-        t = self.tables[table_id]
-        assert t.hand is not None and t.hand.id == hand.id
-        assert len(t.hand.actions) == counter, "actions are stored in order, once each"
-        t.hand.actions.append(action_to_json(action))
-        if final is not None:
-            t.hand = None
-            for seat in final:
-                self._put_seat(table_id, seat)
+        stored = action_to_json(action)
+
+        def apply() -> None:
+            t = self.tables[table_id]
+            assert t.hand is not None and t.hand.id == hand.id
+            assert len(t.hand.actions) == counter, "actions are stored in order, once each"
+            t.hand.actions.append(stored)
+            if final is not None:
+                t.hand = None
+                for seat in final:
+                    self._put_seat(table_id, seat)
+
+        await self._write(apply, table_id)
 
     def balance(self, table_id: str) -> int:
         """Chips that entered the table minus chips that left it."""

@@ -33,7 +33,7 @@ from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand
 from app.tables.seat import Seat
-from app.tables.store import StoredTable, TableStore
+from app.tables.store import StoredTable, StoreInDoubt, TableStore
 from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
 from app.tables.views import Record, event_records, render, table_view, turn_record
 
@@ -189,7 +189,7 @@ class Table:
         self._recovered = stored.hand is not None
         self._elapsed = stored.hand.elapsed if stored.hand is not None else None
         #: a write whose deadline passed while the database still had it (see `_store`)
-        self._doubt: asyncio.Task[None] | None = None
+        self._doubt: asyncio.Future[None] | None = None
         #: no seated player connected: no new hand is dealt (shown as paused) until one is
         self.idle = False
         #: set (and replaced) whenever a seat changes: connections refresh their presence
@@ -296,41 +296,70 @@ class Table:
         return undo
 
     # ------------------------------------------------------------------ the store
-    async def _store(self, write: Coroutine[Any, Any, None]) -> None:
+    async def _store(self, write: Coroutine[Any, Any, None], *, queued: bool = False) -> None:
         """Run one write of the store, within `store_timeout`. A refused, failed or late write
         raises `TableError("unavailable")`, and the caller changes nothing.
 
-        A late write is cancelled, but the database may already hold it (a frozen server
-        commits when it thaws): it stays "in doubt" until it ends, and no other write is
-        accepted meanwhile; if it then turns out stored, the table reloads (`Reload`)."""
+        A late write is cancelled; if the database already had it (a frozen server commits
+        when it thaws) it stays "in doubt" until the database answers, and no other write is
+        accepted meanwhile; if it turns out stored, the table reloads (`Reload`).
+
+        `queued`: a write through the group writer (the hot path: every action and deal),
+        which hands back its doubt itself (`StoreInDoubt`) when cancelled, so it runs here
+        under a timeout; any other write runs in a task of its own, for a cancelled database
+        call may hang (a rollback on a frozen connection) and the actor must not."""
         try:
             self._check_doubt()
         except BaseException:
             write.close()  # never started
             raise
+        late = "the database did not answer in time; try again"
+        if queued:
+            try:
+                async with asyncio.timeout(self.runtime.store_timeout):
+                    await write
+            except StoreInDoubt as doubt:
+                self._set_doubt(doubt.outcome)
+                raise TableError("unavailable", late) from None
+            except Exception as error:  # TimeoutError: withdrawn before it was sent
+                self._write_failed(error)
+                raise TableError("unavailable", "that could not be stored; try again") from None
+            return
         task = asyncio.ensure_future(write)
         done, _ = await asyncio.wait((task,), timeout=self.runtime.store_timeout)
         if not done:
             task.cancel()
-            self._doubt = task
-            task.add_done_callback(lambda _: self.post(Command("doubt")))
-            log.error("table %s: the database did not answer within %.1f s",
-                      self.id, self.runtime.store_timeout)  # fmt: skip
-            raise TableError("unavailable", "the database did not answer in time; try again")
-        error = task.exception()
-        if error is not None:
-            # Not `log.exception`: a database error quotes its parameters (a deck, say).
-            log.error("table %s: a write failed (%s)", self.id, type(error).__name__)
+            self._set_doubt(task)
+            raise TableError("unavailable", late)
+        failure = task.exception()
+        if failure is not None:
+            self._write_failed(failure)
             raise TableError("unavailable", "that could not be stored; try again")
 
+    def _write_failed(self, error: BaseException) -> None:
+        # Not `log.exception`: a database error quotes its parameters (a deck, say).
+        log.error("table %s: a write failed (%s)", self.id, type(error).__name__)
+
+    def _set_doubt(self, outcome: asyncio.Future[None]) -> None:
+        log.error("table %s: the database did not answer a write within %.1f s",
+                  self.id, self.runtime.store_timeout)  # fmt: skip
+        self._doubt = outcome
+        outcome.add_done_callback(lambda _: self.post(Command("doubt")))
+
     def _check_doubt(self) -> None:
-        task = self._doubt
-        if task is None:
+        outcome = self._doubt
+        if outcome is None:
             return
-        if not task.done():
+        if not outcome.done():
             raise TableError("unavailable", "waiting for the database; try again")
         self._doubt = None
-        if not task.cancelled() and task.exception() is None:
+        if outcome.cancelled():
+            return  # withdrawn before it reached the database
+        error = outcome.exception()
+        if isinstance(error, StoreInDoubt):  # a task given up on: its write's own answer
+            self._set_doubt(error.outcome)
+            self._check_doubt()
+        elif error is None:
             raise Reload(f"table {self.id}: a write given up on was stored")
 
     async def _on_doubt(self, c: Command) -> None:
@@ -860,7 +889,8 @@ class Table:
                 s.stack = hand.state.stacks[p]
         try:
             await self._store(
-                self.store.start_hand(self.id, hand, deck, seats, deal.button, number)
+                self.store.start_hand(self.id, hand, deck, seats, deal.button, number),
+                queued=True,
             )
         except TableError:
             log.error("table %s: cannot store a new hand; retrying", self.id)
@@ -1064,7 +1094,9 @@ class Table:
                     s.stack = hand.state.stacks[p]
                     final.append(s)
         try:
-            await self._store(self.store.record_action(self.id, hand, counter, action, final))
+            await self._store(
+                self.store.record_action(self.id, hand, counter, action, final), queued=True
+            )
         except TableError:
             log.error("table %s: cannot store an action; it is not applied", self.id)
             hand.state = HandState.replay(
@@ -1090,7 +1122,7 @@ class Table:
         put back, so the table never holds chips the ledger does not."""
         seat.stack += amount
         try:
-            await self._store(self.store.add_chips(self.id, seat, amount, kind))
+            await self._store(self.store.add_chips(self.id, seat, amount, kind), queued=True)
         except BaseException:
             seat.stack -= amount
             raise
