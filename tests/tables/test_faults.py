@@ -374,3 +374,33 @@ async def test_hand_started_of_a_hand_over_as_dealt_carries_the_stacks_before_it
     first = starts[0]
     assert first["stacks"] == [100, 1] or first["stacks"] == [1, 100]
     assert ended[0]["stacks"] != dict(zip(map(str, first["seats"]), first["stacks"], strict=True))
+
+
+async def test_an_action_frozen_in_the_store_is_unavailable_then_kept_after_the_thaw() -> None:
+    """Item 5 on the hot path (the group writer): an action the frozen database already had
+    is answered `unavailable` in time; at the thaw it turns out stored and the table reloads
+    with it, so the resent action is a `duplicate`, never applied twice."""
+    store = MemoryTableStore()
+    runtime = Runtime(between_hands=30, clock_enabled=False, store_timeout=0.2,
+                      deal_unwatched=True)  # fmt: skip
+    registry = TableRegistry(store, runtime)
+    table = await registry.create("host", TableConfig(seats=3, decision_time=0))
+    await table.request("sit", "host", seat=0, buy_in=100, name="host")
+    await table.request("sit", "a", seat=1, buy_in=100, name="a")
+    await until(lambda: table.hand is not None)
+    hand = table.hand
+    assert hand is not None and hand.state.actor is not None
+    pid, counter = hand.players[hand.state.actor], hand.counter
+    store.frozen = asyncio.Event()
+    with pytest.raises(TableError) as e:
+        await asyncio.wait_for(table.request("act", pid, hand=hand.id, counter=counter,
+                                             action="call"), 2)  # fmt: skip
+    assert e.value.code == "unavailable" and hand.counter == counter  # not applied here
+    store.frozen.set()
+    await until(lambda: registry.tables.get(table.id) not in (None, table))
+    again = registry.get(table.id)
+    assert again.hand is not None and again.hand.counter == counter + 1  # kept by the store
+    with pytest.raises(TableError) as e:
+        await again.request("act", pid, hand=hand.id, counter=counter, action="call")
+    assert e.value.code == "duplicate"
+    await registry.close()
