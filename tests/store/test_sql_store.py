@@ -113,11 +113,16 @@ async def test_a_writer_whose_connection_dies_reconnects(
             legal = hand.state.legal_actions()
             assert legal is not None
             act = {"hand": hand.id, "action": "call"}
-            with pytest.raises(TableError) as refused:
+            # The writer learns of the dead connection either on its next use (the action is
+            # refused and nothing changes; the retry goes through a new one) or, when the
+            # server's goodbye was read first (a busy machine), before it: then it reconnects
+            # at once. Either way the action is stored exactly once.
+            try:
                 await table.request("act", hand.players[legal.player], counter=0, **act)
-            assert refused.value.code == "unavailable"
-            assert hand.state.fingerprint() == before  # refused: nothing changed
-            await table.request("act", hand.players[legal.player], counter=0, **act)
+            except TableError as refused:
+                assert refused.code == "unavailable"
+                assert hand.state.fingerprint() == before  # refused: nothing changed
+                await table.request("act", hand.players[legal.player], counter=0, **act)
             assert hand.counter == 1
             async with store.sessions() as s:
                 stored = list(await s.scalars(
