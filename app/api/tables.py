@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel
 
 from app.api.deps import PresenceDep
 from app.api.identity import PlayerDep
+from app.config import Settings
 from app.presence import players_online
 from app.store.tables import SqlTableStore
 from app.tables.config import TableConfig
@@ -18,6 +22,24 @@ from app.tables.table import Table
 from app.tables.views import table_view
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
+log = logging.getLogger("omaha.api")
+T = TypeVar("T")
+
+
+async def stored(request: Request, query: Awaitable[T]) -> T:
+    """A read of the database, or 503 `unavailable` when it is down or does not answer in
+    STORE_TIMEOUT (not a 500, and not a request hanging on a frozen server)."""
+    settings: Settings = request.app.state.settings
+    # In a task of its own: a cancelled read may hang in its rollback on a frozen server.
+    task = asyncio.ensure_future(query)
+    done, _ = await asyncio.wait((task,), timeout=settings.store_timeout)
+    if not done:
+        task.cancel()
+    elif (error := task.exception()) is None:
+        return task.result()
+    log.warning("a table read failed (%s)", "timeout" if not done else type(error).__name__)
+    detail = {"code": "unavailable", "message": "the database does not answer; try again"}
+    raise HTTPException(503, detail=detail)
 
 
 def registry(request: Request) -> TableRegistry:
@@ -85,7 +107,7 @@ async def my_tables(request: Request, player: PlayerDep, presence: PresenceDep) 
     """The tables the viewer hosts or sits at, newest first, with who is online."""
     out = []
     reg = registry(request)
-    for table_id in await store(request).tables_of(str(player.id)):
+    for table_id in await stored(request, store(request).tables_of(str(player.id))):
         try:
             table = reg.get(table_id)
         except TableError:
@@ -98,7 +120,7 @@ async def my_tables(request: Request, player: PlayerDep, presence: PresenceDep) 
 async def table_by_code(request: Request, code: str) -> Table:
     if len(code) > 64:
         raise HTTPException(404, detail={"code": "no_such_table", "message": "no such table"})
-    table_id = await store(request).table_by_code(code)
+    table_id = await stored(request, store(request).table_by_code(code))
     try:
         if table_id is None:
             raise TableError("no_such_table", "no such table")

@@ -184,6 +184,8 @@ async def test_postgresql_stopped_mid_hand(tmp_path: Path, own_postgres: Postgre
         seated = game.clients[1]
         reply = await seated.request(timeout=5, type="sit_out")
         assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+        rest = await seated.http.get(f"/api/tables/{game.code}")  # REST: 503, not a 500
+        assert rest.status_code == 503 and rest.json()["detail"]["code"] == "unavailable"
         await asyncio.sleep(2.5)  # the clock runs out and fails to act (and retries)
         assert all(c.reader is not None and not c.reader.done() for c in game.clients)
         assert not any(m["type"] == "error" and m["code"] == "internal"
@@ -213,7 +215,8 @@ async def test_postgresql_frozen_mid_hand(tmp_path: Path, own_postgres: Postgres
             assert loop.time() - began < 4.0
             reply = await game.clients[2].request(timeout=5, type="sit_out")
             assert reply["type"] == "error" and reply["code"] == "unavailable", reply
-            await asyncio.sleep(1.0)
+            rest = await game.clients[2].http.get(f"/api/tables/{game.code}", timeout=10)
+            assert rest.status_code == 503  # in STORE_TIMEOUT, not hanging while it lasts
         finally:
             own_postgres.thaw()
         back = await game.play_hands(2, timeout=60)
