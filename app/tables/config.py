@@ -51,6 +51,7 @@ class TableConfig(BaseModel):
     decision_time: float = Field(default=30.0, ge=0, le=600, description="0: no clock")
     time_bank: float = Field(default=60.0, ge=0, le=3600)
     approval_required: bool = False
+    spectator_chat: bool = Field(default=True, description="spectators may chat")
 
     @model_validator(mode="after")
     def _consistent(self) -> TableConfig:
