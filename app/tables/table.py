@@ -1099,7 +1099,7 @@ class Table:
         seat = self.seat_of(pid)
         if seat is None and not any(v.player_id == pid for v in self.viewers.values()):
             raise TableError("not_watching", "only players at the table and its watchers chat")
-        if seat is None and not self.config.spectator_chat:
+        if seat is None and pid != self.host_id and not self.config.spectator_chat:
             raise TableError("chat_off", "the host has turned spectators' chat off")
         text = str(c.data.get("text", "")).strip()
         if not text or len(text) > CHAT_MAX or not text.isprintable():
