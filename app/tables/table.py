@@ -957,6 +957,7 @@ class Table:
             time_bank=self.config.time_bank,
             bot=True,
             away=True,  # until it attaches, like anyone
+            post=True,  # a bot comes in at once: it posts a big blind rather than wait for it
         )
         await self.store.seat_bot(self.id, seat, buy_in)
         self.seats[number] = seat

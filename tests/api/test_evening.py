@@ -24,7 +24,9 @@ from tests.api.test_play import live_settings
 
 def evening(tmp_path: Path, url: str, redis_url: str | None = None, **knobs: Any) -> Settings:
     base = live_settings(tmp_path, url, redis_url)
-    return base.model_copy(update={"bot_think": 0.0, **knobs})
+    # Bots that think for no time play faster than a person's connection may send: the test
+    # players' own connections get a rate limit they cannot reach.
+    return base.model_copy(update={"bot_think": 0.0, "ws_rate": 1000.0, "ws_burst": 1000, **knobs})
 
 
 async def clients(base: str, *names: str) -> list[Client]:
@@ -233,8 +235,8 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
                 totals = data["totals"]
                 assert totals["chips_in"] == totals["on_table"] + totals["cashed_out"], data
                 assert sum(line["net"] for line in data["players"]) == 0
-                readings += 1
-                await asyncio.sleep(0.05)
+                readings += any(line["in_play"] for line in data["players"])
+                await asyncio.sleep(0.01)
             await ok(alice, type="top_up", amount=40)
             await ok(host, type="adjust", seat=3, amount=-20)
             await until(lambda: len(ended(host)) >= 9)
@@ -244,7 +246,7 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
         finally:
             stop.set()
             await asyncio.gather(*players, return_exceptions=True)
-        assert readings >= 3
+        assert readings >= 1  # read in the middle of a hand at least once
         r = await stranger.http.get(f"/api/tables/{code}/ledger")
         data = r.json()
         table_id = await table_id_of(host, code)
@@ -457,7 +459,7 @@ async def test_sit_out_next_hand_and_at_the_next_big_blind(tmp_path: Path, sqlit
             # would have b (seat 1) in the big blind: b sits out before it is dealt.
             hands = started(a)
             assert 1 in hands[0]["seats"] and 1 in hands[1]["seats"]
-            assert hands[2]["seats"] == [0, 2] or 1 not in hands[2]["seats"]
+            assert 1 not in hands[2]["seats"]
             out = [m for m in a.messages if m["type"] == "seat" and m["seat"] == 1
                    and m["status"] == "sitting_out"]  # fmt: skip
             assert out and out[0]["sit_out_next_bb"] is False
