@@ -77,7 +77,7 @@ class Bot:
         self.tracker.see(m)
         kind = m.get("type")
         if kind == "error":
-            self.errors.append(m)
+            self.errors = [*self.errors[-19:], m]  # the latest few
             log.warning("bot %s: refused: %s", self.player_id, m.get("code"))
         elif kind == "snapshot" and m.get("hand") and "legal" in m["hand"]:
             h = m["hand"]

@@ -638,8 +638,11 @@ class Table:
 
     async def _on_transfer_host(self, c: Command) -> dict[str, Any]:
         target = str(c.data.get("player_id"))
-        if self.seat_of(target) is None:
+        seat = self.seat_of(target)
+        if seat is None:
             raise TableError("not_seated", "the new host must have a seat at the table")
+        if seat.bot:
+            raise TableError("bot_cannot_host", "a practice bot cannot host")
         self.host_id = target
         await self._save_table()
         self._emit(self._table_record())

@@ -110,6 +110,7 @@ async def test_the_host_seats_a_bot_and_takes_it_out_and_it_is_marked_everywhere
         record = await guest.wait_for(lambda m: m["type"] == "seat" and m["seat"] == 1)
         assert record["bot"] is True and record["name"].startswith("Bot")
         await ok(host, type="add_bot", seat=3, buy_in=100)
+        await refused(host, "bot_cannot_host", type="transfer_host", player_id=bot_id)
         mark = len(host.messages)
         stop = asyncio.Event()
         me = asyncio.create_task(bot(host, random.Random(1), 10**6, stop, smart=True))
