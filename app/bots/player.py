@@ -17,9 +17,9 @@ from typing import Any, Protocol
 
 import orjson
 
-from app.bots.policy import choose
+from app.bots.policy import choose, decide
 from app.bots.tracker import Tracker
-from app.tables.viewer import Viewer
+from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
 
 log = logging.getLogger("omaha.bots")
 _refs = itertools.count(1)
@@ -56,21 +56,34 @@ class Bot:
         self._done: set[tuple[str, int]] = set()
 
     async def run(self) -> None:
-        viewer = self.viewer
-        self.table.tell("attach", self.player_id, viewer, None, {"viewer": viewer})
-        try:
-            while viewer.closed is None:
-                while not viewer.outbox and viewer.closed is None:
-                    viewer.wake.clear()
-                    await viewer.wake.wait()
-                turn: dict[str, Any] | None = None
-                for raw in viewer.take():
-                    m = orjson.loads(raw) if isinstance(raw, str) else raw
+        """Play until the table stops it (cancelled, or its viewer closed by a shutdown). A
+        bot that fell behind reconnects, as a browser would, for a fresh snapshot."""
+        while True:
+            viewer = self.viewer
+            self.table.tell("attach", self.player_id, viewer, None, {"viewer": viewer})
+            try:
+                await self._play(viewer)
+            finally:
+                self.table.post_detach(viewer)
+            if viewer.closed is None or viewer.closed[0] != CLOSE_TOO_SLOW:
+                return
+            self.viewer = Viewer(self.player_id, limit=OUTBOX)
+            self.tracker = Tracker(self.player_id)
+
+    async def _play(self, viewer: Viewer) -> None:
+        while viewer.closed is None:
+            while not viewer.outbox and viewer.closed is None:
+                viewer.wake.clear()
+                await viewer.wake.wait()
+            turn: dict[str, Any] | None = None
+            for raw in viewer.take():
+                m = orjson.loads(raw) if isinstance(raw, str) else raw
+                try:
                     turn = self._see(m) or turn
-                if turn is not None:
-                    await self._act(turn)
-        finally:
-            self.table.post_detach(viewer)
+                except (KeyError, TypeError, ValueError):  # a message it cannot read: go on
+                    log.exception("bot %s: cannot read a %s message", self.player_id, m.get("type"))
+            if turn is not None:
+                await self._act(turn)
 
     def _see(self, m: dict[str, Any]) -> dict[str, Any] | None:
         """Track a message; return it if it is a turn this bot should answer."""
@@ -101,11 +114,12 @@ class Bot:
             return
         self._done = {key}
         situation = self.tracker.situation(turn)
-        if situation is None:
-            return
         await asyncio.sleep(think_time(self.think, self.rng))
         # Seeded by the decision: the same situation gets the same run-outs (reproducible).
         rng = random.Random(f"{turn['hand']}:{turn['counter']}:{self.player_id}")
-        action = choose(situation, rng)
+        if situation is not None:
+            action = choose(situation, rng)
+        else:  # it cannot tell its hand (never seen): check or fold rather than stall
+            action = decide(turn["legal"], 0.0, self.tracker.pot, 1)
         data = {"hand": turn["hand"], "counter": turn["counter"], **action}
         self.table.tell("act", self.player_id, self.viewer, next(_refs), data)

@@ -14,7 +14,7 @@ from app.poker import card_str
 from app.tables.config import TableConfig
 from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
-from app.tables.viewer import Viewer
+from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
 
 FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, bot_think=0.0)
 
@@ -86,6 +86,36 @@ async def test_the_tracker_knows_what_the_table_holds(config: dict[str, Any]) ->
         assert checking.turns >= 10
         for bot, _ in table._bots.values():
             assert not bot.errors
+    finally:
+        table.shutdown()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_bot_that_falls_behind_reconnects_and_plays_on() -> None:
+    store = MemoryTableStore()
+    table_id = await store.create_table("host", TableConfig(seats=2, decision_time=0), "c")
+    table = Table(await store.load_table(table_id), store, FAST)
+    task = asyncio.create_task(table.run())
+    try:
+        await table.request("pause", "host")
+        first = (await table.request("add_bot", "host", seat=0))["player_id"]
+        await table.request("add_bot", "host", seat=1)
+        await table.request("resume", "host")
+        for _ in range(2000):
+            if table.hand_number >= 3:
+                break
+            await asyncio.sleep(0.005)
+        bot, _ = table._bots[first]
+        old = bot.viewer
+        old.close(CLOSE_TOO_SLOW, "too slow")  # as if its outbox had overflowed
+        played = table.hand_number
+        for _ in range(2000):
+            if table.hand_number >= played + 3:
+                break
+            await asyncio.sleep(0.005)
+        assert table.hand_number >= played + 3  # no clock: only a playing bot moves it on
+        assert bot.viewer is not old and bot.viewer.id in table.viewers
     finally:
         table.shutdown()
         task.cancel()
