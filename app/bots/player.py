@@ -114,7 +114,10 @@ class Bot:
             return
         self._done = {key}
         situation = self.tracker.situation(turn)
-        await asyncio.sleep(think_time(self.think, self.rng))
+        think = self.think
+        if self.tracker.decision_time > 0:  # never near the clock, however slow it is set
+            think = min(think, self.tracker.decision_time / 3)
+        await asyncio.sleep(think_time(think, self.rng))
         # Seeded by the decision: the same situation gets the same run-outs (reproducible).
         rng = random.Random(f"{turn['hand']}:{turn['counter']}:{self.player_id}")
         if situation is not None:

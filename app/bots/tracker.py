@@ -18,6 +18,7 @@ class Tracker:
     player_id: str
     game: str = "omaha"
     board_count: int = 1
+    decision_time: float = 0.0  # seconds per decision at this table (0: no clock)
     seat: int | None = None
     hand: str | None = None
     hole: tuple[str, ...] = ()
@@ -32,7 +33,9 @@ class Tracker:
         if kind == "snapshot":
             self._snapshot(m)
         elif kind == "table":
-            self.game, self.board_count = m["config"]["game"], m["config"]["boards"]
+            config = m["config"]
+            self.game, self.board_count = config["game"], config["boards"]
+            self.decision_time = float(config.get("decision_time", 0))
         elif kind == "hand_started":
             self.hand, self.hole, self.boards, self.pot = m["hand"], (), {}, 0
             self.stacks = dict(zip(m["seats"], m["stacks"], strict=True))
@@ -69,6 +72,7 @@ class Tracker:
     def _snapshot(self, m: dict[str, Any]) -> None:
         config = m["table"]["config"]
         self.game, self.board_count = config["game"], config["boards"]
+        self.decision_time = float(config.get("decision_time", 0))
         self.seat = m["you"]["seat"]
         if self.seat is not None and m["seats"][self.seat] is not None:
             self.stack = m["seats"][self.seat]["stack"]
