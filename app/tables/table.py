@@ -340,6 +340,8 @@ class Table:
             if seat is not None and seat.away:
                 seat.away = False
                 self._emit(self._seat_record(seat))
+            if self._bots and viewer.player_id not in self._bots:
+                self._schedule_next_hand(0.0)  # bots alone wait for someone to watch them
         return {"seq": self.seq, "stream": self.stream}
 
     async def _on_detach(self, c: Command) -> None:
@@ -1022,7 +1024,16 @@ class Table:
         for seat in changed:
             await self.store.save_switches(self.id, seat)
             self._emit(self._seat_record(seat))
+        if deal is not None and self._bots_alone(deal):
+            return None  # nobody to play for: wait for a person (`_on_attach` deals again)
         return deal
+
+    def _bots_alone(self, deal: Deal) -> bool:
+        """Only bots would be dealt in and no person is watching: an abandoned practice table
+        does not play on by itself."""
+        if not all((s := self.seats[n]) is not None and s.bot for n in deal.order):
+            return False
+        return all(v.player_id is None or v.player_id in self._bots for v in self.viewers.values())
 
     def _big_blind_seat(self, deal: Deal) -> int | None:
         if deal.bomb_pot:

@@ -77,6 +77,7 @@ async def test_the_tracker_knows_what_the_table_holds(config: dict[str, Any]) ->
         bots = [(await table.request("add_bot", "host", seat=s))["player_id"] for s in range(4)]
         checking = Checking(table, bots[0])
         await table.request("attach", bots[0], viewer=checking)
+        await table.request("attach", "host", viewer=Viewer("host", limit=10**9))  # watching
         await table.request("resume", "host")
         for _ in range(3000):
             if table.hand_number >= 12 and table.hand and table.hand.state.complete:
@@ -101,6 +102,7 @@ async def test_a_bot_that_falls_behind_reconnects_and_plays_on() -> None:
         await table.request("pause", "host")
         first = (await table.request("add_bot", "host", seat=0))["player_id"]
         await table.request("add_bot", "host", seat=1)
+        await table.request("attach", "host", viewer=Viewer("host", limit=10**9))  # watching
         await table.request("resume", "host")
         for _ in range(2000):
             if table.hand_number >= 3:
@@ -116,6 +118,37 @@ async def test_a_bot_that_falls_behind_reconnects_and_plays_on() -> None:
             await asyncio.sleep(0.005)
         assert table.hand_number >= played + 3  # no clock: only a playing bot moves it on
         assert bot.viewer is not old and bot.viewer.id in table.viewers
+    finally:
+        table.shutdown()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_bots_alone_play_only_while_a_person_watches() -> None:
+    store = MemoryTableStore()
+    table_id = await store.create_table("host", TableConfig(seats=2, decision_time=0), "c")
+    table = Table(await store.load_table(table_id), store, FAST)
+    task = asyncio.create_task(table.run())
+    try:
+        for seat in range(2):
+            await table.request("add_bot", "host", seat=seat)
+        await asyncio.sleep(0.3)
+        assert table.hand_number == 0  # seated, posting, and nobody to play for
+        person = Viewer("host", limit=10**9)
+        await table.request("attach", "host", viewer=person)
+        for _ in range(2000):
+            if table.hand_number >= 3:
+                break
+            await asyncio.sleep(0.005)
+        assert table.hand_number >= 3
+        await table.request("detach", "host", viewer=person)
+        for _ in range(2000):  # the hand in play is played out, then no more
+            if table.hand is None or table.hand.state.complete:
+                break
+            await asyncio.sleep(0.005)
+        played = table.hand_number
+        await asyncio.sleep(0.3)
+        assert table.hand_number == played
     finally:
         table.shutdown()
         task.cancel()
