@@ -20,12 +20,11 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from pydantic import ValidationError
 
-from app.bots.player import Bot
 from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction, Phase
 from app.tables.button import Deal, plan_deal
 from app.tables.config import MAX_CHIPS, TableConfig
@@ -36,6 +35,9 @@ from app.tables.seat import Seat
 from app.tables.store import StoredTable, TableStore
 from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
 from app.tables.views import Record, event_records, render, table_view, turn_record
+
+if TYPE_CHECKING:
+    from app.bots.player import Bot
 
 log = logging.getLogger("omaha.tables")
 _shuffler = secrets.SystemRandom()
@@ -176,6 +178,7 @@ class Table:
         self.chat: deque[dict[str, Any]] = deque(stored.chat, maxlen=CHAT_KEPT)
         self._chat_times: dict[str, deque[float]] = {}
         self._bots: dict[str, tuple[Bot, asyncio.Task[None]]] = {}
+        self._bot_failures: dict[str, int] = {}
 
     # ------------------------------------------------------------------ outside API
     @staticmethod
@@ -974,11 +977,27 @@ class Table:
     def _start_bot(self, seat: Seat) -> None:
         if seat.player_id in self._bots:
             return
+        from app.bots.player import Bot  # here: app.bots imports app.tables (the viewer)
+
         bot = Bot(
             self, seat.player_id, self.runtime.bot_think, seat.stack or self.config.buy_in_max
         )
         task = asyncio.get_running_loop().create_task(bot.run(), name=f"bot-{seat.player_id}")
         self._bots[seat.player_id] = (bot, task)
+        task.add_done_callback(lambda t: self._bot_ended(seat.player_id, t))
+
+    def _bot_ended(self, player_id: str, task: asyncio.Task[None]) -> None:
+        """A bot that failed (a bug) is started again while its seat is still a bot's, a few
+        times at most (then the clock acts for it, as for anyone who stopped playing)."""
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("table %s: bot %s failed", self.id, player_id, exc_info=task.exception())
+        entry = self._bots.get(player_id)
+        seat = self.seat_of(player_id)
+        self._bot_failures[player_id] = failures = self._bot_failures.get(player_id, 0) + 1
+        if entry is not None and entry[1] is task and seat is not None and failures <= 3:
+            del self._bots[player_id]
+            self._start_bot(seat)
 
     def _stop_bot(self, player_id: str) -> None:
         entry = self._bots.pop(player_id, None)

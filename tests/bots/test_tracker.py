@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 import pytest
 
+from app.bots.player import Bot
 from app.bots.tracker import Tracker
 from app.poker import card_str
 from app.tables.config import TableConfig
@@ -149,6 +150,37 @@ async def test_bots_alone_play_only_while_a_person_watches() -> None:
         played = table.hand_number
         await asyncio.sleep(0.3)
         assert table.hand_number == played
+    finally:
+        table.shutdown()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_bot_that_fails_is_started_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    failed: list[str] = []
+    real = Bot._act
+
+    async def once(self: Bot, turn: dict[str, Any]) -> None:
+        if not failed:
+            failed.append(self.player_id)
+            raise RuntimeError("a bug in a bot")
+        await real(self, turn)
+
+    monkeypatch.setattr(Bot, "_act", once)
+    store = MemoryTableStore()
+    table_id = await store.create_table("host", TableConfig(seats=2, decision_time=0), "c")
+    table = Table(await store.load_table(table_id), store, FAST)
+    task = asyncio.create_task(table.run())
+    try:
+        for seat in range(2):
+            await table.request("add_bot", "host", seat=seat)
+        await table.request("attach", "host", viewer=Viewer("host", limit=10**9))
+        for _ in range(2000):
+            if table.hand_number >= 3:
+                break
+            await asyncio.sleep(0.005)
+        assert failed and table.hand_number >= 3  # no clock: only a restarted bot plays on
+        assert table._bot_failures == {failed[0]: 1}
     finally:
         table.shutdown()
         task.cancel()
