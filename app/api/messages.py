@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
-from app.tables.config import MAX_CHIPS
+from app.tables.config import CHAT_MAX, MAX_CHIPS
 
 Chips = Annotated[StrictInt, Field(ge=-MAX_CHIPS, le=MAX_CHIPS)]
 SeatNo = Annotated[StrictInt, Field(ge=0, le=9)]
@@ -137,7 +137,7 @@ class SpectatorChat(Message):
 
 class Chat(Message):
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=200)]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
 
 
 class Show(Message):

@@ -33,10 +33,7 @@ from app.store.models import (
 from app.tables.config import TableConfig
 from app.tables.hand import Hand
 from app.tables.seat import Seat
-from app.tables.store import LEDGER_IN, LedgerTotal, StoredHand, StoredTable
-
-#: chat messages a table keeps (and reloads after a restart) for its snapshot
-CHAT_KEPT = 100
+from app.tables.store import CHAT_KEPT, LEDGER_IN, LedgerTotal, StoredHand, StoredTable
 
 
 def _now() -> datetime:

@@ -16,6 +16,8 @@ from app.poker import GAMES, Betting, HandConfig, OddChip, max_players
 
 #: No amount on a table may exceed this: chips stay far from any overflow in JSON clients.
 MAX_CHIPS = 10**12
+#: The longest chat message, in characters.
+CHAT_MAX = 200
 
 Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
 

@@ -24,6 +24,8 @@ from app.tables.hand import Hand, action_to_json
 from app.tables.seat import Seat
 
 LEDGER_IN = ("buy_in", "top_up", "adjustment")
+#: chat messages a table keeps, and reloads after a restart, for its snapshot
+CHAT_KEPT = 100
 
 
 @dataclass

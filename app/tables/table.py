@@ -27,12 +27,12 @@ from pydantic import ValidationError
 
 from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction, Phase
 from app.tables.button import Deal, plan_deal
-from app.tables.config import MAX_CHIPS, TableConfig
+from app.tables.config import CHAT_MAX, MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand
 from app.tables.ledger import ledger_lines
 from app.tables.seat import Seat
-from app.tables.store import StoredTable, TableStore
+from app.tables.store import CHAT_KEPT, StoredTable, TableStore
 from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
 from app.tables.views import Record, event_records, render, table_view, turn_record
 
@@ -122,9 +122,6 @@ HOST_COMMANDS = frozenset(
     {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host",
      "add_bot", "bomb_pot_next", "spectator_chat"}
 )  # fmt: skip
-#: chat messages a table keeps for its snapshot (the store keeps them all)
-CHAT_KEPT = 100
-CHAT_MAX = 200
 
 
 class Table:
