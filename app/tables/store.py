@@ -27,6 +27,8 @@ from app.tables.hand import Hand, action_to_json
 from app.tables.seat import Seat
 
 LEDGER_IN = ("buy_in", "top_up", "adjustment")
+#: chat messages a table keeps, and reloads after a restart, for its snapshot
+CHAT_KEPT = 100
 
 
 class StoreInDoubt(Exception):
@@ -64,6 +66,19 @@ class StoredTable:
     hand: StoredHand | None = None
     next_config: TableConfig | None = None
     requests: list[dict[str, Any]] = field(default_factory=list)
+    bomb_pot_next: bool = False
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the latest, oldest first
+
+
+@dataclass(frozen=True)
+class LedgerTotal:
+    """One player's total of one kind of ledger entry at a table."""
+
+    player_id: str
+    name: str
+    bot: bool
+    kind: str
+    amount: int
 
 
 class TableStore(Protocol):
@@ -99,6 +114,23 @@ class TableStore(Protocol):
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         """Record a `cash_out` of `seat.stack` and free the seat."""
 
+    async def seat_bot(self, table_id: str, seat: Seat, buy_in: int) -> None:
+        """`seat_player` for a practice bot: also creates its player (marked a bot) if new."""
+
+    async def save_switches(self, table_id: str, seat: Seat) -> None:
+        """Store a seat's sitting out and its sit-out switches."""
+
+    async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
+        """Store whether the next hand is a bomb pot called by the host."""
+
+    async def add_chat(
+        self, table_id: str, player_id: str, name: str, seat: int | None, text: str
+    ) -> None:
+        """Store a chat message."""
+
+    async def ledger_totals(self, table_id: str) -> list[LedgerTotal]:
+        """Every player's ledger totals per kind, with their name and whether a bot."""
+
     async def start_hand(
         self,
         table_id: str,
@@ -130,6 +162,8 @@ class MemoryTableStore:
         self.frozen: asyncio.Event | None = None
         self._last_write: dict[str, float] = {}
         self._later: set[asyncio.Task[None]] = set()
+        self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
+        self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
 
     async def _write(self, apply: Callable[[], None], table_id: str | None = None) -> None:
         frozen = self.frozen
@@ -208,9 +242,39 @@ class MemoryTableStore:
 
         def apply() -> None:
             self._put_seat(table_id, seat)
+            self.players.setdefault(seat.player_id, (seat.name, seat.bot))
             self.ledger.append((table_id, seat.player_id, "buy_in", buy_in))
 
         await self._write(apply)
+
+    async def seat_bot(self, table_id: str, seat: Seat, buy_in: int) -> None:
+        await self.seat_player(table_id, seat, buy_in)
+
+    async def save_switches(self, table_id: str, seat: Seat) -> None:
+        seat = copy.deepcopy(seat)
+        await self._write(lambda: self._put_seat(table_id, seat))
+
+    async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
+        def apply() -> None:
+            self.tables[table_id].bomb_pot_next = on
+
+        await self._write(apply)
+
+    async def add_chat(
+        self, table_id: str, player_id: str, name: str, seat: int | None, text: str
+    ) -> None:
+        entry = {"player_id": player_id, "name": name, "seat": seat, "text": text}
+        await self._write(lambda: self.tables[table_id].chat.append(entry))
+
+    async def ledger_totals(self, table_id: str) -> list[LedgerTotal]:
+        totals: dict[tuple[str, str], int] = {}
+        for t, player, kind, amount in self.ledger:
+            if t == table_id:
+                totals[player, kind] = totals.get((player, kind), 0) + amount
+        return [
+            LedgerTotal(player, *self.players.get(player, (player[:8], False)), kind, amount)
+            for (player, kind), amount in totals.items()
+        ]
 
     async def update_seats(self, table_id: str, seats: list[Seat]) -> None:
         seats = copy.deepcopy(seats)
@@ -269,6 +333,9 @@ class MemoryTableStore:
 
         def apply() -> None:
             t = self.tables[table_id]
+            if t.hand is None and hand.state.complete and final is None:
+                self.after_end.append((hand.id, stored))  # a show after it ended
+                return
             assert t.hand is not None and t.hand.id == hand.id
             assert len(t.hand.actions) == counter, "actions are stored in order, once each"
             t.hand.actions.append(stored)
