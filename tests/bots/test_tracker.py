@@ -17,7 +17,9 @@ from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
 
-FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, bot_think=0.0)
+FAST = Runtime(
+    between_hands=0, clock_enabled=False, away_grace=3600, bot_think=0.0, deal_unwatched=True
+)
 
 
 class Checking(Viewer):

@@ -10,7 +10,9 @@ from app.tables.config import TableConfig
 from app.tables.table import Runtime, Table
 from tests.tables.stores import sql_store
 
-FAST = Runtime(between_hands=3600, clock_enabled=False, away_grace=3600, bot_think=0.0)
+FAST = Runtime(
+    between_hands=3600, clock_enabled=False, away_grace=3600, bot_think=0.0, deal_unwatched=True
+)
 
 
 async def test_the_evening_survives_a_restart(database_url: str) -> None:
