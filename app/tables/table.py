@@ -883,10 +883,13 @@ class Table:
                 self._emit(self._seat_record(seat))
         if self.paused:
             return
-        if self.idle == self._watched():  # someone came or everyone went
-            self.idle = not self.idle
+        # Idle: players to deal to, and none of them here (nor anyone watching the bots).
+        dealable = sum(1 for s in self.seats if s is not None and s.can_be_dealt()) >= 2
+        idle = dealable and not self._watched()
+        if idle != self.idle:
+            self.idle = idle
             self._emit(self._table_record())
-        if self.idle:
+        if idle:
             return
         if self.next_config is not None:
             config, later = self.config, self.next_config

@@ -246,8 +246,10 @@ async def test_sigkill_keeps_every_command_accepted_mid_hand(
         await host.wait_for(lambda m: m["type"] == "left" and m["seat"] == 2)
         ended = await host.wait_for(lambda m: m["type"] == "hand_ended")
         won = ended["stacks"]["0"]
-        after = host.messages[host.messages.index(ended) :]
-        mine = next(m for m in after if m["type"] == "seat" and m["seat"] == 0)
+        at = host.messages.index(ended)
+        mine = await host.wait_for(  # the seat as settled after the hand
+            lambda m: m["type"] == "seat" and m["seat"] == 0 and host.messages.index(m) > at
+        )
         assert mine["stack"] == min(won + 50, 200) - 10  # top-up, then adjustment, once each
         await host.close()
 
