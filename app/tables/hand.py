@@ -25,6 +25,7 @@ def setup_to_json(setup: HandSetup) -> dict[str, Any]:
             "run_it_twice": c.run_it_twice,
             "raise_cap": c.raise_cap,
             "odd_chip": str(c.odd_chip),
+            "cap_heads_up": c.cap_heads_up,
         },
         "stacks": list(setup.stacks),
         "blinds": list(setup.blinds),
@@ -46,6 +47,8 @@ def setup_from_json(data: dict[str, Any]) -> HandSetup:
         run_it_twice=bool(c["run_it_twice"]),
         raise_cap=int(c["raise_cap"]),
         odd_chip=OddChip(c["odd_chip"]),
+        # Hands stored before the setting existed were dealt with the cap kept heads-up.
+        cap_heads_up=bool(c.get("cap_heads_up", True)),
     )
     return HandSetup(
         config=config,
