@@ -92,6 +92,8 @@ class SeatRow(Base):
     waiting: Mapped[bool] = mapped_column(Boolean, default=True)
     post: Mapped[bool] = mapped_column(Boolean, default=False)
     time_bank: Mapped[float] = mapped_column(Float, default=0.0)
+    #: blinds missed while sitting out (bits: 1 small, 2 big), owed on return
+    missed_blinds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class HandRow(Base):

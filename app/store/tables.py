@@ -43,6 +43,7 @@ def _seat_row(table_id: uuid.UUID, seat: Seat) -> dict[str, object]:
         "waiting": seat.waiting,
         "post": seat.post,
         "time_bank": seat.time_bank,
+        "missed_blinds": seat.missed_blinds,
     }
 
 
@@ -56,7 +57,16 @@ _TABLES = cast(Table, TableRow.__table__)
 _INSERT_HAND = insert(_HANDS)
 _INSERT_ACTION = insert(_ACTIONS)
 _INSERT_LEDGER = insert(cast(Table, LedgerEntry.__table__))
-_SEAT_FIELDS = ("player_id", "name", "stack", "sitting_out", "waiting", "post", "time_bank")
+_SEAT_FIELDS = (
+    "player_id",
+    "name",
+    "stack",
+    "sitting_out",
+    "waiting",
+    "post",
+    "time_bank",
+    "missed_blinds",
+)
 _UPDATE_SEAT = (
     update(_SEATS)
     .where(_SEATS.c.table_id == bindparam("b_table_id"), _SEATS.c.number == bindparam("b_number"))
@@ -107,10 +117,12 @@ ledger AS (
 seats AS (
     UPDATE seats AS s
     SET player_id = u.player_id, name = u.name, stack = u.stack, sitting_out = u.sitting_out,
-        waiting = u.waiting, post = u.post, time_bank = u.time_bank
+        waiting = u.waiting, post = u.post, time_bank = u.time_bank,
+        missed_blinds = u.missed_blinds
     FROM unnest($24::uuid[], $25::int[], $26::uuid[], $27::text[], $28::bigint[],
-                $29::bool[], $30::bool[], $31::bool[], $32::float8[])
-         AS u (table_id, number, player_id, name, stack, sitting_out, waiting, post, time_bank)
+                $29::bool[], $30::bool[], $31::bool[], $32::float8[], $33::int[])
+         AS u (table_id, number, player_id, name, stack, sitting_out, waiting, post, time_bank,
+               missed_blinds)
     WHERE s.table_id = u.table_id AND s.number = u.number
 )
 SELECT 1
@@ -223,6 +235,7 @@ class SqlTableStore:
                     waiting=r.waiting,
                     post=r.post,
                     time_bank=r.time_bank,
+                    missed_blinds=r.missed_blinds,
                 )
                 for r in await s.scalars(select(SeatRow).where(SeatRow.table_id == tid))
             ]

@@ -89,6 +89,8 @@ class Hand:
     players: tuple[str, ...]  # player id of each position
     state: HandState
     straddle: int | None = None
+    #: the seats of the small and big blind (the dead button places the next hand's by them)
+    blind_seats: tuple[int | None, int | None] = (None, None)
     #: hole cards of positions that mucked or folded are never shown: the engine's `shown`
     #: flags say what is public.
     meta: dict[str, Any] = field(default_factory=dict)
@@ -118,6 +120,7 @@ class Hand:
             "players": list(self.players),
             "button": self.button,
             "straddle": self.straddle,
+            "blind_seats": list(self.blind_seats),
         }
 
     @classmethod
@@ -139,4 +142,5 @@ class Hand:
             players=tuple(record["players"]),
             state=state,
             straddle=record.get("straddle"),
+            blind_seats=tuple(record.get("blind_seats") or (None, None)),
         )

@@ -476,7 +476,8 @@ class Table:
         changed = seat.sitting_out or post != seat.post
         if seat.sitting_out:
             seat.sitting_out = False
-            seat.waiting = True
+            # Back before a blind passed: play on; owing one: wait for the big blind or post.
+            seat.waiting = seat.waiting or seat.missed_blinds != 0
         if seat.waiting:
             seat.post = post
         if changed:
@@ -622,6 +623,22 @@ class Table:
         return {"host": target}
 
     # ------------------------------------------------------------------ the hand
+    async def _note_missed_blinds(self, missed: dict[int, int]) -> None:
+        """Seats sitting out that a blind passed owe it (stored: it survives a restart)."""
+        changed = []
+        for number, bits in missed.items():
+            seat = self.seats[number]
+            if seat is not None and seat.missed_blinds | bits != seat.missed_blinds:
+                seat.missed_blinds |= bits
+                changed.append(seat)
+        if changed:
+            try:
+                await self.store.update_seats(self.id, changed)
+            except Exception as error:
+                log.error(
+                    "table %s: cannot store missed blinds (%s)", self.id, type(error).__name__
+                )
+
     def _schedule_next_hand(self, delay: float) -> None:
         if self._hand_running() or self.paused or self._next_hand_timer is not None:
             return
@@ -638,7 +655,8 @@ class Table:
             await self._save_table()
             self._emit(self._table_record())
         number = self.hand_number + 1
-        deal = plan_deal(self.seats, self.button, self.config, number)
+        last_blinds = self.hand.blind_seats if self.hand is not None else (None, None)
+        deal = plan_deal(self.seats, self.button, self.config, number, last_blinds)
         if deal is None:
             return
         dealt = [self.seats[s] for s in deal.order]
@@ -650,6 +668,7 @@ class Table:
             blinds=deal.blinds,
             antes=deal.antes,
             posts=deal.posts,
+            dead=deal.dead,
         )
         deck = self._deck_source()
         hand = Hand(
@@ -660,11 +679,13 @@ class Table:
             players=tuple(s.player_id for s in seats),
             state=HandState(setup, deck),
             straddle=deal.straddle,
+            blind_seats=deal.blind_seats,
         )
-        flags = [(s.waiting, s.post, s.stack) for s in seats]
+        flags = [(s.waiting, s.post, s.stack, s.missed_blinds) for s in seats]
         for s in seats:
             s.waiting = False
             s.post = False
+            s.missed_blinds = 0  # posted, or dealt in as the big blind: settled
         if hand.state.complete:
             # Over as dealt (the blinds put everyone all in): its result is the seats' new
             # stacks, stored with the hand (`start_hand`), as `_apply` does for a last action.
@@ -677,11 +698,12 @@ class Table:
             log.error(
                 "table %s: cannot store a new hand (%s); retrying", self.id, type(error).__name__
             )
-            for s, (waiting, post, stack) in zip(seats, flags, strict=True):
-                s.waiting, s.post, s.stack = waiting, post, stack
+            for s, (waiting, post, stack, missed) in zip(seats, flags, strict=True):
+                s.waiting, s.post, s.stack, s.missed_blinds = waiting, post, stack, missed
             self._schedule_next_hand(max(1.0, self.runtime.between_hands))
             return
         self.hand, self.button, self.hand_number = hand, deal.button, number
+        await self._note_missed_blinds(deal.missed)
         self._hand_starts.append(self.seq + 1)
         while self.records and self.records[0][0] < self._hand_starts[0]:
             self.records.popleft()  # older than the previous hand: a snapshot serves better
