@@ -751,3 +751,19 @@ def test_heads_up_equal_blinds_button_acts_first_before_the_flop() -> None:
     assert s.actor == 1
     act(s, "p2 x, p1 x")  # the big blind keeps its option; then the button acts last
     assert s.street is Street.FLOP and s.actor == 0
+
+
+def test_high_card_odd_chip_for_the_low_is_the_lowest_hole_card_used() -> None:
+    # 002: "the player with the lowest card (considering rank and suit) gets the chip".
+    # Both make the wheel with the board's ace, two and three: the ace is shared; p2's four
+    # of clubs is lower than p1's four of diamonds. 7 chips: high 4 (2/2), low 3 (p2 2, p1 1).
+    cfg = config("omaha-hi-lo", odd_chip=OddChip.HIGH_CARD)
+    s = HandState(
+        HandSetup(cfg, (100, 100), blinds=(2, 1), dead=(0, 3)),
+        stacked_deck(["4d5hJcTc", "4c5sJhTh"], ["Ac2d3h9sKd"]),
+    )
+    act(s, "p2 c, p1 x")
+    check_down(s)
+    show_all(s)
+    lows = {a.player + 1: a.amount for a in awards(s) if a.half == "low"}
+    assert lows == {1: 1, 2: 2}
