@@ -51,5 +51,14 @@ class Seat:
             return "posting" if self.post else "waiting"
         return "playing"
 
+    @property
+    def missed(self) -> list[str]:
+        """The blinds owed, as the protocol names them."""
+        return [
+            name
+            for bit, name in ((MISSED_SMALL, "small_blind"), (MISSED_BIG, "big_blind"))
+            if self.missed_blinds & bit
+        ]
+
     def can_be_dealt(self) -> bool:
         return self.stack > 0 and not self.sitting_out and not self.leaving and not self.removed

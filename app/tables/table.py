@@ -276,6 +276,7 @@ class Table:
                 "status": seat.status,
                 "away": seat.away,
                 "straddle": seat.straddle,
+                "missed": seat.missed,
             }
         )
 
@@ -638,6 +639,8 @@ class Table:
                 log.error(
                     "table %s: cannot store missed blinds (%s)", self.id, type(error).__name__
                 )
+            for seat in changed:
+                self._emit(self._seat_record(seat))
 
     def _schedule_next_hand(self, delay: float) -> None:
         if self._hand_running() or self.paused or self._next_hand_timer is not None:

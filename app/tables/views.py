@@ -281,6 +281,7 @@ def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
                 "status": s.status,
                 "away": s.away,
                 "straddle": s.straddle,
+                "missed": s.missed,
             }
         )
     you: dict[str, Any] = {"player_id": player_id, "seat": None, "host": False}

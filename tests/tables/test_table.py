@@ -495,7 +495,12 @@ async def test_missed_blinds_are_owed_on_return_and_survive_a_restart() -> None:
     back = await h.table.request("sit_in", "b")
     assert back["status"] == "playing"  # no blind passed: no need to wait
     await h.table.request("sit_out", "b")
+    recorder = Recorder()
+    await h.table.request("attach", None, viewer=recorder)
     await _play_passively_until(h, lambda: seat.missed_blinds == MISSED_BIG)
+    await h.settle()
+    told = [m for m in recorder.got if m["type"] == "seat" and m["seat"] == 2]
+    assert told[-1]["missed"] == ["big_blind"]  # the seat is told what it owes
     stored = {s.number: s for s in store.tables[h.table.id].seats}
     assert stored[2].missed_blinds == MISSED_BIG  # stored as it happened
     h.task.cancel()
