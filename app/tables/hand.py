@@ -91,6 +91,8 @@ class Hand:
     straddle: int | None = None
     #: the seats of the small and big blind (the dead button places the next hand's by them)
     blind_seats: tuple[int | None, int | None] = (None, None)
+    #: positions played by practice bots (app.bots): the hand's record marks them
+    bots: tuple[int, ...] = ()
     #: hole cards of positions that mucked or folded are never shown: the engine's `shown`
     #: flags say what is public.
     meta: dict[str, Any] = field(default_factory=dict)
@@ -121,6 +123,7 @@ class Hand:
             "button": self.button,
             "straddle": self.straddle,
             "blind_seats": list(self.blind_seats),
+            "bots": list(self.bots),
         }
 
     @classmethod
@@ -143,4 +146,5 @@ class Hand:
             state=state,
             straddle=record.get("straddle"),
             blind_seats=tuple(record.get("blind_seats") or (None, None)),
+            bots=tuple(record.get("bots", ())),
         )
