@@ -127,8 +127,13 @@ DEPTH_BB = 100
 
 HAND_GAMES = {
     "pot-limit Omaha": HandConfig(GAMES["omaha"], Betting.POT_LIMIT, small_bet=BIG_BLIND),
+    # pokerkit keeps the fixed-limit cap heads-up: so does this table (``cap_heads_up``).
     "fixed-limit Omaha hi-lo": HandConfig(
-        GAMES["omaha-hi-lo"], Betting.FIXED_LIMIT, small_bet=BIG_BLIND, big_bet=2 * BIG_BLIND
+        GAMES["omaha-hi-lo"],
+        Betting.FIXED_LIMIT,
+        small_bet=BIG_BLIND,
+        big_bet=2 * BIG_BLIND,
+        cap_heads_up=True,
     ),
 }
 

@@ -27,10 +27,12 @@ class OddChip(StrEnum):
     """Who gets a chip that will not split evenly between tied hands.
 
     ``position``: the first tied player clockwise of the button (flop games in card rooms).
-    ``high-card``: the tied high hand holding the highest card by rank then suit (spades,
-    hearts, diamonds, clubs), the tied low hand holding the lowest (Robert's Rules style).
-    Between the high and low halves the odd chip always goes to the high; between boards or
-    runs, to the first.
+    ``high-card``: the tied high hand whose own hole cards used in it include the highest
+    card by rank then suit (spades, hearts, diamonds, clubs), the tied low hand whose hole
+    cards used include the lowest (Robert's Rules style; board cards are shared and decide
+    nothing). Between the high and low halves the odd chip always goes to the high; between
+    boards or runs, to the first. Within one pot no player receives a second odd chip from
+    a split between tied hands while a tied player in that split has none (Robert's, Ties).
     """
 
     POSITION = "position"
@@ -84,7 +86,10 @@ class HandConfig:
     ``small_bet`` is the minimum bet (the big blind) in pot and no limit, and the small bet
     of fixed limit (pre-flop and flop); ``big_bet`` is fixed limit's turn and river size.
     ``raise_cap`` is fixed limit's bets per round: a bet and three raises, the big blind
-    counting as the pre-flop bet.
+    counting as the pre-flop bet. The cap applies to a pot of three or more players who are
+    not all in; ``cap_heads_up`` keeps it heads-up too (tournament practice, TDA), while by
+    default two players left with chips may raise without limit (Robert's Rules, cash games)
+    unless the round was capped before it became heads-up.
     """
 
     game: GameSpec
@@ -96,6 +101,7 @@ class HandConfig:
     run_it_twice: bool = False
     raise_cap: int = 4
     odd_chip: OddChip = OddChip.POSITION
+    cap_heads_up: bool = False
 
     def __post_init__(self) -> None:
         if self.small_bet <= 0:

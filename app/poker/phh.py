@@ -13,7 +13,8 @@ Writing turns a played ``HandState`` back into PHH text, optionally redacted for
 Variant codes: the spec's ``PO`` and ``FO/8``, and the same pattern for the other games:
 betting letter (F, P, N), ``O``, the hole-card count when it is not 4, ``/8`` for hi-lo
 (``NO``, ``PO/8``, ``PO5``, ``PO5/8``, ``PO6``, ``FO6/8`` ...). Extra keys: ``courchevel``,
-``board_count``, ``bomb_pot``, ``run_it_twice``, ``odd_chip``, ``raise_cap``, ``posts``,
+``board_count``, ``bomb_pot``, ``run_it_twice``, ``odd_chip``, ``raise_cap``,
+``cap_heads_up``, ``posts``,
 ``dead``; extra actions: ``pN rt y|n`` (run-it-twice vote) and ``d db CARDS bK rK`` (board
 and run of a deal when there are two). See docs/hand-history.md.
 
@@ -88,6 +89,7 @@ _GAME_KEYS: Final = frozenset(
         "run_it_twice",
         "odd_chip",
         "raise_cap",
+        "cap_heads_up",
         "posts",
         "dead",
     }
@@ -365,6 +367,7 @@ def read(data: Mapping[str, Any]) -> HandHistory:
     bomb_pot = _flag(data, "bomb_pot")
     run_it_twice = _flag(data, "run_it_twice")
     raise_cap = _whole(data, "raise_cap", 4)
+    cap_heads_up = _flag(data, "cap_heads_up")
     odd_chip_text = data.get("odd_chip", OddChip.POSITION.value)
     try:
         odd_chip = OddChip(odd_chip_text)
@@ -443,6 +446,7 @@ def read(data: Mapping[str, Any]) -> HandHistory:
             run_it_twice=run_it_twice,
             raise_cap=raise_cap,
             odd_chip=odd_chip,
+            cap_heads_up=cap_heads_up,
         )
         setup = HandSetup(
             config,
@@ -846,6 +850,8 @@ def dumps(
         lines.append(f"odd_chip = {_toml_string(cfg.odd_chip.value)}")
     if cfg.raise_cap != 4:
         lines.append(f"raise_cap = {cfg.raise_cap}")
+    if cfg.cap_heads_up:
+        lines.append("cap_heads_up = true")
     antes, dead = per_player(setup.antes, False), per_player(setup.dead, False)
     if not any(antes) and len(set(dead)) > 1:
         antes, dead = dead, (0,) * n  # uneven dead money: PHH's uneven antes (read back so)

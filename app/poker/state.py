@@ -129,12 +129,18 @@ class HandState:
         self.max_bet = 0
         self.min_increment = cfg.small_bet
         self.bet_count = 0
+        # Fixed limit: the level of the last full bet (an all-in of half a bet or more counts
+        # as one): the next raise goes a bet above it; and whether the round is capped for
+        # good (the cap was reached while three or more players had chips).
+        self.full_level = 0
+        self.capped = False
         self.level_seen: list[int | None] = [None] * n
         self.last_aggressor: int | None = None
         self.runs = 1
         self.votes: dict[int, bool] = {}
         self.showdown_order: list[int] = []
-        self.winners: frozenset[int] = frozenset()
+        # (run, board, player) -> (high value, low value or None), filled at the showdown
+        self._values: dict[tuple[int, int, int], tuple[int, int | None]] = {}
         self.history: list[Action] = []
         self.log: list[Event] = []
         self._start()
@@ -255,6 +261,8 @@ class HandState:
             self.max_bet,
             self.min_increment,
             self.bet_count,
+            self.full_level,
+            self.capped,
             tuple(self.level_seen),
             self.last_aggressor,
             self.runs,
@@ -272,16 +280,22 @@ class HandState:
         if not any(q != p and self._can_bet(q) for q in range(self.n)):
             return None  # everyone else is all in: nobody to bet against
         seen = self.level_seen[p]
+        kind = ActionKind.RAISE if self.max_bet > 0 else ActionKind.BET
+        if cfg.betting is Betting.FIXED_LIMIT:
+            # Robert's (Betting and Raising 6), TDA 47-B: only a full bet, or an all-in of
+            # at least half a bet, reopens the betting for a player who has acted; facing a
+            # smaller all-in a player may complete it: the raise goes a bet above the last
+            # full level, not above the all-in.
+            if seen is not None and self.full_level <= seen:
+                return None
+            if self._cap_reached():
+                return None
+            fixed = min(self.full_level + cfg.bet_size(self.street), all_in_to)
+            return kind, fixed, fixed, fixed
         if seen is not None and self.max_bet - seen < self.min_increment:
             return None  # a short all-in does not reopen the betting for who has acted
-        kind = ActionKind.RAISE if self.max_bet > 0 else ActionKind.BET
         to_call = self.max_bet - self.bets[p]
         pot_limit_to = self.max_bet + self.pot_total() + to_call
-        if cfg.betting is Betting.FIXED_LIMIT:
-            if self.bet_count >= cfg.raise_cap:
-                return None
-            fixed = min(self.max_bet + cfg.bet_size(self.street), all_in_to)
-            return kind, fixed, fixed, fixed
         min_to = self.max_bet + self.min_increment
         if cfg.betting is Betting.NO_LIMIT:
             max_to = all_in_to
@@ -291,6 +305,17 @@ class HandState:
         pot_to = min(max(pot_limit_to, min_to), all_in_to)
         return kind, min(min_to, all_in_to), max_to, pot_to
 
+    def _cap_reached(self) -> bool:
+        """Fixed limit: no more raises this round. Robert's (Betting and Raising 3, 4): the
+        cap applies to a pot of three or more players who are not all in, and once reached
+        a later fold does not lift it; ``cap_heads_up`` keeps it heads-up (TDA)."""
+        if self.bet_count < self.config.raise_cap:
+            return False
+        return self.capped or self.config.cap_heads_up or self._players_with_chips() >= 3
+
+    def _players_with_chips(self) -> int:
+        return sum(1 for q in range(self.n) if not self.folded[q] and self.stacks[q] > 0)
+
     def legal_actions(self) -> LegalActions | None:
         p = self.actor
         if p is None:
@@ -298,7 +323,7 @@ class HandState:
         if self.phase is Phase.RUN_IT_TWICE:
             return LegalActions(p, self.phase, vote=True)
         if self.phase is Phase.SHOWDOWN:
-            return LegalActions(p, self.phase, show=True, muck=p not in self.winners)
+            return LegalActions(p, self.phase, show=True, muck=self._may_muck(p))
         to_call = self.max_bet - self.bets[p]
         rr = self._raise_range(p)
         return LegalActions(
@@ -335,9 +360,10 @@ class HandState:
             if kind is ActionKind.SHOW:
                 return
             if kind is ActionKind.MUCK:
-                if p in self.winners:
+                if not self._may_muck(p):
                     raise IllegalAction(
-                        "this hand wins part of the pot and must be shown in full", "must_show"
+                        "this hand is not beaten by the hands shown: it must be shown in full",
+                        "must_show",
                     )
                 return
             raise IllegalAction("at the showdown a hand is shown or mucked", "showdown")
@@ -365,7 +391,7 @@ class HandState:
         rr = self._raise_range(p)
         if rr is None:
             cap = self.config.raise_cap
-            if self.config.betting is Betting.FIXED_LIMIT and self.bet_count >= cap:
+            if self.config.betting is Betting.FIXED_LIMIT and self._cap_reached():
                 raise IllegalAction(f"the betting is capped at {cap} bets this round", "capped")
             raise IllegalAction(f"{_label(p)} may not bet or raise now", "cannot_raise")
         want, lo, hi, _ = rr
@@ -430,16 +456,18 @@ class HandState:
             assert action.amount is not None
             to = action.amount
             put = to - self.bets[p]
-            increment = to - self.max_bet
-            full = increment >= (
-                self.config.bet_size(self.street)
-                if self.config.betting is Betting.FIXED_LIMIT
-                else self.min_increment
-            )
-            if full:
-                if self.config.betting is not Betting.FIXED_LIMIT:
+            if self.config.betting is Betting.FIXED_LIMIT:
+                # A full bet, or an all-in of at least half a bet, which counts as one.
+                if 2 * (to - self.full_level) >= self.config.bet_size(self.street):
+                    self.full_level = to
+                    self.bet_count += 1
+                    if self.bet_count >= self.config.raise_cap and self._players_with_chips() >= 3:
+                        self.capped = True
+            else:
+                increment = to - self.max_bet
+                if increment >= self.min_increment:
                     self.min_increment = increment
-                self.bet_count += 1
+                    self.bet_count += 1
             self.max_bet = to
             self.last_aggressor = p
         self.stacks[p] -= put
@@ -472,8 +500,10 @@ class HandState:
             if not folded[q] and stacks[q] > 0:
                 able += 1
                 last = q
-        if able == 1 and bets[last] >= max_bet:
-            return None  # alone with chips behind and nothing to call: nobody to bet against
+        if able == 1 and bets[last] >= max(bets):
+            # Alone with chips behind, matching every chip bet (a blind all in for less is
+            # called in full only by a player with someone to bet against): nothing to do.
+            return None
         seen = self.level_seen
         for k in range(n):
             q = (start + k) % n
@@ -490,17 +520,33 @@ class HandState:
         size = self.config.bet_size(street)
         if street is Street.PREFLOP:
             blinds = self.setup.per_player(self.setup.blinds, "blinds")
-            self.max_bet = max(self.bets)
+            posts = self.setup.per_player(self.setup.posts, "posts")
+            # A blind, straddle or post all in for less must still be called in full (000:
+            # the next player "must at least match" the big blind): the level to call is
+            # what was due, not what was posted; the shortfall makes a side pot.
+            self.max_bet = max(max(blinds), max(posts), max(self.bets))
             self.min_increment = max(size, max(blinds))
+            self.full_level = self.max_bet
             # The blinds count as the opening bet (and a straddle as a raise) for the cap.
             self.bet_count = sum(1 for level in set(blinds) if level >= size)
-            top = max(range(self.n), key=lambda i: (blinds[i], i))
+            if self.n == 2:
+                # Heads-up the button (last) posts first, the other player last: the button
+                # acts first, with equal blinds too.
+                top = 0 if blinds[0] >= blinds[1] else 1
+            else:
+                top = max(range(self.n), key=lambda i: (blinds[i], i))
             start = (top + 1) % self.n if blinds[top] > 0 else 0
         else:
             self.max_bet = 0
             self.min_increment = size
+            self.full_level = 0
             self.bet_count = 0
             start = 0
+        self.capped = (
+            self.config.betting is Betting.FIXED_LIMIT
+            and self.bet_count >= self.config.raise_cap
+            and self._players_with_chips() >= 3
+        )
         events.append(BettingRoundStarted(street))
         self.actor = self._next_to_act(start)
         if self.actor is None:
@@ -528,6 +574,8 @@ class HandState:
             self._award(events)
             return
         if self.street is Street.RIVER:
+            if any(self.is_all_in(p) for p in self.contenders()):
+                self._table_hands(events)  # TDA: face up for all-ins, the river too
             self._start_showdown(events)
             return
         if sum(1 for p in range(self.n) if self._can_bet(p)) <= 1:
@@ -549,12 +597,15 @@ class HandState:
         self.street = street
 
     # --------------------------------------------------------- all in, run it twice
-    def _all_in(self, events: list[Event]) -> None:
-        """No more betting is possible: the hands are tabled and the board run out."""
+    def _table_hands(self, events: list[Event]) -> None:
         for p in self.contenders():
             if not self.shown[p]:
                 self.shown[p] = True
                 events.append(CardsShown(p, self.hole[p]))
+
+    def _all_in(self, events: list[Event]) -> None:
+        """No more betting is possible: the hands are tabled and the board run out."""
+        self._table_hands(events)
         if self.config.run_it_twice and self._second_run_fits():
             self.phase = Phase.RUN_IT_TWICE
             self.votes = {}
@@ -609,7 +660,6 @@ class HandState:
             first = contenders[0]
         k = contenders.index(first)
         self.showdown_order = contenders[k:] + contenders[:k]
-        self.winners = frozenset(self._compute_winners())
         self.phase = Phase.SHOWDOWN
         pending = [p for p in self.showdown_order if not self.shown[p]]
         if not pending:
@@ -630,55 +680,87 @@ class HandState:
             return
         self._award(events)
 
-    def _compute_winners(self) -> set[int]:
-        """Players who win a share of a contested pot: they must show their hands."""
-        return {share[4] for share in self._divide() if share[6]}
+    def _values_of(self, run: int, b: int, p: int) -> tuple[int, int | None]:
+        """``p``'s high value and low value (None: no qualifying low) on one board of one
+        run; lower is better. Computed once per hand."""
+        key = (run, b, p)
+        got = self._values.get(key)
+        if got is None:
+            board = self.boards[run][b]
+            low = low_value(self.hole[p], board) if self.config.hi_lo else None
+            got = self._values[key] = (high_value(self.hole[p], board), low)
+        return got
+
+    def _may_muck(self, p: int) -> bool:
+        """Whether ``p`` may muck, from what is public and ``p``'s own cards only: in every
+        pot ``p`` is in, on every board of every run, a hand already shown beats ``p``'s
+        high, and ``p`` has no low or a shown low beats it (001: the others reveal "only if
+        they can top the hands that have already been revealed"). The first to show must
+        show; a hand that could win or tie any part must be shown in full."""
+        shown = [q for q in self.contenders() if q != p and self.shown[q]]
+        if not shown:
+            return False
+        for pot in build_pots(self.committed, self.folded, self.dead):
+            if p not in pot.eligible:
+                continue
+            rivals = [q for q in shown if q in pot.eligible]
+            if not rivals:
+                return False
+            for run in range(self.runs):
+                for b in range(self.config.boards):
+                    high, low = self._values_of(run, b, p)
+                    theirs = [self._values_of(run, b, q) for q in rivals]
+                    if high <= min(v[0] for v in theirs):
+                        return False
+                    if low is not None:
+                        lows = [v[1] for v in theirs if v[1] is not None]
+                        if not lows or low <= min(lows):
+                            return False
+        return True
 
     # ------------------------------------------------------------------ award
+    def _odd_chip_card(self, p: int, board: Sequence[Card], low: bool) -> int:
+        """The high-card rule's key for ``p`` (smaller wins the chip): the player's own two
+        hole cards used in the hand (as the hand reader names them) decide, the highest by
+        rank then suit for the high, the lowest (ace low, clubs lowest) for the low. Board
+        cards are shared and decide nothing; two players never hold the same card."""
+        if low:
+            d = describe_low(self.hole[p], board)
+            assert d is not None
+            return min(((rank_of(c) + 1) % 13) * 4 + (c & 3) for c in d.hole_used)
+        return -max(describe_high(self.hole[p], board).hole_used)
+
     def _tie_order(self, players: list[int], board: Sequence[Card], low: bool) -> list[int]:
         if self.config.odd_chip is OddChip.POSITION:
             return sorted(players)
-
-        def key(p: int) -> tuple[int, int]:
-            if low:
-                d = describe_low(self.hole[p], board)
-                assert d is not None
-                # The lowest card wins the chip: ace low, then clubs lowest.
-                c = min(d.cards, key=lambda c: ((rank_of(c) + 1) % 13, c & 3))
-                return ((rank_of(c) + 1) % 13, c & 3)
-            c = max(describe_high(self.hole[p], board).cards)
-            return (-rank_of(c), -(c & 3))
-
-        return sorted(players, key=key)
+        return sorted(players, key=lambda p: self._odd_chip_card(p, board, low))
 
     def _divide(self) -> list[tuple[int, int, int, str, int, int, bool]]:
         """Each share of each pot: (pot, run, board, half, player, amount, contested).
 
+        A pot is split between the runs, then the boards (an odd chip to the first), then
+        high and low (an odd chip to the high); each part goes to its best hands. The odd
+        chips of a part split between tied hands go one at a time in the odd-chip order,
+        passing over a player who already had one from this pot while a tied player in that
+        part has none (Robert's, Ties: "No player may receive more than one odd chip").
         A mucked hand gives up its claim: it is dropped from every pot that someone else
         still contests; a pot only it could win (others folded) stays its own.
         """
         shares: list[tuple[int, int, int, str, int, int, bool]] = []
         cfg = self.config
         pots = build_pots(self.committed, self.folded, self.dead)
-        highs: dict[tuple[int, int, int], int] = {}
-        lows: dict[tuple[int, int, int], int | None] = {}
         for k, pot in enumerate(pots):
             eligible = [p for p in pot.eligible if not self.mucked[p]] or list(pot.eligible)
+            odd: dict[int, int] = {}  # odd chips each player has had from this pot
             for run, run_amount in enumerate(split_evenly(pot.amount, self.runs)):
                 for b, amount in enumerate(split_evenly(run_amount, cfg.boards)):
                     board = self.boards[run][b]
                     if len(eligible) == 1:
                         shares.append((k, run, b, "whole", eligible[0], amount, False))
                         continue
-                    for p in eligible:
-                        if (run, b, p) not in highs:
-                            highs[run, b, p] = high_value(self.hole[p], board)
-                            if cfg.hi_lo:
-                                lows[run, b, p] = low_value(self.hole[p], board)
-                    high_values = {p: highs[run, b, p] for p in eligible}
-                    low_values = {
-                        p: v for p in eligible if (v := lows.get((run, b, p))) is not None
-                    }
+                    values = {p: self._values_of(run, b, p) for p in eligible}
+                    high_values = {p: v[0] for p, v in values.items()}
+                    low_values = {p: v[1] for p, v in values.items() if v[1] is not None}
                     halves: list[tuple[str, int, dict[int, int]]] = []
                     if low_values:
                         hi_amount, lo_amount = split_high_low(amount)
@@ -686,12 +768,16 @@ class HandState:
                         halves.append(("low", lo_amount, low_values))
                     else:
                         halves.append(("whole", amount, high_values))
-                    for half, half_amount, values in halves:
-                        best = min(values.values())
-                        tied = [p for p in eligible if values.get(p) == best]
+                    for half, half_amount, half_values in halves:
+                        best = min(half_values.values())
+                        tied = [p for p in eligible if half_values.get(p) == best]
                         order = self._tie_order(tied, board, half == "low")
-                        parts = split_evenly(half_amount, len(order))
-                        for p, share in zip(order, parts, strict=True):
+                        base, extra = divmod(half_amount, len(order))
+                        lucky = sorted(order, key=lambda p: odd.get(p, 0))[:extra]
+                        for p in lucky:
+                            odd[p] = odd.get(p, 0) + 1
+                        for p in order:
+                            share = base + (1 if p in lucky else 0)
                             if share:
                                 shares.append((k, run, b, half, p, share, True))
         return shares

@@ -108,6 +108,8 @@ class SeatRow(Base):
     straddle: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     pending_top_up: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     pending_adjust: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    #: blinds missed while sitting out (bits: 1 small, 2 big), owed on return
+    missed_blinds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: the player's switches: sit out from the next hand / when the big blind reaches them
     sit_out_next: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     sit_out_next_bb: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

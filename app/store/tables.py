@@ -78,6 +78,7 @@ def _seat_row(table_id: uuid.UUID, seat: Seat) -> dict[str, object]:
         "straddle": seat.straddle,
         "pending_top_up": seat.pending_top_up,
         "pending_adjust": seat.pending_adjust,
+        "missed_blinds": seat.missed_blinds,
     }
 
 
@@ -93,7 +94,7 @@ _INSERT_ACTION = insert(_ACTIONS)
 _INSERT_LEDGER = insert(cast(Table, LedgerEntry.__table__))
 _SEAT_FIELDS = (
     "player_id", "name", "stack", "sitting_out", "waiting", "post", "time_bank",
-    "leaving", "removed", "straddle", "pending_top_up", "pending_adjust",
+    "leaving", "removed", "straddle", "pending_top_up", "pending_adjust", "missed_blinds",
 )  # fmt: skip
 _UPDATE_SEAT = (
     update(_SEATS)
@@ -147,12 +148,12 @@ seats AS (
     SET player_id = u.player_id, name = u.name, stack = u.stack, sitting_out = u.sitting_out,
         waiting = u.waiting, post = u.post, time_bank = u.time_bank, leaving = u.leaving,
         removed = u.removed, straddle = u.straddle, pending_top_up = u.pending_top_up,
-        pending_adjust = u.pending_adjust
+        pending_adjust = u.pending_adjust, missed_blinds = u.missed_blinds
     FROM unnest($24::uuid[], $25::int[], $26::uuid[], $27::text[], $28::bigint[],
                 $29::bool[], $30::bool[], $31::bool[], $32::float8[], $33::bool[], $34::bool[],
-                $35::bool[], $36::bigint[], $37::bigint[])
+                $35::bool[], $36::bigint[], $37::bigint[], $38::int[])
          AS u (table_id, number, player_id, name, stack, sitting_out, waiting, post, time_bank,
-               leaving, removed, straddle, pending_top_up, pending_adjust)
+               leaving, removed, straddle, pending_top_up, pending_adjust, missed_blinds)
     WHERE s.table_id = u.table_id AND s.number = u.number
 )
 SELECT 1
@@ -292,6 +293,7 @@ class SqlTableStore:
                     straddle=r.straddle,
                     pending_top_up=r.pending_top_up,
                     pending_adjust=r.pending_adjust,
+                    missed_blinds=r.missed_blinds,
                     bot=bot,
                     sit_out_next=r.sit_out_next,
                     sit_out_next_bb=r.sit_out_next_bb,

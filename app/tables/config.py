@@ -36,6 +36,10 @@ class TableConfig(BaseModel):
         default=0, description="fixed limit's turn and river bet; 0 means twice the big blind"
     )
     ante: Chips = 0
+    big_blind_ante: Chips = Field(
+        default=0,
+        description="an ante the big blind posts alone for the table, dead money; 0 none",
+    )
     straddle: bool = Field(
         default=False, description="the player after the big blind may straddle (2 big blinds)"
     )
@@ -47,6 +51,16 @@ class TableConfig(BaseModel):
     run_it_twice: bool = False
     odd_chip: OddChip = OddChip.POSITION
     raise_cap: int = Field(default=4, ge=2, le=10)
+    cap_heads_up: bool = Field(
+        default=False,
+        description="fixed limit: keep the raise cap heads-up (tournament practice); "
+        "false: two players may raise without limit (cash games)",
+    )
+    dead_button: bool = Field(
+        default=False,
+        description="dead button: the big blind moves to the next player each hand, the "
+        "small blind and the button follow it even onto an empty seat; false: moving button",
+    )
     buy_in_min: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 40
     buy_in_max: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 200
     seats: int = Field(default=6, ge=2, le=10)
@@ -63,6 +77,8 @@ class TableConfig(BaseModel):
             raise ValueError("the small blind cannot be larger than the big blind")
         if self.buy_in_min > self.buy_in_max:
             raise ValueError("the minimum buy-in cannot be above the maximum")
+        if self.ante and self.big_blind_ante:
+            raise ValueError("choose an ante for everyone or a big-blind ante, not both")
         if self.buy_in_min < self.big_blind:
             raise ValueError("the minimum buy-in must cover at least one big blind")
         most = max_players(GAMES[self.game], self.boards)
@@ -92,6 +108,7 @@ class TableConfig(BaseModel):
             run_it_twice=self.run_it_twice,
             raise_cap=self.raise_cap,
             odd_chip=self.odd_chip,
+            cap_heads_up=self.cap_heads_up,
         )
 
     def with_stakes(self, **changes: Any) -> TableConfig:

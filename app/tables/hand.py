@@ -25,6 +25,7 @@ def setup_to_json(setup: HandSetup) -> dict[str, Any]:
             "run_it_twice": c.run_it_twice,
             "raise_cap": c.raise_cap,
             "odd_chip": str(c.odd_chip),
+            "cap_heads_up": c.cap_heads_up,
         },
         "stacks": list(setup.stacks),
         "blinds": list(setup.blinds),
@@ -46,6 +47,8 @@ def setup_from_json(data: dict[str, Any]) -> HandSetup:
         run_it_twice=bool(c["run_it_twice"]),
         raise_cap=int(c["raise_cap"]),
         odd_chip=OddChip(c["odd_chip"]),
+        # Hands stored before the setting existed were dealt with the cap kept heads-up.
+        cap_heads_up=bool(c.get("cap_heads_up", True)),
     )
     return HandSetup(
         config=config,
@@ -86,6 +89,8 @@ class Hand:
     players: tuple[str, ...]  # player id of each position
     state: HandState
     straddle: int | None = None
+    #: the seats of the small and big blind (the dead button places the next hand's by them)
+    blind_seats: tuple[int | None, int | None] = (None, None)
     #: positions played by practice bots (app.bots): the hand's record marks them
     bots: tuple[int, ...] = ()
     #: hole cards of positions that mucked or folded are never shown: the engine's `shown`
@@ -117,6 +122,7 @@ class Hand:
             "players": list(self.players),
             "button": self.button,
             "straddle": self.straddle,
+            "blind_seats": list(self.blind_seats),
             "bots": list(self.bots),
         }
 
@@ -139,5 +145,6 @@ class Hand:
             players=tuple(record["players"]),
             state=state,
             straddle=record.get("straddle"),
+            blind_seats=tuple(record.get("blind_seats") or (None, None)),
             bots=tuple(record.get("bots", ())),
         )

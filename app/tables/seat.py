@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
+
+#: ``Seat.missed_blinds`` bits.
+MISSED_SMALL: Final = 1
+MISSED_BIG: Final = 2
 
 
 @dataclass
@@ -15,6 +19,8 @@ class Seat:
     came in (or came back) and waits for the big blind, unless ``post`` says they post one
     to come in at once. ``leaving`` players are folded when the action reaches them and
     cashed out after the hand; ``removed`` players (by the host) play the hand out first.
+    ``missed_blinds`` are the blinds the seat missed while sitting out (``MISSED_SMALL``,
+    ``MISSED_BIG``): a player who comes back owes them (see ``app.tables.button``).
     """
 
     number: int
@@ -37,6 +43,7 @@ class Seat:
     #: chips added after the current hand (top-ups and host adjustments made during a hand)
     pending_top_up: int = 0
     pending_adjust: int = 0
+    missed_blinds: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -48,6 +55,15 @@ class Seat:
         if self.waiting:
             return "posting" if self.post else "waiting"
         return "playing"
+
+    @property
+    def missed(self) -> list[str]:
+        """The blinds owed, as the protocol names them."""
+        return [
+            name
+            for bit, name in ((MISSED_SMALL, "small_blind"), (MISSED_BIG, "big_blind"))
+            if self.missed_blinds & bit
+        ]
 
     def can_be_dealt(self) -> bool:
         return self.stack > 0 and not self.sitting_out and not self.leaving and not self.removed

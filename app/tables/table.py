@@ -444,6 +444,7 @@ class Table:
                 "status": seat.status,
                 "away": seat.away,
                 "straddle": seat.straddle,
+                "missed": seat.missed,
                 "bot": seat.bot,
                 "sit_out_next": seat.sit_out_next,
                 "sit_out_next_bb": seat.sit_out_next_bb,
@@ -673,7 +674,8 @@ class Table:
         changed = seat.sitting_out or post != seat.post
         if seat.sitting_out:
             seat.sitting_out = False
-            seat.waiting = True
+            # Back before a blind passed: play on; owing one: wait for the big blind or post.
+            seat.waiting = seat.waiting or seat.missed_blinds != 0
         if seat.waiting:
             seat.post = post
         if changed:
@@ -842,6 +844,22 @@ class Table:
         return {"host": target}
 
     # ------------------------------------------------------------------ the hand
+    async def _note_missed_blinds(self, missed: dict[int, int]) -> None:
+        """Seats sitting out that a blind passed owe it (stored: it survives a restart)."""
+        changed = []
+        for number, bits in missed.items():
+            seat = self.seats[number]
+            if seat is not None and seat.missed_blinds | bits != seat.missed_blinds:
+                seat.missed_blinds |= bits
+                changed.append(seat)
+        if changed:
+            try:
+                await self._store(self.store.update_seats(self.id, changed))
+            except TableError:  # kept in memory; stored with the seats' next write
+                log.error("table %s: cannot store missed blinds", self.id)
+            for seat in changed:
+                self._emit(self._seat_record(seat))
+
     def _schedule_next_hand(self, delay: float, *, even_paused: bool = False) -> None:
         if self._hand_running() or (self.paused and not even_paused):
             return
@@ -918,6 +936,7 @@ class Table:
             blinds=deal.blinds,
             antes=deal.antes,
             posts=deal.posts,
+            dead=deal.dead,
         )
         deck = self._deck_source()
         hand = Hand(
@@ -928,13 +947,15 @@ class Table:
             players=tuple(s.player_id for s in seats),
             state=HandState(setup, deck),
             straddle=deal.straddle,
+            blind_seats=deal.blind_seats,
             bots=tuple(p for p, s in enumerate(seats) if s.bot),
         )
-        flags = [(s.waiting, s.post, s.stack) for s in seats]
+        flags = [(s.waiting, s.post, s.stack, s.missed_blinds) for s in seats]
         dealt_stacks = [s.stack for s in seats]  # before a hand over as dealt pays out
         for s in seats:
             s.waiting = False
             s.post = False
+            s.missed_blinds = 0  # posted, or dealt in as the big blind: settled
         if hand.state.complete:
             # Over as dealt (the blinds put everyone all in): its result is the seats' new
             # stacks, stored with the hand (`start_hand`), as `_apply` does for a last action.
@@ -947,11 +968,12 @@ class Table:
             )
         except TableError:
             log.error("table %s: cannot store a new hand; retrying", self.id)
-            for s, (waiting, post, stack) in zip(seats, flags, strict=True):
-                s.waiting, s.post, s.stack = waiting, post, stack
+            for s, (waiting, post, stack, missed) in zip(seats, flags, strict=True):
+                s.waiting, s.post, s.stack, s.missed_blinds = waiting, post, stack, missed
             self._retry_next_hand()
             return
         self.hand, self.button, self.hand_number = hand, deal.button, number
+        await self._note_missed_blinds(deal.missed)
         await self._dealt(deal)
         self._hand_starts.append(self.seq + 1)
         while self.records and self.records[0][0] < self._hand_starts[0]:
@@ -1333,9 +1355,10 @@ class Table:
                 seat.sit_out_next, seat.sitting_out = False, True
                 changed.append(seat)
         config = self.config
+        last_blinds = self.hand.blind_seats if self.hand is not None else (None, None)
         if self.bomb_pot_next:
             config = config.model_copy(update={"bomb_pot_every": 1})
-        deal = plan_deal(self.seats, self.button, config, number)
+        deal = plan_deal(self.seats, self.button, config, number, last_blinds)
         while deal is not None:
             big = self._big_blind_seat(deal)
             seat = self.seats[big] if big is not None else None
@@ -1343,7 +1366,7 @@ class Table:
                 break
             seat.sit_out_next_bb, seat.sitting_out = False, True
             changed.append(seat)
-            deal = plan_deal(self.seats, self.button, config, number)
+            deal = plan_deal(self.seats, self.button, config, number, last_blinds)
         for i, seat in enumerate(changed):
             try:
                 await self._store(self.store.save_switches(self.id, seat))

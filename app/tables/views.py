@@ -288,6 +288,7 @@ def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
                 "status": s.status,
                 "away": s.away,
                 "straddle": s.straddle,
+                "missed": s.missed,
                 "bot": s.bot,
                 "sit_out_next": s.sit_out_next,
                 "sit_out_next_bb": s.sit_out_next_bb,

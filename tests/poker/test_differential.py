@@ -1,7 +1,10 @@
 """Differential test of the hand state machine against pokerkit (a test-only reference).
 
 Random hands of pot-limit Omaha and of fixed-limit Omaha hi-lo eight or better, 2 to 6
-players, random stacks (many short, so all-ins and side pots are frequent) and random
+players (a straddle in a quarter of the fixed-limit hands of three or more: a full raise
+after it reopens the betting in both engines, the rule behind ``test_fixed_limit_full_raise_
+reopens_the_betting_after_a_straddle``), random stacks (many short, so all-ins and side pots
+are frequent) and random
 legal actions (folds, checks, calls, minimum/maximum/pot/random raises, all-ins) are
 played through our engine and through pokerkit from the SAME deck order. At every decision
 both must agree on who acts, the call amount, whether a bet or raise is possible and its
@@ -24,7 +27,9 @@ How the two are lined up:
   ``OmahaHoldemHand`` + ``OmahaEightOrBetterLowHand``, small bet pre-flop and flop, big bet
   turn and river. pokerkit counts completions/bets/raises per round WITHOUT the blind, ours
   counts bets including the blind pre-flop ("a bet and three raises per round, the big blind
-  counting as the pre-flop bet"), so pokerkit's cap is 3 pre-flop and 4 on later streets.
+  counting as the pre-flop bet", a straddle as a raise), so pokerkit's cap is 3 pre-flop
+  (2 after a straddle) and 4 on later streets. pokerkit keeps the cap heads-up: the
+  reference table sets ``cap_heads_up`` (TDA), where ours lifts it by default (difference 11).
 
 Documented rule differences (the disputed action is not generated; the comparison of the
 raise options is skipped only where the difference applies, and counted):
@@ -39,8 +44,11 @@ raise options is skipped only where the difference applies, and counted):
      first bet or raise of a round against 0 instead of the minimum bet (so a short all-in
      opening bet, or a short all-in first raise pre-flop, counts as "full" and reopens for
      the players who checked or limped);
-   - fixed limit: our short all-in does not count toward the cap ("a short all-in neither
-     counts toward the cap nor reopens"); pokerkit counts it.
+   - fixed limit (Robert's, Betting and Raising 6; TDA 47-B): ours treats an all-in of at
+     least half a bet as a full bet (it reopens and counts toward the cap) and a smaller
+     one as neither, and a player facing it may complete it: the raise goes a bet above
+     the last full level (bet 20, all in to 25: raise to 40); pokerkit counts every all-in
+     wager toward the cap and sizes the next raise from it (45).
    When our raise options differ from pokerkit's in a round that has seen a short all-in
    wager, no raise is generated at that decision.
 3. Raising when no opponent can call a raise (``COVERED``): ours allows a raise while any
@@ -48,8 +56,10 @@ raise options is skipped only where the difference applies, and counted):
    current bet in front of him. When only that differs, no raise is generated.
 4. Odd chips (``ODD_CHIPS``): splitting a pot between k tied hands, ours gives the r odd
    chips one each to the first r tied players clockwise of the button (the rule: "an odd
-   chip goes to the first player clockwise of the button"); pokerkit gives all r to the
-   first. This changes results only for 3+ tied hands with 2+ odd chips.
+   chip goes to the first player clockwise of the button"), passing over a player who
+   already had an odd chip from the same pot (Robert's, Ties: "No player may receive more
+   than one odd chip"); pokerkit gives all r to the first. This changes results only for
+   3+ tied hands with 2+ odd chips, or a hi-lo pot tied both ways with odd halves.
 5. Hi-lo side pots without a low (``HI_LO_SIDE_POT``): when any hand at the table makes a
    low, pokerkit halves EVERY pot, including a side pot in which no eligible hand has a low,
    and splits that pot's "low" half between every hand still in it after killing the hands
@@ -64,9 +74,21 @@ raise options is skipped only where the difference applies, and counted):
    engine's pots and hand values (``pokerkit_division``): pokerkit's own pushes must then
    give exactly those stacks; apart from 5, the adjustment may move only odd chips.
 7. A check nobody needs (``PK_EXTRA_CHECK``): when everyone else has folded or is all in
-   and a player has nothing to call (e.g. the small blind after a big blind all in for
-   one chip and a fold), ours ends the betting; pokerkit still asks that player to act,
+   and a player has nothing to call (e.g. the last player with chips, whose bet already
+   covers every all-in), ours ends the betting; pokerkit still asks that player to act,
    with only check or fold open. The harness checks for him.
+8. A blind all in for less (not generated: a blind's stack is at least the blind): ours
+   has it called in full (000: the next player "must at least match" the big blind; the
+   shortfall makes a side pot); pokerkit's call is what the blind could post.
+9. The minimum raise after a pot-limit straddle (not generated: straddles only in fixed
+   limit): ours is a straddle above it (Robert's: "A straddle bet sets a new minimum
+   bring-in"); pokerkit's is a big blind above it.
+10. Heads-up with equal blinds (not generated): ours has the button act first before the
+   flop, as with unequal blinds (000); pokerkit the other player.
+11. The fixed-limit cap heads-up: lifted by default in ours (Robert's, cash games), kept by
+   pokerkit; the reference table sets ``cap_heads_up`` so both keep it.
+Also, by design not compared: who may muck at the showdown (the harness shows every hand;
+ours offers a muck only to a hand beaten by the hands shown, rule 001).
 
 Speed: pokerkit spends most of a hand re-evaluating shown hands, so its Omaha hand
 construction is memoised while the harness runs (``memoised_pokerkit_hands``, a pure
@@ -134,16 +156,29 @@ SMALL_BLIND, BIG_BLIND = 1, 2
 BIG_BET = 4  # fixed limit: 2/4
 
 PLO = HandConfig(GAMES["omaha"], Betting.POT_LIMIT, small_bet=BIG_BLIND)
-FL8 = HandConfig(GAMES["omaha-hi-lo"], Betting.FIXED_LIMIT, small_bet=BIG_BLIND, big_bet=BIG_BET)
-
-# pokerkit's cap counts completions/bets/raises without the blind: 3 raises pre-flop, then
-# a bet and 3 raises (see the module docstring).
-FL_STREETS = (
-    PkStreet(False, (False,) * 4, 0, False, Opening.POSITION, BIG_BLIND, FL8.raise_cap - 1),
-    PkStreet(True, (), 3, False, Opening.POSITION, BIG_BLIND, FL8.raise_cap),
-    PkStreet(True, (), 1, False, Opening.POSITION, BIG_BET, FL8.raise_cap),
-    PkStreet(True, (), 1, False, Opening.POSITION, BIG_BET, FL8.raise_cap),
+# pokerkit keeps the cap heads-up (TDA, tournaments): so does this table (``cap_heads_up``).
+FL8 = HandConfig(
+    GAMES["omaha-hi-lo"],
+    Betting.FIXED_LIMIT,
+    small_bet=BIG_BLIND,
+    big_bet=BIG_BET,
+    cap_heads_up=True,
 )
+
+
+def fl_streets(blinds: tuple[int, ...]) -> tuple[PkStreet, ...]:
+    """pokerkit's cap counts completions/bets/raises without the blinds: 3 raises pre-flop
+    (2 after a straddle, which ours counts as a raise), then a bet and 3 raises (see the
+    module docstring)."""
+    forced = sum(1 for level in set(blinds) if level >= BIG_BLIND)
+    return (
+        PkStreet(
+            False, (False,) * 4, 0, False, Opening.POSITION, BIG_BLIND, FL8.raise_cap - forced
+        ),
+        PkStreet(True, (), 3, False, Opening.POSITION, BIG_BLIND, FL8.raise_cap),
+        PkStreet(True, (), 1, False, Opening.POSITION, BIG_BET, FL8.raise_cap),
+        PkStreet(True, (), 1, False, Opening.POSITION, BIG_BET, FL8.raise_cap),
+    )
 
 
 _HAND_CACHE: dict[tuple[Any, ...], Any] = {}
@@ -190,7 +225,7 @@ def memoised_pokerkit_hands() -> Iterator[None]:
                 cls.from_game = original  # type: ignore[method-assign]
 
 
-def pokerkit_state(config: HandConfig, stacks: tuple[int, ...]) -> State:
+def pokerkit_state(config: HandConfig, stacks: tuple[int, ...], blinds: tuple[int, ...]) -> State:
     n = len(stacks)
     if config.betting is Betting.POT_LIMIT:
         return PotLimitOmahaHoldem.create_state(
@@ -200,11 +235,11 @@ def pokerkit_state(config: HandConfig, stacks: tuple[int, ...]) -> State:
         AUTOMATIONS,
         Deck.STANDARD,
         (OmahaHoldemHand, OmahaEightOrBetterLowHand),
-        FL_STREETS,
+        fl_streets(blinds),
         BettingStructure.FIXED_LIMIT,
         True,
         0,
-        (SMALL_BLIND, BIG_BLIND),
+        tuple(b for b in blinds if b) if n > 2 else (SMALL_BLIND, BIG_BLIND),
         0,
         stacks,
         n,
@@ -353,12 +388,19 @@ def pokerkit_division(ours: HandState) -> tuple[dict[int, int], bool]:
 def play_hand(rng: random.Random, config: HandConfig, stats: Stats) -> None:
     fixed = config.betting is Betting.FIXED_LIMIT
     n = rng.randint(2, 6)
-    stacks = random_stacks(rng, n, fixed)
+    blinds = our_blinds(n)
+    if fixed and n >= 3 and rng.random() < 0.25:
+        # A straddle of two big blinds: in fixed limit it is a raise, and a full raise after
+        # it reopens the betting (pokerkit agrees; in pot limit it sizes the minimum raise
+        # from the big blind, difference 9, so none is generated there).
+        blinds = (SMALL_BLIND, BIG_BLIND, 2 * BIG_BLIND) + (0,) * (n - 3)
+    # A blind all in for less: not generated (difference 8).
+    stacks = tuple(max(s, b) for s, b in zip(random_stacks(rng, n, fixed), blinds, strict=True))
     deck = list(range(52))
     rng.shuffle(deck)
-    setup = HandSetup(config, stacks, blinds=our_blinds(n))
+    setup = HandSetup(config, stacks, blinds=blinds)
     ours = HandState(setup, deck)
-    pk = pokerkit_state(config, stacks)
+    pk = pokerkit_state(config, stacks, blinds)
     _HAND_CACHE.clear()
     for p in range(n):
         pk.deal_hole([PK_CARDS[c] for c in ours.hole[p]])
@@ -401,7 +443,7 @@ def play_hand(rng: random.Random, config: HandConfig, stats: Stats) -> None:
                     fixed
                     and ours_range is not None
                     and pk.completion_betting_or_raising_count
-                    == FL_STREETS[ours.street].max_completion_betting_or_raising_count
+                    == fl_streets(blinds)[ours.street].max_completion_betting_or_raising_count
                 ):
                     stats.differences["SHORT_ALL_IN_FL_CAP"] += 1
                 elif ours_range is None and ours.level_seen[la.player] is None:

@@ -217,6 +217,7 @@ def test_engine_hands_round_trip(
             bomb_pot=bomb,
             run_it_twice=twice,
             odd_chip=rng.choice(list(OddChip)),
+            cap_heads_up=rng.random() < 0.5,
         )
         players = rng.randint(2, max_players(spec, boards))
         state = random_hand(rng, config, players)

@@ -66,6 +66,7 @@ def hands(draw: st.DrawFn) -> tuple[HandSetup, tuple[int, ...]]:
         run_it_twice=draw(st.booleans()),
         raise_cap=draw(st.integers(2, 5)),
         odd_chip=draw(st.sampled_from(list(OddChip))),
+        cap_heads_up=draw(st.booleans()),
     )
     n = draw(st.integers(2, max_players(game, boards)))
     # Mostly short stacks so that all-ins, side pots and run-it-twice votes are common.

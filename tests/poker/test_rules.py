@@ -206,7 +206,7 @@ def test_pot_limit_first_raise_preflop(blinds: tuple[int, ...], expected: int) -
 def test_pot_limit_raise_after_a_bet_of_fifty_into_fifty() -> None:
     # 50 in the middle and a bet of 50: call 50 in your head (150), raise by 150 -> 200.
     s = hand((10_000, 10_000), (25, 25), cfg=config(small_bet=1))
-    act(s, "p1 x, p2 x")  # 50 in the middle, flop
+    act(s, "p2 x, p1 x")  # 50 in the middle, flop
     act(s, "p1 b 50")
     la = s.legal_actions()
     assert la is not None and la.max_to == 200
@@ -216,7 +216,7 @@ def test_pot_limit_raise_after_a_bet_of_fifty_into_fifty() -> None:
 
 def test_pot_limit_raise_after_a_pot_sized_bet_of_one_hundred() -> None:
     s = hand((10_000, 10_000), (50, 50), cfg=config(small_bet=1))
-    act(s, "p1 x, p2 x")  # pot 100, flop
+    act(s, "p2 x, p1 x")  # pot 100, flop
     act(s, "p1 b 100")
     la = s.legal_actions()
     assert la is not None and la.max_to == 400
@@ -547,3 +547,223 @@ def test_illegal_action_names_the_rule_and_changes_nothing() -> None:
         with pytest.raises(IllegalAction, match=match):
             s.apply(bad)
         assert s.fingerprint() == before
+
+
+# ------------------------------------------------- floor rulings (issue 9, docs/rules.md)
+def test_blind_all_in_for_less_must_still_be_called_in_full() -> None:
+    # 000: the round "opens on the player clockwise of the big blind, who must at least
+    # match it"; Robert's Rules (Blinds): a blind all in for less is still called in full.
+    # 1-2 with the big blind all in for 1: call 2, raise to at least 4, pot limit to 6.
+    s = hand((100, 1, 100), (1, 2, 0))
+    la = s.legal_actions()
+    assert la is not None and la.player == 2
+    assert (la.call, la.min_to, la.max_to) == (2, 4, 6)
+    act(s, "p3 c, p1 c")
+    assert s.street is Street.FLOP
+    # The all-in blind's shortfall makes a side pot as usual.
+    assert [(pot.amount, pot.eligible) for pot in s.pots()] == [(3, (0, 1, 2)), (2, (0, 2))]
+
+
+def test_straddle_all_in_for_less_must_still_be_called_in_full() -> None:
+    s = hand((100, 100, 3, 100), (1, 2, 4, 0), cfg=config(betting=Betting.NO_LIMIT))
+    la = s.legal_actions()
+    assert la is not None and la.player == 3 and (la.call, la.min_to) == (4, 8)
+
+
+def test_fixed_limit_full_raise_reopens_the_betting_after_a_straddle() -> None:
+    # Robert's (Betting and Raising 3): a bet and three raises; only a short all-in fails
+    # to reopen. Blinds 1-2, straddle 4 (the raise), 2/4: p5's raise to 6 is the third bet.
+    cfg = config(betting=Betting.FIXED_LIMIT, small_bet=2, big_bet=4)
+    s = hand((100,) * 5, (1, 2, 4, 0, 0), cfg=cfg)
+    act(s, "p4 c, p5 r 6, p1 f, p2 f, p3 c")
+    la = s.legal_actions()
+    assert la is not None and la.player == 3
+    assert la.raise_kind is K.RAISE and (la.min_to, la.max_to) == (8, 8)
+    act(s, "p4 r 8")
+    la = s.legal_actions()
+    assert la is not None and la.raise_kind is None  # four bets: capped
+
+
+def _fixed_20_40(stacks: tuple[int, ...]) -> HandState:
+    """Fixed limit 20/40, blinds 10-20, everyone calls pre-flop: the flop bet is 20."""
+    s = hand(stacks, (10, 20, 0), cfg=config(betting=Betting.FIXED_LIMIT, small_bet=20))
+    act(s, "p3 c, p1 c, p2 x")
+    assert s.street is Street.FLOP
+    return s
+
+
+def test_fixed_limit_all_in_of_less_than_half_a_bet_is_completed_from_the_full_bet() -> None:
+    # Robert's (Betting and Raising 6), TDA 47-B: an all-in wager of less than half a bet
+    # does not reopen the betting for a player who has acted; a player yet to act may fold,
+    # call, or complete the wager. Bet 20, all in to 25: the raise goes to 40, not 45.
+    s = _fixed_20_40((1000, 45, 1000))
+    act(s, "p1 b 20, p2 r 25")
+    la = s.legal_actions()
+    assert la is not None and la.player == 2
+    assert la.call == 25 and (la.min_to, la.max_to) == (40, 40)
+    act(s, "p3 c")
+    la = s.legal_actions()
+    assert la is not None and la.player == 0 and la.call == 5 and la.raise_kind is None
+
+
+def test_fixed_limit_short_all_in_bet_may_be_completed_to_a_full_bet() -> None:
+    s = _fixed_20_40((25, 1000, 1000))
+    act(s, "p1 b 5")  # all in for 5: less than half a bet
+    la = s.legal_actions()
+    assert la is not None and la.player == 1
+    assert la.call == 5 and la.raise_kind is K.RAISE and (la.min_to, la.max_to) == (20, 20)
+
+
+def test_fixed_limit_all_in_of_half_a_bet_is_a_full_bet_and_reopens() -> None:
+    # Robert's: "An all-in wager of a half a bet or more is treated as a full bet" (a $15
+    # all-in on a $20 round is raised to $35); it reopens the betting and counts to the cap.
+    s = _fixed_20_40((1000, 50, 1000))
+    act(s, "p1 b 20, p2 r 30")  # all in: 10 more, half a bet
+    la = s.legal_actions()
+    assert la is not None and la.player == 2 and (la.min_to, la.max_to) == (50, 50)
+    act(s, "p3 c")
+    la = s.legal_actions()
+    assert la is not None and la.player == 0 and la.raise_kind is K.RAISE and la.min_to == 50
+    act(s, "p1 r 50")
+    assert s.bet_count == 3  # the bet, the half-bet all-in, the raise
+    s3 = _fixed_20_40((35, 1000, 1000))
+    act(s3, "p1 b 15")  # an all-in bet of 15 on a 20 round: treated as a full bet
+    la = s3.legal_actions()
+    assert la is not None and la.player == 1 and la.min_to == 35
+
+
+def test_fixed_limit_heads_up_is_uncapped_by_default() -> None:
+    # Robert's (Betting and Raising 3, 4): the cap applies "for a pot involving three or
+    # more players who are not all-in"; unlimited raising heads-up.
+    cfg = config(betting=Betting.FIXED_LIMIT, small_bet=2, big_bet=4)
+    s = hand((1000, 1000), (2, 1), cfg=cfg)
+    act(s, "p2 r 4, p1 r 6, p2 r 8")  # the blind and three raises
+    la = s.legal_actions()
+    assert la is not None and la.raise_kind is K.RAISE and la.min_to == 10
+    capped = hand((1000, 1000), (2, 1), cfg=config(**{**_fl(), "cap_heads_up": True}))
+    act(capped, "p2 r 4, p1 r 6, p2 r 8")
+    la = capped.legal_actions()
+    assert la is not None and la.raise_kind is None
+
+
+def _fl() -> dict[str, object]:
+    return {"betting": Betting.FIXED_LIMIT, "small_bet": 2, "big_bet": 4}
+
+
+def test_fixed_limit_cap_lifts_when_the_round_becomes_heads_up_before_the_cap() -> None:
+    s = hand((1000, 1000, 1000), (1, 2, 0), cfg=config(**_fl()))  # type: ignore[arg-type]
+    act(s, "p3 r 4, p1 f, p2 r 6, p3 r 8")  # heads-up from the fold on: four bets
+    la = s.legal_actions()
+    assert la is not None and la.player == 1 and la.raise_kind is K.RAISE
+    # "Once the raising is capped on a betting round, it cannot be uncapped by a
+    # subsequent fold that leaves two players heads-up."
+    s = hand((1000, 1000, 1000), (1, 2, 0), cfg=config(**_fl()))  # type: ignore[arg-type]
+    act(s, "p3 r 4, p1 r 6, p2 r 8, p3 f")
+    la = s.legal_actions()
+    assert la is not None and la.player == 0 and la.raise_kind is None
+
+
+def test_showdown_muck_offer_depends_only_on_hands_already_shown() -> None:
+    # 001: the others reveal "only if they can top the hands that have already been
+    # revealed"; the first to show must show, whatever the unseen hands hold.
+    holes = ["AsAhKcKd", "QsQhJcJd", "TcTd9h9s"]
+    s = hand((100, 100, 100), (1, 2, 0), holes, "Ad7c8h2s3h")
+    act(s, "p3 c, p1 c, p2 x")
+    act(s, "p1 x, p2 x, p3 x")
+    act(s, "p1 x, p2 x, p3 x")
+    act(s, "p1 x, p2 b 6, p3 c, p1 c")
+    la = s.legal_actions()
+    assert la is not None and la.player == 1 and not la.muck  # p1 beats p2 unseen
+    with pytest.raises(IllegalAction, match="must be shown"):
+        s.apply(Action(1, K.MUCK))
+    act(s, "p2 show")
+    la = s.legal_actions()
+    assert la is not None and la.player == 2 and la.muck  # tens lose to the queens shown
+    act(s, "p3 muck")
+    la = s.legal_actions()
+    assert la is not None and la.player == 0 and not la.muck  # aces beat the queens
+    act(s, "p1 show")
+    assert s.complete and won(s) == {1: 24}
+
+
+def test_all_in_hands_are_tabled_before_the_showdown_on_the_river_too() -> None:
+    # TDA "face up for all-ins": once a player is all in and all betting is over, every
+    # hand in the pot is turned face up; on the river there is no show-or-muck choice left.
+    cfg = config(betting=Betting.NO_LIMIT)
+    s = hand((50, 100), (2, 1), ["QsQhJcJd", "AsAhKcKd"], "Ad7c8h2s3h", cfg=cfg)
+    act(s, "p2 c, p1 x")
+    act(s, "p1 x, p2 x")
+    act(s, "p1 x, p2 x")
+    act(s, "p1 b 48, p2 c")
+    assert s.complete
+    assert {e.player for e in s.log if isinstance(e, CardsShown)} == {0, 1}
+
+
+def _heads_up_ten_chip_pot(cfg: HandConfig, boards: list[str]) -> HandState:
+    holes = ["Ac5dThJh", "Ad5cTsJs"]  # the same high (five-high straight) and low (wheel)
+    s = hand((100, 100), (2, 1), holes, cfg=cfg, boards=boards)
+    act(s, "p2 c, p1 x, p1 b 3, p2 c")  # 10 chips
+    check_down(s)
+    show_all(s)
+    return s
+
+
+def test_hi_lo_tie_both_ways_no_player_gets_a_second_odd_chip() -> None:
+    # Robert's (Ties 4): "No player may receive more than one odd chip." 10 chips, tied for
+    # the high (5 -> 3/2) and the low (5): the low's odd chip goes to the other player.
+    s = _heads_up_ten_chip_pot(config("omaha-hi-lo"), ["2c3d4h9sKd"])
+    assert won(s) == {1: 5, 2: 5}
+
+
+def test_double_board_tie_on_both_boards_splits_odd_chips_one_each() -> None:
+    s = _heads_up_ten_chip_pot(config(boards=2), ["2c3d4h9sKd", "2h3s4c9dKh"])
+    assert won(s) == {1: 5, 2: 5}
+
+
+def test_run_it_twice_tie_in_both_runs_splits_odd_chips_one_each() -> None:
+    cfg = config(run_it_twice=True)
+    holes = ["Ac5dThJh", "Ad5cTsJs"]
+    s = hand((5, 5), (2, 1), holes, "2c3d4h9sKd", cfg=cfg, runs=[["2h3s4c9dKh"]])
+    act(s, "p2 r 5, p1 c, p1 yes, p2 yes")
+    assert s.complete and s.runs == 2
+    assert won(s) == {1: 5, 2: 5}
+
+
+def test_high_card_odd_chip_is_decided_by_the_hole_cards_used() -> None:
+    # Both play A-K-Q from the board with J-T: the highest card of the five (the board's
+    # ace) is shared and decides nothing; the players' own cards do: p2's jack of spades
+    # beats p1's jack of hearts.
+    cfg = config(odd_chip=OddChip.HIGH_CARD)
+    s = HandState(
+        HandSetup(cfg, (100, 100), blinds=(2, 1), dead=(0, 1)),
+        stacked_deck(["JhTc4c5c", "JsTh6d7d"], ["AdKdQc3s2h"]),
+    )
+    act(s, "p2 c, p1 x")
+    check_down(s)
+    show_all(s)
+    assert won(s) == {1: 2, 2: 3}
+
+
+def test_heads_up_equal_blinds_button_acts_first_before_the_flop() -> None:
+    # 000: "Heads-up ... the button posting the small blind and acting first before the
+    # shared cards appear"; with blinds 2-2 the button still acts first.
+    s = hand((100, 100), (2, 2))
+    assert s.actor == 1
+    act(s, "p2 x, p1 x")  # the big blind keeps its option; then the button acts last
+    assert s.street is Street.FLOP and s.actor == 0
+
+
+def test_high_card_odd_chip_for_the_low_is_the_lowest_hole_card_used() -> None:
+    # 002: "the player with the lowest card (considering rank and suit) gets the chip".
+    # Both make the wheel with the board's ace, two and three: the ace is shared; p2's four
+    # of clubs is lower than p1's four of diamonds. 7 chips: high 4 (2/2), low 3 (p2 2, p1 1).
+    cfg = config("omaha-hi-lo", odd_chip=OddChip.HIGH_CARD)
+    s = HandState(
+        HandSetup(cfg, (100, 100), blinds=(2, 1), dead=(0, 3)),
+        stacked_deck(["4d5hJcTc", "4c5sJhTh"], ["Ac2d3h9sKd"]),
+    )
+    act(s, "p2 c, p1 x")
+    check_down(s)
+    show_all(s)
+    lows = {a.player + 1: a.amount for a in awards(s) if a.half == "low"}
+    assert lows == {1: 1, 2: 2}

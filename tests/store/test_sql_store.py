@@ -16,6 +16,7 @@ from app.store.models import HandActionRow, HandRow, SeatRow, TableRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand, action_from_json, setup_from_json
+from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat
 from app.tables.table import Runtime, Table
 from tests.tables.stores import sql_store
 
@@ -131,3 +132,22 @@ async def test_a_writer_whose_connection_dies_reconnects(
             assert stored == ["call"]
         finally:
             task.cancel()
+
+
+async def test_missed_blinds_are_stored_with_the_seat(database_url: str) -> None:
+    """A debt of missed blinds survives a restart: written with the seat, directly and
+    through the group writer (a top-up), and read back with the table."""
+    async with sql_store(database_url) as store:
+        (host,) = await store.make_players(1)
+        table_id = await store.create_table(host, TableConfig(seats=3), "c")
+        seat = Seat(number=1, player_id=host, name="h", stack=100, sitting_out=True)
+        await store.seat_player(table_id, seat, 100)
+        seat.missed_blinds = MISSED_BIG
+        await store.update_seats(table_id, [seat])
+        (loaded,) = (await store.load_table(table_id)).seats
+        assert loaded.missed_blinds == MISSED_BIG
+        seat.missed_blinds |= MISSED_SMALL
+        seat.stack += 10
+        await store.add_chips(table_id, seat, 10, "top_up")
+        (loaded,) = (await store.load_table(table_id)).seats
+        assert loaded.missed_blinds == MISSED_SMALL | MISSED_BIG and loaded.stack == 110

@@ -17,6 +17,7 @@ from app.store.models import HandRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import action_from_json, setup_from_json
+from app.tables.seat import MISSED_BIG
 from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
@@ -472,3 +473,54 @@ async def test_an_action_told_is_answered_in_the_outbox_after_its_events(h: Harn
     assert types[0] == "acted" and "turn" in types and types[-1] == "ok"
     assert box.got[-1] == {"type": "ok", "of": "act", "applied": 0, "id": "r2"}
     assert hand.state.fingerprint() != before and hand.counter == 1
+
+
+async def _play_passively_until(h: Harness, done: Any, hands: int = 12) -> None:
+    for _ in range(hands * 6):
+        if done():
+            return
+        hand = h.table.hand
+        if hand is not None and not hand.state.complete:
+            await h.passive()
+        await h.settle()
+    assert done()
+
+
+async def test_missed_blinds_are_owed_on_return_and_survive_a_restart() -> None:
+    # Robert's (Buttons and Blinds): a player who misses a blind waits for the big blind or
+    # posts what he owes; one back before any blind passed him plays at once.
+    store = MemoryTableStore()
+    h = await start(TableConfig(seats=4, decision_time=0), store=store)
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    await h.sit("b", 2)
+    seat = h.table.seats[2]
+    assert seat is not None
+    await _play_passively_until(h, lambda: not seat.waiting)  # b has been dealt in
+    assert (await h.table.request("sit_out", "b"))["status"] == "sitting_out"
+    back = await h.table.request("sit_in", "b")
+    assert back["status"] == "playing"  # no blind passed: no need to wait
+    await h.table.request("sit_out", "b")
+    recorder = Recorder()
+    await h.table.request("attach", None, viewer=recorder)
+    await _play_passively_until(h, lambda: seat.missed_blinds == MISSED_BIG)
+    await h.settle()
+    told = [m for m in recorder.got if m["type"] == "seat" and m["seat"] == 2]
+    assert told[-1]["missed"] == ["big_blind"]  # the seat is told what it owes
+    stored = {s.number: s for s in store.tables[h.table.id].seats}
+    assert stored[2].missed_blinds == MISSED_BIG  # stored as it happened
+    h.task.cancel()
+    again = await start(TableConfig(), store=store, table_id=h.table.id)
+    seat = again.table.seats[2]
+    assert seat is not None and seat.missed_blinds == MISSED_BIG
+    assert (await again.table.request("sit_in", "b", post=True))["status"] == "posting"
+    await _play_passively_until(
+        again, lambda: 2 in (again.table.hand.seats if again.table.hand else ())
+    )
+    hand = again.table.hand
+    assert hand is not None
+    position = hand.seats.index(2)
+    setup = hand.state.setup
+    assert setup.per_player(setup.blinds, "")[position] == 2 or setup.posts[position] == 2
+    assert seat.missed_blinds == 0 and again.balance_ok()
+    again.task.cancel()
