@@ -40,19 +40,50 @@ class TableRegistry:
         self._restarts: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._closing = False
+        #: stored open tables not started yet (restored lazily), and the loads under way
+        self._stored: set[str] = set()
+        self._loading: dict[str, asyncio.Future[Table]] = {}
 
     async def start(self) -> None:
-        """Start every stored table; those with a hand in progress continue it."""
+        """Learn which tables are open and restore them in the background, so start-up (and
+        /healthz) does not wait for 10,000 tables to load; a table asked for before its turn
+        (`find`) is restored at once. Those with a hand in progress continue it."""
         try:
             table_ids = await self.store.open_tables()
         except Exception:
             log.exception("cannot list the stored tables (is the database migrated?)")
             return
+        self._stored = set(table_ids)
+        restore = asyncio.get_running_loop().create_task(self._restore_all(table_ids))
+        self._background.add(restore)
+        restore.add_done_callback(self._background.discard)
+
+    async def _restore_all(self, table_ids: list[str]) -> None:
         for table_id in table_ids:
-            try:
-                await self._launch(table_id)
-            except Exception:
-                log.exception("table %s cannot be restored; it stays stopped", table_id)
+            if table_id in self._stored:
+                try:
+                    await self.find(table_id)
+                except Exception:
+                    log.exception("table %s cannot be restored; it stays stopped", table_id)
+
+    async def find(self, table_id: str) -> Table:
+        """The running table, restoring it first if it is stored open but not started yet."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        loading = self._loading.get(table_id)
+        if loading is None:
+            if table_id not in self._stored:
+                raise TableError("no_such_table", "no such table")
+            loading = asyncio.ensure_future(self._launch(table_id))
+            self._loading[table_id] = loading
+
+            def loaded(_: asyncio.Future[Table]) -> None:
+                self._loading.pop(table_id, None)
+                self._stored.discard(table_id)
+
+            loading.add_done_callback(loaded)
+        return await asyncio.shield(loading)
 
     async def create(self, host_id: str, config: TableConfig) -> Table:
         code = invite_code()
@@ -78,6 +109,11 @@ class TableRegistry:
         if self._closing or task.cancelled():
             return
         error = task.exception()
+        if error is None and table.closed:  # the host closed it: its records stay stored
+            if self.tables.get(table_id) is table:
+                del self.tables[table_id]
+                self.tasks.pop(table_id, None)
+            return
         log.error("table %s failed; restarting it from the database", table_id, exc_info=error)
         table.shutdown(CLOSE_RESTART, "the table restarted: reconnect")
         if self.tables.get(table_id) is table:
@@ -105,6 +141,8 @@ class TableRegistry:
 
     async def close(self) -> None:
         self._closing = True
+        for task in self._background:
+            task.cancel()
         for table_id, task in list(self.tasks.items()):
             task.cancel()
             self.tables[table_id].shutdown()

@@ -66,6 +66,13 @@ class TableStore(Protocol):
         hand_number: int,
     ) -> None: ...
 
+    async def close_table(self, table_id: str) -> None:
+        """Mark the table closed (not restored again); its hands and ledger stay."""
+
+    async def hosted_open_tables(self, host_id: str) -> int:
+        """How many open tables this player hosts."""
+        ...
+
     async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
         """Insert the seat (its stack is the buy-in) and a `buy_in` ledger entry."""
 
@@ -104,6 +111,7 @@ class MemoryTableStore:
         self.tables: dict[str, StoredTable] = {}
         self.ledger: list[tuple[str, str, str, int]] = []  # table, player, kind, amount
         self.fail_next = 0
+        self.closed: set[str] = set()
 
     def _check(self) -> None:
         if self.fail_next:
@@ -116,7 +124,7 @@ class MemoryTableStore:
         return table_id
 
     async def open_tables(self) -> list[str]:
-        return list(self.tables)
+        return [t for t in self.tables if t not in self.closed]
 
     async def load_table(self, table_id: str) -> StoredTable:
         return copy.deepcopy(self.tables[table_id])
@@ -139,6 +147,15 @@ class MemoryTableStore:
             button,
             paused,
             hand_number,
+        )
+
+    async def close_table(self, table_id: str) -> None:
+        self._check()
+        self.closed.add(table_id)
+
+    async def hosted_open_tables(self, host_id: str) -> int:
+        return sum(
+            1 for t in self.tables.values() if t.host_id == host_id and t.id not in self.closed
         )
 
     def _put_seat(self, table_id: str, seat: Seat) -> None:

@@ -30,9 +30,10 @@ from app.tables.button import plan_deal
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand
+from app.tables.names import skeleton
 from app.tables.seat import Seat
 from app.tables.store import StoredTable, TableStore
-from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
+from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
 from app.tables.views import Record, event_records, render, table_view, turn_record
 
 log = logging.getLogger("omaha.tables")
@@ -53,6 +54,7 @@ class Runtime:
     outbox_limit: int = 256  # messages a connection may fall behind before it is closed
     replay_buffer: int = 1024  # at most this many sent records kept for clients to catch up
     clock_enabled: bool = True  # tests switch the decision clock off
+    seat_requests: int = 20  # pending seat requests a table keeps (SEAT_REQUESTS_PER_TABLE)
 
 
 @dataclass
@@ -109,7 +111,17 @@ def shuffled_deck() -> list[int]:
 # Commands a player may send, and the ones only the host may send.
 PLAYER_COMMANDS = frozenset({"sit", "top_up", "sit_out", "sit_in", "leave", "straddle", "act"})
 HOST_COMMANDS = frozenset(
-    {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host"}
+    {
+        "approve",
+        "refuse",
+        "pause",
+        "resume",
+        "set_stakes",
+        "remove",
+        "adjust",
+        "transfer_host",
+        "close",
+    }
 )
 
 
@@ -160,6 +172,9 @@ class Table:
         self._next_hand_timer: asyncio.TimerHandle | None = None
         self._grace: dict[str, asyncio.TimerHandle] = {}
         self._recovered = stored.hand is not None
+        #: the host closed the table: it deals no more hand (`closing`), then ends (`closed`)
+        self.closing = False
+        self.closed = False
 
     # ------------------------------------------------------------------ outside API
     @staticmethod
@@ -210,6 +225,8 @@ class Table:
                 command.settle({}, TableError("internal", "the table restarts"))
                 raise
             command.settle(result)
+            if self.closed:
+                return
 
     def shutdown(self, code: int = CLOSE_GOING_AWAY, reason: str = "server stopping") -> None:
         """Stop the timers, refuse queued commands, close every viewer."""
@@ -385,15 +402,30 @@ class Table:
         buy_in = self._check_buy_in(c.data.get("buy_in"))
         name = str(c.data.get("name") or "player")[:32]
         post = bool(c.data.get("post", False))
+        self._check_name(pid, name)
         if self.config.approval_required and pid != self.host_id:
             if pid in self.requests:
                 raise TableError("already_requested", "your seat request is waiting for the host")
+            if len(self.requests) >= self.runtime.seat_requests:
+                raise TableError(
+                    "too_many_requests", "too many seat requests are waiting: try again later"
+                )
             request = SeatRequest(pid, name, number, buy_in, post)
             self.requests[pid] = request
             self._emit(Record({"type": "seat_request", **request.to_json()}))
             return {"status": "requested"}
         await self._seat(SeatRequest(pid, name, number, buy_in, post))
         return {"status": "seated", "seat": number}
+
+    def _check_name(self, player_id: str, name: str) -> None:
+        """No two players at a table whose names look the same (`names.skeleton`)."""
+        mine = skeleton(name)
+        others = [s.name for s in self.seats if s is not None and s.player_id != player_id]
+        others += [r.name for r in self.requests.values() if r.player_id != player_id]
+        if any(skeleton(other) == mine for other in others):
+            raise TableError(
+                "name_taken", f"someone at this table is already called {name!r}: rename first"
+            )
 
     async def _seat(self, r: SeatRequest) -> None:
         seat = Seat(
@@ -418,6 +450,7 @@ class Table:
             del self.requests[request.player_id]
             raise TableError("already_seated", "that player already has a seat")
         self._free_seat(request.seat)
+        self._check_name(request.player_id, request.name)
         del self.requests[request.player_id]
         await self._seat(request)
         return {"status": "seated", "seat": request.seat}
@@ -600,17 +633,57 @@ class Table:
     async def _on_adjust(self, c: Command) -> dict[str, Any]:
         seat = self._target_seat(c)
         amount = self._check_chips(c.data.get("amount"), signed=True)
+        # Pending chips count: three adjustments during one hand cannot pass the maximum.
+        after = seat.stack + seat.pending_top_up + seat.pending_adjust + amount
+        if after < 0 or after > MAX_CHIPS:
+            raise TableError("bad_amount", f"a stack stays between 0 and {MAX_CHIPS}")
         if self._in_hand(seat):
-            if seat.stack + seat.pending_adjust + amount < 0:
-                raise TableError("bad_amount", "a stack cannot go below zero")
             seat.pending_adjust += amount
+            self._emit(self._adjusted_record(seat, amount, c.player_id, pending=True))
             return {"status": "after_hand"}
-        if seat.stack + amount < 0 or seat.stack + amount > MAX_CHIPS:
-            raise TableError("bad_amount", "a stack cannot go below zero")
         await self._add_chips(seat, amount, "adjustment")
-        self._emit(self._seat_record(seat))
+        self._emit(self._adjusted_record(seat, amount, c.player_id), self._seat_record(seat))
         self._schedule_next_hand(0.0)
         return {"status": "done", "stack": seat.stack}
+
+    def _adjusted_record(
+        self, seat: Seat, amount: int, by: str | None, pending: bool = False
+    ) -> Record:
+        """Everyone at the table sees a host adjustment: whose stack, by how much, by whom."""
+        return Record(
+            {
+                "type": "adjusted",
+                "seat": seat.number,
+                "player_id": seat.player_id,
+                "amount": amount,
+                "by": by,
+                "after_hand": pending,
+                "stack": seat.stack,
+            }
+        )
+
+    async def _on_close(self, c: Command) -> dict[str, Any]:
+        """The host closes the table: after the current hand everyone is cashed out, no more
+        hands are dealt, and the table stops; its hands and ledger stay in the database."""
+        self.closing = True
+        if self._hand_running():
+            self._emit(Record({"type": "closing"}))
+            return {"status": "after_hand"}
+        await self._finish_close()
+        return {"status": "closed"}
+
+    async def _finish_close(self) -> None:
+        if self._next_hand_timer is not None:
+            self._next_hand_timer.cancel()
+            self._next_hand_timer = None
+        for seat in list(self.seats):
+            if seat is not None:
+                await self._cash_out(seat)
+        self.requests.clear()
+        await self.store.close_table(self.id)
+        self.closed = True
+        self._emit(Record({"type": "closed"}))
+        self.shutdown(CLOSE_TABLE_CLOSED, "the host closed the table")
 
     async def _on_transfer_host(self, c: Command) -> dict[str, Any]:
         target = str(c.data.get("player_id"))
@@ -623,7 +696,7 @@ class Table:
 
     # ------------------------------------------------------------------ the hand
     def _schedule_next_hand(self, delay: float) -> None:
-        if self._hand_running() or self.paused or self._next_hand_timer is not None:
+        if self._hand_running() or self.paused or self.closing or self._next_hand_timer is not None:
             return
         self._next_hand_timer = asyncio.get_running_loop().call_later(
             delay, self.post, Command("next_hand")
@@ -631,7 +704,7 @@ class Table:
 
     async def _on_next_hand(self, c: Command) -> None:
         self._next_hand_timer = None
-        if self._hand_running() or self.paused:
+        if self._hand_running() or self.paused or self.closing:
             return
         if self.next_config is not None:
             self.config, self.next_config = self.next_config, None
@@ -887,7 +960,7 @@ class Table:
                 if amount:
                     await self._add_chips(seat, amount, "top_up")
             if seat.pending_adjust:
-                amount = max(seat.pending_adjust, -seat.stack)
+                amount = min(max(seat.pending_adjust, -seat.stack), MAX_CHIPS - seat.stack)
                 seat.pending_adjust = 0
                 if amount:
                     await self._add_chips(seat, amount, "adjustment")
@@ -895,6 +968,9 @@ class Table:
                 await self._cash_out(seat)
             else:
                 self._emit(self._seat_record(seat))
+        if self.closing:
+            await self._finish_close()
+            return
         self._schedule_next_hand(self.runtime.between_hands)
 
     async def _resume(self) -> None:
