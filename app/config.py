@@ -92,7 +92,7 @@ class Settings(BaseSettings):
     )
     session_days: int = Field(default=30, ge=1, le=400, description="A session's lifetime.")
     sessions_per_minute: int = Field(
-        default=10, ge=1, le=100000, description="New sessions (names chosen) per client address."
+        default=30, ge=1, le=100000, description="New sessions (names chosen) per client address."
     )
     tables_per_minute: int = Field(
         default=10, ge=1, le=100000, description="Tables created per client address a minute."

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.api.hosts import origin_allowed
 from app.api.identity import player_for
-from app.api.limits import Connections
+from app.api.limits import Connections, client_address
 from app.config import Settings
 from app.logging import log_ws_event
 from app.presence import Presence
@@ -239,7 +239,7 @@ async def _serve(
         tasks.append(asyncio.create_task(_presence_keeper(presence, table, player_id, stop)))
         seat = table.seat_of(player_id)
         log_ws_event("connect", table_id=table.id, seat=seat.number if seat else None,
-                     player_id=player_id)  # fmt: skip
+                     player_id=player_id, client=client_address(websocket.scope))  # fmt: skip
         done, _ = await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
         if reader in done and not reader.cancelled() and reader.exception() is None:
             close_code, reason = reader.result()
