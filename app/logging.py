@@ -52,9 +52,7 @@ SECRET_FIELDS = frozenset(
 REDACTED = "[redacted]"
 #: secrets that can appear inside a message's text: session cookies (either name), bearer
 #: tokens, and a `token=` query parameter
-SECRET_TEXT = re.compile(
-    r"(?i)((?:__Host-)?omaha_session=|bearer\s+|[?&]token=)[^;&\s'\",]+"
-)
+SECRET_TEXT = re.compile(r"(?i)((?:__Host-)?omaha_session=|bearer\s+|[?&]token=)[^;&\s'\",]+")
 
 
 def _extras(record: logging.LogRecord) -> dict[str, Any]:
