@@ -29,7 +29,7 @@ CONFUSABLES = str.maketrans(
         "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "l", "κ": "k", "ν": "v",
         "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ς": "c",
         # digits and Latin letters that pass for others
-        "0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "$": "s",
+        "0": "o", "1": "l", "i": "l", "ı": "l", "|": "l", "5": "s", "$": "s",
     }
 )  # fmt: skip
 _DIGRAPHS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
