@@ -89,15 +89,13 @@ class Connections:
                 del counter[key]
 
 
-def _too_large(limit: int) -> bytes:
-    return orjson.dumps(
-        {"detail": {"code": "too_large", "message": f"request bodies are at most {limit} bytes"}}
-    )
+def _too_large(limit: int) -> dict[str, str]:
+    return {"code": "too_large", "message": f"request bodies are at most {limit} bytes"}
 
 
 class BodyLimit:
     """ASGI middleware: an HTTP request body over `limit` bytes gets 413 `too_large`, whether it
-    announces its length or streams (chunked) past it. Nothing over the limit is buffered."""
+    announces its length or streams (chunked) past it. Nothing over the limit is read."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -116,31 +114,22 @@ class BodyLimit:
                     await self._refuse(send)
                     return
         received = 0
-        started = False
 
         async def counted() -> Message:
+            # Raised into the route reading the body: FastAPI passes an HTTPException on, and
+            # its handler answers it (the body read so far is dropped).
             nonlocal received
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
-                    raise _BodyTooLarge
+                    raise HTTPException(413, detail=_too_large(self.limit))
             return message
 
-        async def tracked(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, counted, tracked)
-        except _BodyTooLarge:
-            if not started:
-                await self._refuse(send)
+        await self.app(scope, counted, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = _too_large(self.limit)
+        body = orjson.dumps({"detail": _too_large(self.limit)})
         headers: list[Any] = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
@@ -148,7 +137,3 @@ class BodyLimit:
         ]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": body})
-
-
-class _BodyTooLarge(Exception):
-    pass

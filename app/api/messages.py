@@ -114,6 +114,13 @@ class Adjust(Message):
     amount: Chips
 
 
+class Close(Message):
+    """The host closes the table: after the current hand everyone is cashed out and every
+    connection is closed with 4410."""
+
+    type: Literal["close"]
+
+
 class TransferHost(Message):
     type: Literal["transfer_host"]
     player_id: Id
@@ -135,7 +142,8 @@ Inbound = Annotated[
     | SetStakes
     | Remove
     | Adjust
-    | TransferHost,
+    | TransferHost
+    | Close,
     Field(discriminator="type"),
 ]
 inbound: TypeAdapter[Message] = TypeAdapter(Inbound)

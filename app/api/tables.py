@@ -80,7 +80,6 @@ def public_base(request: Request) -> str:
 async def create_table(config: TableConfig, request: Request, player: PlayerDep) -> Created:
     """Create a table; its creator is the host. The invite link carries an unguessable code."""
     settings: Settings = request.app.state.settings
-    check_rate(request.app.state.table_rate, request, "tables")
     if await store(request).hosted_open_tables(str(player.id)) >= settings.tables_per_host:
         raise HTTPException(
             429,
@@ -89,6 +88,7 @@ async def create_table(config: TableConfig, request: Request, player: PlayerDep)
                 "message": f"you host {settings.tables_per_host} open tables: close one first",
             },
         )
+    check_rate(request.app.state.table_rate, request, "tables")
     table = await registry(request).create(str(player.id), config)
     base = public_base(request)
     ws_base = base.replace("http", "ws", 1)
