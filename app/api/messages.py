@@ -146,4 +146,4 @@ Inbound = Annotated[
     | Close,
     Field(discriminator="type"),
 ]
-inbound: TypeAdapter[Message] = TypeAdapter(Inbound)
+inbound: TypeAdapter[Message] = TypeAdapter(Inbound)  # type: ignore[arg-type]

@@ -101,7 +101,8 @@ async def test_sessions_and_tables_per_address_and_tables_per_host(
 async def test_websocket_connections_per_player_and_per_table(
     tmp_path: Path, sqlite_url: str
 ) -> None:
-    async with live_server(settings_for(tmp_path, sqlite_url, ws_per_session=2, ws_per_table=3)) as base:  # fmt: skip
+    settings = settings_for(tmp_path, sqlite_url, ws_per_session=2, ws_per_table=3)
+    async with live_server(settings) as base:
         host = Client(base)
         await host.join("host")
         code = await host.create_table()
@@ -137,27 +138,27 @@ async def test_websocket_connections_per_player_and_per_table(
 async def test_request_bodies_are_bounded_and_a_422_does_not_echo_the_input(
     tmp_path: Path, sqlite_url: str
 ) -> None:
-    async with live_server(settings_for(tmp_path, sqlite_url, max_body=4096)) as base:
-        async with httpx.AsyncClient(base_url=base) as http:
-            big = b'{"name": "' + b"x" * (1 << 20) + b'"}'
-            r = await http.post("/api/session", content=big,
+    settings = settings_for(tmp_path, sqlite_url, max_body=4096)
+    async with live_server(settings) as base, httpx.AsyncClient(base_url=base) as http:
+        big = b'{"name": "' + b"x" * (1 << 20) + b'"}'
+        r = await http.post("/api/session", content=big,
                                 headers={"content-type": "application/json"})  # fmt: skip
-            assert r.status_code == 413 and r.json()["detail"]["code"] == "too_large"
+        assert r.status_code == 413 and r.json()["detail"]["code"] == "too_large"
 
-            async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: streamed
-                yield b'{"name": "'
-                for _ in range(64):
-                    yield b"y" * 1024
-                yield b'"}'
+        async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: streamed
+            yield b'{"name": "'
+            for _ in range(64):
+                yield b"y" * 1024
+            yield b'"}'
 
-            r = await http.post("/api/session", content=chunks(),
+        r = await http.post("/api/session", content=chunks(),
                                 headers={"content-type": "application/json"})  # fmt: skip
-            assert r.status_code == 413
-            junk = "z" * 3000
-            r = await http.post("/api/session", json={"name": junk})
-            assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_request"
-            assert junk[:100] not in r.text and len(r.content) < 1000
-            assert (await http.get("/healthz")).status_code == 200
+        assert r.status_code == 413
+        junk = "z" * 3000
+        r = await http.post("/api/session", json={"name": junk})
+        assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_request"
+        assert junk[:100] not in r.text and len(r.content) < 1000
+        assert (await http.get("/healthz")).status_code == 200
 
 
 def raw_socket(base: str) -> socket.socket:
@@ -256,11 +257,11 @@ async def test_start_up_does_not_wait_for_every_table(
         await c.execute(insert(TableRow), rows)
     await engine.dispose()
     started = time.monotonic()
-    async with live_server(settings_for(tmp_path, sqlite_url)) as base:
-        async with httpx.AsyncClient(base_url=base) as http:
-            assert (await http.get("/healthz")).status_code == 200
-            answered = time.monotonic() - started
-            last = await http.get(f"/api/tables/code{count - 1}")
-            assert last.status_code == 200
+    settings = settings_for(tmp_path, sqlite_url)
+    async with live_server(settings) as base, httpx.AsyncClient(base_url=base) as http:
+        assert (await http.get("/healthz")).status_code == 200
+        answered = time.monotonic() - started
+        last = await http.get(f"/api/tables/code{count - 1}")
+        assert last.status_code == 200
     print(f"\n/healthz answered {answered:.2f}s after start-up began, with {count} tables")
     assert answered < 3.0
