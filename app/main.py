@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             sealing.cancel()
+            await asyncio.gather(sealing, return_exceptions=True)
             await app.state.tables.close()
             await app.state.table_store.close()
             await app.state.presence.close()
