@@ -188,14 +188,15 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     connections: Connections = app.state.connections
     player_id = str(player.id)
     refusal = connections.acquire(player_id, table.id)
-    await websocket.accept()
     if refusal is not None:
         log_ws_event("refused", table_id=table.id, seat=None, reason="too many connections")
         with contextlib.suppress(Exception):
+            await websocket.accept()
             await websocket.send_json(error("too_many_connections", refusal))
             await websocket.close(CLOSE_POLICY, "too many connections")
         return
     try:
+        await websocket.accept()
         await _serve(websocket, table, player_id, player.display_name, settings, resume)
     finally:
         connections.release(player_id, table.id)
@@ -218,10 +219,8 @@ async def _serve(
     tasks: list[asyncio.Task[Any]] = []
     stop = asyncio.Event()
     close_code, reason = 1000, "bye"
-    attached = False
     try:
-        try:
-            attached = True  # from here on the table may hold the viewer: always detach
+        try:  # from here on the table may hold the viewer: the `finally` detaches it
             async with asyncio.timeout(REPLY_TIMEOUT):
                 await table.request("attach", player_id, viewer=viewer, stream=stream, since=since)
         except (TableError, TimeoutError):
@@ -251,8 +250,7 @@ async def _serve(
             task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=5)
-        if attached:
-            table.post_detach(viewer)
+        table.post_detach(viewer)
         with contextlib.suppress(Exception):
             await presence.disconnect(table.id, player_id)
         with contextlib.suppress(Exception):
