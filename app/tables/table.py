@@ -665,10 +665,15 @@ class Table:
     async def _on_close(self, c: Command) -> dict[str, Any]:
         """The host closes the table: after the current hand everyone is cashed out, no more
         hands are dealt, and the table stops; its hands and ledger stay in the database."""
-        self.closing = True
         if self._hand_running():
-            self._emit(Record({"type": "closing"}))
+            # Stored as a pause, so that after a crash mid-hand no further hand is dealt
+            # either (the host then closes again).
+            self.paused = True
+            await self._save_table()
+            self.closing = True
+            self._emit(self._table_record(), Record({"type": "closing"}))
             return {"status": "after_hand"}
+        self.closing = True
         await self._finish_close()
         return {"status": "closed"}
 

@@ -102,6 +102,7 @@ async def test_the_host_closes_a_table_after_the_hand_and_its_records_stay() -> 
         await h.table.request("close", "a")
     assert refused.value.code == "not_host"
     assert (await h.table.request("close", "host"))["status"] == "after_hand"
+    assert (await h.store.load_table(h.table.id)).paused  # a crash now deals no more hands
     await finish_hand(h)
     await h.settle()
     assert h.table.closed and h.task.done() and h.task.exception() is None
