@@ -191,7 +191,7 @@ async def test_idle_and_slow_sockets_are_closed_and_connections_capped(
         assert await closed_by_server(beyond, 1.0)
         started = time.monotonic()
         results = await asyncio.gather(*(closed_by_server(s, 5.0) for s in [*idle, slow]))
-        assert all(results) and time.monotonic() - started < 3.0
+        assert all(results) and time.monotonic() - started < 4.0
         async with httpx.AsyncClient(base_url=base) as http:
             assert (await http.get("/healthz")).status_code == 200  # real users get in again
         for s in (*idle, slow, beyond):
