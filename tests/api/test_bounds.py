@@ -183,18 +183,24 @@ async def test_idle_and_slow_sockets_are_closed_and_connections_capped(
 ) -> None:
     settings = settings_for(tmp_path, sqlite_url, header_timeout=1.0, max_connections=10)
     async with live_server(settings) as base:
-        idle = [raw_socket(base) for _ in range(10)]
+        again = raw_socket(base)  # one answer, then the next request's headers trickle
+        again.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        again.setblocking(False)  # the server runs in this event loop
+        answer = await asyncio.wait_for(asyncio.get_running_loop().sock_recv(again, 1024), 5)
+        assert answer.startswith(b"HTTP/1.1 200")
+        again.sendall(b"GET /healthz HTTP/1.1\r\n")
         slow = raw_socket(base)
         slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+        idle = [raw_socket(base) for _ in range(8)]  # ten connections in all
         await asyncio.sleep(0.2)
         beyond = raw_socket(base)  # over MAX_CONNECTIONS: closed at once
         assert await closed_by_server(beyond, 1.0)
         started = time.monotonic()
-        results = await asyncio.gather(*(closed_by_server(s, 5.0) for s in [*idle, slow]))
+        results = await asyncio.gather(*(closed_by_server(s, 5.0) for s in [*idle, slow, again]))
         assert all(results) and time.monotonic() - started < 4.0
         async with httpx.AsyncClient(base_url=base) as http:
             assert (await http.get("/healthz")).status_code == 200  # real users get in again
-        for s in (*idle, slow, beyond):
+        for s in (*idle, slow, again, beyond):
             s.close()
 
 
