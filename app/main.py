@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.api import health, identity, tables, ws
+from app.api import health, identity, ledger, tables, ws
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections, PerMinute
 from app.api.transport import bounded_protocol
@@ -68,6 +68,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 away_grace=settings.away_grace,
                 outbox_limit=settings.ws_outbox_limit,
                 seat_requests=settings.seat_requests_per_table,
+                bot_think=settings.bot_think,
+                chat_burst=settings.chat_burst,
+                chat_window=settings.chat_window,
             ),
         )
         await app.state.tables.start()
@@ -103,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
+    app.include_router(ledger.router)
     app.include_router(ws.router)
 
     static = static_dir()

@@ -26,6 +26,8 @@ from app.tables.names import BadName, clean_name
 
 #: No amount on a table may exceed this: chips stay far from any overflow in JSON clients.
 MAX_CHIPS = 10**12
+#: The longest chat message, in characters.
+CHAT_MAX = 200
 
 # Strict: "6" is not 6 and "yes" is not true, as in WebSocket messages; no NaN or infinity.
 Chips = Annotated[StrictInt, Field(ge=0, le=MAX_CHIPS)]
@@ -64,6 +66,7 @@ class TableConfig(BaseModel):
     decision_time: Seconds = Field(default=30.0, ge=0, le=600, description="0: no clock")
     time_bank: Seconds = Field(default=60.0, ge=0, le=3600)
     approval_required: StrictBool = False
+    spectator_chat: StrictBool = Field(default=True, description="spectators may chat")
 
     @field_validator("name")
     @classmethod

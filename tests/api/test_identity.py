@@ -194,3 +194,31 @@ async def test_the_public_view_names_no_spectator(tmp_path: Path, sqlite_url: st
         assert watcher.player_id not in json.dumps(view)
         await host.close()
         await watcher.close()
+
+
+async def test_an_adjustment_is_seen_by_everyone_and_in_the_ledger_they_can_read(
+    tmp_path: Path, sqlite_url: str
+) -> None:
+    async with live_server(live_settings(tmp_path, sqlite_url, None)) as base:
+        host, a, watcher = Client(base), Client(base), Client(base)
+        for name, c in (("host", host), ("a", a), ("watcher", watcher)):
+            await c.join(name)
+        code = await host.create_table(decision_time=0)
+        for seat, c in enumerate((host, a)):
+            await c.connect(code)
+            if c is host:
+                assert (await c.request(type="pause"))["type"] == "ok"
+            assert (await c.request(type="sit", seat=seat, buy_in=100))["type"] == "ok"
+        await watcher.connect(code)
+        await watcher.wait_for(lambda m: m["type"] == "snapshot")
+        assert (await host.request(type="adjust", seat=1, amount=-40))["type"] == "ok"
+        for c in (a, watcher):
+            event = await c.wait_for(lambda m: m["type"] == "adjusted")
+            assert (event["seat"], event["amount"], event["by"]) == (1, -40, host.player_id)
+            assert event["player_id"] == a.player_id and event["stack"] == 60
+        ledger = await a.http.get(f"/api/tables/{code}/ledger")  # a seated non-host reads it
+        assert ledger.status_code == 200
+        line = next(p for p in ledger.json()["players"] if p["player_id"] == a.player_id)
+        assert line["adjustment"] == -40 and line["stack"] == 60
+        for c in (host, a, watcher):
+            await c.close()
