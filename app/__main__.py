@@ -76,7 +76,7 @@ def serve(args: argparse.Namespace) -> int:
     from app.main import create_app, uvicorn_options
 
     settings = load_settings_or_exit()
-    setup_logging(settings.log_level, settings.log_format)
+    setup_logging(settings.log_level, settings.log_format, settings.log_debug_loggers)
     try:
         refusal = prepare_database(settings)
     except Exception as error:
@@ -117,7 +117,7 @@ def migrate(args: argparse.Namespace) -> int:
     from app.store.migrate import upgrade
 
     settings = load_settings_or_exit()
-    setup_logging(settings.log_level, settings.log_format)
+    setup_logging(settings.log_level, settings.log_format, settings.log_debug_loggers)
     try:
         upgrade(settings.effective_database_url, args.revision)
     except Exception as error:

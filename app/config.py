@@ -93,7 +93,55 @@ class Settings(BaseSettings):
         description="Messages a connection may fall behind before it is closed.",
     )
 
-    @field_validator("database_url", "redis_url", "secret_key", mode="before")
+    # ------------------------------------------------------------- Internet-facing
+    public_url: str | None = Field(
+        default=None,
+        description="The address players use (https://poker.example.org): invite links, the "
+        "allowed Host and Origin, and Secure __Host- cookies derive from it. Unset: loopback "
+        "and IP-literal hosts only, same origin.",
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1",
+        min_length=1,
+        description="Comma-separated proxy addresses whose X-Forwarded-For/-Proto are believed.",
+    )
+    session_days: int = Field(default=30, ge=1, le=400, description="A session's lifetime.")
+    sessions_per_minute: int = Field(
+        default=30, ge=1, le=100000, description="New sessions (names chosen) per client address."
+    )
+    tables_per_minute: int = Field(
+        default=10, ge=1, le=100000, description="Tables created per client address a minute."
+    )
+    tables_per_host: int = Field(
+        default=20, ge=1, le=100000, description="Open tables one player may host."
+    )
+    ws_per_session: int = Field(
+        default=8, ge=1, le=10000, description="WebSocket connections one player may hold."
+    )
+    ws_per_table: int = Field(
+        default=200, ge=2, le=100000, description="WebSocket connections to one table."
+    )
+    seat_requests_per_table: int = Field(
+        default=20, ge=1, le=1000, description="Pending seat requests a table keeps."
+    )
+    max_body: int = Field(
+        default=65536, ge=1024, le=2**24, description="Largest HTTP request body (bytes)."
+    )
+    header_timeout: float = Field(
+        default=10.0, gt=0, le=300, description="Seconds a client has to send request headers."
+    )
+    max_connections: int = Field(
+        default=1000, ge=10, le=1000000, description="Open connections the server accepts."
+    )
+    ws_flood_seconds: float = Field(
+        default=3.0, gt=0, le=600, description="Seconds over WS_RATE before a client is closed."
+    )
+    log_debug_loggers: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Third-party loggers allowed below info (they stay at info otherwise).",
+    )
+
+    @field_validator("database_url", "redis_url", "secret_key", "public_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -140,6 +188,25 @@ class Settings(BaseSettings):
             return [origin.rstrip("/") for origin in value]
         return value
 
+    @field_validator("public_url")
+    @classmethod
+    def _origin_only(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().rstrip("/")
+        scheme, _, rest = value.partition("://")
+        scheme = scheme.lower()
+        if scheme not in ("http", "https") or not rest or "/" in rest or "@" in rest:
+            raise ValueError("must be an origin like https://poker.example.org (no path)")
+        return f"{scheme}://{rest.lower()}"
+
+    @field_validator("log_debug_loggers", mode="before")
+    @classmethod
+    def _split_names(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
     @field_validator("log_level", "log_format", mode="before")
     @classmethod
     def _lower(cls, value: object) -> object:
@@ -150,6 +217,15 @@ class Settings(BaseSettings):
         if self.database_url is not None:
             return self.database_url
         return f"sqlite+aiosqlite:///{self.data_dir.as_posix()}/omaha.sqlite3"
+
+    @property
+    def public_host(self) -> str | None:
+        """The Host header the public URL implies (host[:port]), if PUBLIC_URL is set."""
+        return self.public_url.split("://", 1)[1] if self.public_url else None
+
+    @property
+    def https(self) -> bool:
+        return bool(self.public_url and self.public_url.startswith("https://"))
 
     @property
     def is_sqlite(self) -> bool:

@@ -1,14 +1,18 @@
 """Logging: plain text or JSON lines, one line per request and per WebSocket event.
 
-Never log a card, a deck, a token or a cookie. Request lines carry the path without its query
-string; extra fields whose name says they are secret are replaced before any formatter sees
-them (see `RedactSecrets`).
+Never log a card, a deck, a token or a cookie, at any level. Request lines carry the client
+address and the path without its query string; extra fields whose name says they are secret
+are replaced, and session cookies and bearer tokens are cut out of message text, before any
+formatter sees them (see `RedactSecrets`). LOG_LEVEL applies to this server's own loggers;
+third-party ones (uvicorn, websockets, aiosqlite, SQLAlchemy, asyncpg...) stay at info, where
+they log no header and no statement parameter, unless named in LOG_DEBUG_LOGGERS.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -46,6 +50,9 @@ SECRET_FIELDS = frozenset(
     }
 )
 REDACTED = "[redacted]"
+#: secrets that can appear inside a message's text: session cookies (either name), bearer
+#: tokens, and a `token=` query parameter
+SECRET_TEXT = re.compile(r"(?i)((?:__Host-)?omaha_session=|bearer\s+|[?&]token=)[^;&\s'\",]+")
 
 
 def _extras(record: logging.LogRecord) -> dict[str, Any]:
@@ -59,6 +66,13 @@ class RedactSecrets(logging.Filter):
         for key in _extras(record):
             if key.lower() in SECRET_FIELDS:
                 setattr(record, key, REDACTED)
+        try:
+            text = record.getMessage()
+        except Exception:  # a malformed call: leave it to the formatter to report
+            return True
+        cleaned = SECRET_TEXT.sub(lambda m: m.group(1) + REDACTED, text)
+        if cleaned != text:
+            record.msg, record.args = cleaned, None
         return True
 
 
@@ -86,8 +100,14 @@ class TextFormatter(logging.Formatter):
         super().__init__("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
 
 
-def setup_logging(level: str = "info", fmt: str = "text") -> None:
-    """Send every log line (ours, uvicorn's, SQLAlchemy's) to stderr in one format."""
+def setup_logging(
+    level: str = "info", fmt: str = "text", debug_loggers: tuple[str, ...] | list[str] = ()
+) -> None:
+    """Send every log line (ours, uvicorn's, SQLAlchemy's) to stderr in one format.
+
+    `level` is this server's (the `omaha` loggers'); everything else logs at info or above,
+    except the loggers named in `debug_loggers`: at debug, uvicorn and websockets log request
+    headers (the session cookie) and aiosqlite every statement with its parameters."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     handler.addFilter(RedactSecrets())
@@ -95,7 +115,11 @@ def setup_logging(level: str = "info", fmt: str = "text") -> None:
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
-    root.setLevel(level.upper())
+    ours = logging.getLevelName(level.upper())
+    root.setLevel(max(ours, logging.INFO))
+    logging.getLogger(LOGGER_NAME).setLevel(ours)
+    for name in debug_loggers:
+        logging.getLogger(name).setLevel(ours)
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         logger.handlers.clear()
@@ -117,6 +141,7 @@ def log_ws_event(
     player_id: str | None = None,
     code: int | None = None,
     reason: str | None = None,
+    client: str | None = None,
 ) -> None:
     """One line per WebSocket connect or disconnect, for the WebSocket endpoint to call.
 
@@ -130,6 +155,8 @@ def log_ws_event(
         fields["code"] = code
     if reason is not None:
         fields["reason"] = reason
+    if client is not None:
+        fields["client"] = client
     seat_text = "spectator" if seat is None else f"seat {seat}"
     ws_log.info("websocket %s table %s %s", event, table_id, seat_text, extra=fields)
 
@@ -170,14 +197,18 @@ class AccessLogMiddleware:
             duration_ms = round((time.perf_counter() - start) * 1000, 1)
             method = scope.get("method", "")
             path = scope.get("path", "")
+            client = scope.get("client")
+            address = str(client[0]) if client else "-"
             access_log.info(
-                "%s %s %d %.1fms",
+                "%s %s %s %d %.1fms",
+                address,
                 method,
                 path,
                 status,
                 duration_ms,
                 extra={
                     "event": "http.request",
+                    "client": address,
                     "method": method,
                     "path": path,
                     "status": status,

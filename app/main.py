@@ -10,20 +10,26 @@ Routes get them through the dependencies in `app.api.deps`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
 from app.api import health, identity, ledger, tables, ws
+from app.api.hosts import HostCheck
+from app.api.limits import BodyLimit, Connections, PerMinute
+from app.api.transport import bounded_protocol
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
+from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.tables import SqlTableStore
 from app.tables.registry import TableRegistry
@@ -47,6 +53,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.secret_key = settings.ensure_secret_key()
+        decks.use_secret(app.state.secret_key)
+        app.state.session_rate = PerMinute(settings.sessions_per_minute)
+        app.state.table_rate = PerMinute(settings.tables_per_minute)
+        app.state.connections = Connections(settings.ws_per_session, settings.ws_per_table)
         app.state.engine = create_engine(settings.effective_database_url)
         app.state.sessions = session_factory(app.state.engine)
         app.state.presence = create_presence(settings.redis_url, settings.presence_ttl)
@@ -58,12 +68,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 away_grace=settings.away_grace,
                 store_timeout=settings.store_timeout,
                 outbox_limit=settings.ws_outbox_limit,
+                seat_requests=settings.seat_requests_per_table,
                 bot_think=settings.bot_think,
                 chat_burst=settings.chat_burst,
                 chat_window=settings.chat_window,
             ),
         )
         await app.state.tables.start()
+        sealing = asyncio.get_running_loop().create_task(_seal_old_decks(app.state.engine))
         log.info(
             "started: database %s, presence %s",
             app.state.engine.dialect.name,
@@ -72,6 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            sealing.cancel()
+            await asyncio.gather(sealing, return_exceptions=True)
             await app.state.tables.close()
             await app.state.table_store.close()
             await app.state.presence.close()
@@ -85,8 +99,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         openapi_url="/openapi.json",
     )
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(HostCheck, settings=settings)
     app.add_middleware(AccessLogMiddleware)
     app.add_middleware(ws.ServerSend)
+    app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
@@ -108,14 +125,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+async def _seal_old_decks(engine: object) -> None:
+    try:
+        await decks.seal_legacy_decks(engine)  # type: ignore[arg-type]
+    except Exception as error:  # not `log.exception`: a database error may quote a deck
+        log.error("cannot seal the decks stored before encryption: %s", type(error).__name__)
+
+
+async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    """422 with a typed error that says where and what, never the input itself (which may be
+    100 KiB, or hold a lone surrogate that no JSON encoder can write)."""
+    problems = []
+    for problem in error.errors()[:10]:
+        where = ".".join(str(part) for part in problem.get("loc", ()))
+        what = str(problem.get("msg", "invalid"))[:200]
+        problems.append(f"{where}: {what}".encode("utf-8", "replace").decode("utf-8"))
+    message = "; ".join(problems) or "invalid request"
+    return JSONResponse({"detail": {"code": "bad_request", "message": message}}, status_code=422)
+
+
 def uvicorn_options(settings: Settings) -> dict[str, object]:
-    """WebSocket options for uvicorn, the same in `serve` and in tests.
+    """Options for uvicorn, the same in `serve` and in tests.
 
     Frames up to 16 times WS_MAX_MESSAGE reach the endpoint (which answers a typed error for
     anything above WS_MAX_MESSAGE); larger ones are closed by uvicorn with 1009. Compression
-    is off: at a few hundred bytes a message it costs more CPU than it saves.
+    is off: at a few hundred bytes a message it costs more CPU than it saves. The HTTP
+    protocol closes connections that are slow to send headers or over MAX_CONNECTIONS;
+    X-Forwarded-For/-Proto are believed from FORWARDED_ALLOW_IPS only.
     """
     return {
         "ws_max_size": settings.ws_max_message * 16,
         "ws_per_message_deflate": False,
+        "http": bounded_protocol(settings.header_timeout, settings.max_connections),
+        "limit_concurrency": settings.max_connections,
+        "forwarded_allow_ips": settings.forwarded_allow_ips,
     }

@@ -206,6 +206,12 @@ def server_env(database_url: str, redis_url: str, port: int, flat: bool) -> dict
         WS_RATE="1000" if flat else os.environ.get("WS_RATE", "20"),
         WS_BURST="1000" if flat else os.environ.get("WS_BURST", "40"),
         AWAY_GRACE="3600",
+        # Every bot connects from this one address, thousands at once: the per-address and
+        # connection limits meant for strangers on the Internet are lifted.
+        SESSIONS_PER_MINUTE="100000",
+        TABLES_PER_MINUTE="100000",
+        TABLES_PER_HOST="100000",
+        MAX_CONNECTIONS="100000",
     )
     return env
 

@@ -103,3 +103,23 @@ def test_generated_secret_key_is_kept_private_and_reused(tmp_path: Path) -> None
 def test_secret_key_is_not_shown_in_repr(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SECRET_KEY", "s3cr3t" * 8)
     assert "s3cr3t" not in repr(Settings())
+
+
+def test_public_url_is_an_origin() -> None:
+    settings = Settings(public_url="HTTPS://Poker.Example.org/")  # type: ignore[arg-type]
+    assert settings.public_url == "https://poker.example.org"
+    assert settings.public_host == "poker.example.org" and settings.https
+    assert Settings(public_url="").public_url is None  # type: ignore[arg-type]
+    for bad in ("poker.example.org", "ftp://x", "https://x/path", "https://user@x"):
+        with pytest.raises(ValidationError):
+            Settings(public_url=bad)  # type: ignore[arg-type]
+
+
+def test_limits_and_debug_loggers_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOG_DEBUG_LOGGERS", "uvicorn, aiosqlite")
+    monkeypatch.setenv("WS_PER_SESSION", "3")
+    settings = Settings()
+    assert settings.log_debug_loggers == ["uvicorn", "aiosqlite"] and settings.ws_per_session == 3
+    monkeypatch.setenv("MAX_BODY", "12")
+    with pytest.raises(ValidationError):
+        Settings()

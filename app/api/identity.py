@@ -1,53 +1,79 @@
 """Identity without sign-up: a display name and a random session token in an HttpOnly,
-SameSite=Lax cookie (Secure behind HTTPS). Only the token's SHA-256 is stored, so the same
-browser is the same player across reloads and server restarts."""
+SameSite=Lax cookie. Only the token's SHA-256 is stored, so the same browser is the same
+player across reloads and server restarts.
+
+A new token is issued whenever a name is chosen (a cookie planted before cannot be adopted:
+session fixation), a token expires on the server after SESSION_DAYS, and logout forgets it.
+With an https PUBLIC_URL the cookie is `__Host-omaha_session`: Secure, Path=/, no Domain, so
+neither plain http nor a sibling domain can set or read it.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
 import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
-from app.api.deps import SessionsDep
+from app.api.deps import SessionsDep, SettingsDep
+from app.api.limits import check_rate
+from app.config import Settings
 from app.store.models import Player
+from app.tables.names import BadName, clean_name
 
 COOKIE = "omaha_session"
-COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+SECURE_COOKIE = "__Host-omaha_session"
+NAME_LENGTH = 32
 
 router = APIRouter(prefix="/api", tags=["identity"])
+
+
+def cookie_name(settings: Settings) -> str:
+    return SECURE_COOKIE if settings.https else COOKIE
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
 async def player_for(
-    connection: HTTPConnection, sessions: async_sessionmaker[AsyncSession]
+    connection: HTTPConnection, sessions: async_sessionmaker[AsyncSession], settings: Settings
 ) -> Player | None:
-    """The player whose session cookie this request or WebSocket carries, if any."""
-    token = connection.cookies.get(COOKIE)
-    if not token or len(token) > 128:
+    """The player whose unexpired session cookie this request or WebSocket carries, if any."""
+    token = connection.cookies.get(cookie_name(settings))
+    if not token or len(token) > 128 or not token.isascii():
         return None
     async with sessions() as s:
         player: Player | None = await s.scalar(
             select(Player).where(Player.session_token_hash == token_hash(token))
         )
-        return player
+    if player is None:
+        return None
+    expires = player.session_expires_at
+    if expires is not None and expires.replace(tzinfo=expires.tzinfo or UTC) <= _now():
+        return None
+    return player
 
 
-async def optional_player(request: Request, sessions: SessionsDep) -> Player | None:
-    return await player_for(request, sessions)
+async def optional_player(
+    request: Request, sessions: SessionsDep, settings: SettingsDep
+) -> Player | None:
+    return await player_for(request, sessions, settings)
 
 
-async def required_player(request: Request, sessions: SessionsDep) -> Player:
-    player = await player_for(request, sessions)
+async def required_player(request: Request, sessions: SessionsDep, settings: SettingsDep) -> Player:
+    player = await player_for(request, sessions, settings)
     if player is None:
         raise HTTPException(401, detail={"code": "no_session", "message": "choose a name first"})
     return player
@@ -58,7 +84,16 @@ MaybePlayerDep = Annotated[Player | None, Depends(optional_player)]
 
 
 class Join(BaseModel):
-    name: str = Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f]+$")
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr
+
+    @field_validator("name")
+    @classmethod
+    def _clean(cls, value: str) -> str:
+        try:
+            return clean_name(value, NAME_LENGTH)
+        except BadName as bad:
+            raise ValueError(str(bad)) from None
 
 
 class Me(BaseModel):
@@ -66,33 +101,59 @@ class Me(BaseModel):
     name: str
 
 
+def _set_cookie(response: Response, token: str, settings: Settings, request: Request) -> None:
+    secure = settings.https or request.url.scheme == "https"
+    response.set_cookie(
+        cookie_name(settings),
+        token,
+        max_age=settings.session_days * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+        path="/",
+    )
+
+
 @router.post("/session", response_model=Me)
 async def join(body: Join, request: Request, response: Response, sessions: SessionsDep,
-               player: MaybePlayerDep) -> Me:  # fmt: skip
-    """Pick a display name. The first call sets the session cookie; later calls rename."""
-    name = body.name.strip() or "player"
+               settings: SettingsDep, player: MaybePlayerDep) -> Me:  # fmt: skip
+    """Pick a display name. The first call makes the player; later calls rename. Every call
+    sets a new session token and forgets the old one."""
+    check_rate(request.app.state.session_rate, request, "sessions")
+    token = secrets.token_urlsafe(32)
+    expires = _now() + timedelta(days=settings.session_days)
     async with sessions.begin() as s:
         if player is not None:
             player = await s.get_one(Player, player.id)
-            player.display_name = name
+            player.display_name = body.name
+            player.session_token_hash = token_hash(token)
+            player.session_expires_at = expires
         else:
-            token = secrets.token_urlsafe(32)
             player = Player(
-                id=uuid.uuid4(), display_name=name, session_token_hash=token_hash(token)
+                id=uuid.uuid4(),
+                display_name=body.name,
+                session_token_hash=token_hash(token),
+                session_expires_at=expires,
             )
             s.add(player)
-            response.set_cookie(
-                COOKIE,
-                token,
-                max_age=COOKIE_MAX_AGE,
-                httponly=True,
-                samesite="lax",
-                secure=request.url.scheme == "https",
-                path="/",
-            )
-    return Me(player_id=str(player.id), name=name)
+    _set_cookie(response, token, settings, request)
+    return Me(player_id=str(player.id), name=body.name)
 
 
 @router.get("/session", response_model=Me)
 async def whoami(player: PlayerDep) -> Me:
     return Me(player_id=str(player.id), name=player.display_name)
+
+
+@router.delete("/session", status_code=204)
+async def logout(sessions: SessionsDep, settings: SettingsDep, player: MaybePlayerDep) -> Response:
+    """Log out: the token is forgotten on the server (a copy of the cookie is worthless) and
+    the cookie deleted. The player, their seats and history stay."""
+    if player is not None:
+        async with sessions.begin() as s:
+            row = await s.get_one(Player, player.id)
+            row.session_token_hash = token_hash(secrets.token_urlsafe(32))  # unknown to anyone
+            row.session_expires_at = _now()
+    out = Response(status_code=204)
+    out.delete_cookie(cookie_name(settings), path="/", secure=settings.https, httponly=True)
+    return out

@@ -114,6 +114,13 @@ class Adjust(Message):
     amount: Chips
 
 
+class Close(Message):
+    """The host closes the table: after the current hand everyone is cashed out and every
+    connection is closed with 4410."""
+
+    type: Literal["close"]
+
+
 class TransferHost(Message):
     type: Literal["transfer_host"]
     player_id: Id
@@ -183,7 +190,8 @@ Inbound = Annotated[
     | Show
     | MoreTime
     | SitOutNext
-    | SitOutNextBb,
+    | SitOutNextBb
+    | Close,
     Field(discriminator="type"),
 ]
 inbound: TypeAdapter[Message] = TypeAdapter(cast(Any, Inbound))  # a union of messages

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from app.api.deps import PresenceDep
 from app.api.identity import PlayerDep
+from app.api.limits import check_rate
 from app.config import Settings
 from app.presence import players_online
 from app.store.tables import SqlTableStore
@@ -88,11 +89,30 @@ def summary(table: Table, player_id: str, online: int | None) -> TableSummary:
     )
 
 
+def public_base(request: Request) -> str:
+    """The server's address for links, with a trailing slash: PUBLIC_URL, else the address
+    this request reached (its Host was checked by `HostCheck`)."""
+    settings: Settings = request.app.state.settings
+    if settings.public_url:
+        return settings.public_url + "/"
+    return str(request.base_url)
+
+
 @router.post("", response_model=Created, status_code=201)
 async def create_table(config: TableConfig, request: Request, player: PlayerDep) -> Created:
     """Create a table; its creator is the host. The invite link carries an unguessable code."""
+    settings: Settings = request.app.state.settings
+    if await store(request).hosted_open_tables(str(player.id)) >= settings.tables_per_host:
+        raise HTTPException(
+            429,
+            detail={
+                "code": "too_many_tables",
+                "message": f"you host {settings.tables_per_host} open tables: close one first",
+            },
+        )
+    check_rate(request.app.state.table_rate, request, "tables")
     table = await registry(request).create(str(player.id), config)
-    base = str(request.base_url)
+    base = public_base(request)
     ws_base = base.replace("http", "ws", 1)
     return Created(
         id=table.id,
@@ -109,7 +129,7 @@ async def my_tables(request: Request, player: PlayerDep, presence: PresenceDep) 
     reg = registry(request)
     for table_id in await stored(request, store(request).tables_of(str(player.id))):
         try:
-            table = reg.get(table_id)
+            table = await reg.find(table_id)
         except TableError:
             continue
         online = await players_online(presence, table_id)
@@ -124,7 +144,7 @@ async def table_by_code(request: Request, code: str) -> Table:
     try:
         if table_id is None:
             raise TableError("no_such_table", "no such table")
-        return registry(request).get(table_id)
+        return await registry(request).find(table_id)
     except TableError as error:
         status = 503 if error.code == "unavailable" else 404
         raise HTTPException(status, detail={"code": error.code, "message": error.message}) from None
@@ -132,11 +152,17 @@ async def table_by_code(request: Request, code: str) -> Table:
 
 @router.get("/{code}")
 async def public_state(code: str, request: Request, presence: PresenceDep) -> dict[str, Any]:
-    """What anyone with the invite link sees: seats, stacks, the hand without hole cards, and
-    who is online (player id -> seat, null for a spectator; `online` itself is null while
-    presence does not answer)."""
+    """What anyone with the invite link sees: seats, stacks, the hand without hole cards, who
+    of the seated is online (player id -> seat; `online` itself is null while presence does
+    not answer) and how many spectators watch (no spectator's player id: a spectator is
+    nobody's business)."""
     table = await table_by_code(request, code)
     view = table_view(table, None)
     view["type"] = "table_state"
-    view["online"] = await players_online(presence, table.id)
+    online = await players_online(presence, table.id)
+    if online is None:
+        view["online"], view["spectators"] = None, None
+    else:
+        view["online"] = {pid: seat for pid, seat in online.items() if seat is not None}
+        view["spectators"] = sum(1 for seat in online.values() if seat is None)
     return view

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from typing import Any
 
@@ -22,7 +23,9 @@ from pydantic import ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from app.api.hosts import origin_allowed
 from app.api.identity import player_for
+from app.api.limits import Connections, client_address
 from app.config import Settings
 from app.logging import log_ws_event
 from app.presence import Presence, connection_id
@@ -62,16 +65,33 @@ class TokenBucket:
         return False
 
 
-def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
-    """ALLOWED_ORIGINS when set, else the same origin as the Host header. No Origin: refused
-    (browsers always send one; other clients can send the server's own)."""
-    origin = websocket.headers.get("origin", "").rstrip("/")
-    if not origin:
-        return False
-    if settings.allowed_origins:
-        return origin in settings.allowed_origins
-    host = websocket.headers.get("host", "")
-    return bool(host) and origin in (f"http://{host}", f"https://{host}")
+def safe_ref(value: Any) -> int | str | None:
+    """A client's message `id` if it can be echoed: an integer of at most 2**53 in size or a
+    string of at most 64 characters that is valid UTF-8 (no lone surrogate); else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 2**53:
+        return value
+    if isinstance(value, str) and len(value) <= 64:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        return value
+    return None
+
+
+_SINCE = re.compile(r"[0-9]{1,15}")
+_STREAM = re.compile(r"[0-9a-f]{1,32}")
+
+
+def resume_point(query: dict[str, str]) -> tuple[str | None, int | None] | None:
+    """`stream` and `since` from the query string, strictly (ASCII digits and hex, bounded);
+    None when either is malformed."""
+    stream, since = query.get("stream"), query.get("since")
+    if stream is not None and not _STREAM.fullmatch(stream):
+        return None
+    if since is not None and not _SINCE.fullmatch(since):
+        return None
+    return stream, int(since) if since is not None else None
 
 
 def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
@@ -113,9 +133,15 @@ async def _writer(websocket: WebSocket, viewer: Viewer) -> None:
         if not batch:  # closed
             return
         for message in batch:
-            if not isinstance(message, str):
-                message = orjson.dumps(message).decode()
-            await send({"type": "websocket.send", "text": message})
+            if isinstance(message, str):
+                text = message
+            else:
+                try:
+                    text = orjson.dumps(message).decode()
+                except (TypeError, orjson.JSONEncodeError):  # never the connection's end
+                    log.error("unserialisable message of type %s dropped", message.get("type"))
+                    continue
+            await send({"type": "websocket.send", "text": text})
 
 
 async def _presence_keeper(
@@ -145,11 +171,17 @@ async def _presence_keeper(
 async def table_socket(websocket: WebSocket, code: str) -> None:
     app = websocket.app
     settings: Settings = app.state.settings
-    if not origin_allowed(websocket, settings):
+    headers = websocket.headers
+    if not origin_allowed(headers.get("origin", ""), headers.get("host", ""), settings):
         log_ws_event("refused", table_id=None, seat=None, reason="origin")
         await websocket.close(CLOSE_POLICY)
         return
-    player = await player_for(websocket, app.state.sessions)
+    resume = resume_point(dict(websocket.query_params))
+    if resume is None:
+        log_ws_event("refused", table_id=None, seat=None, reason="bad stream or since")
+        await websocket.close(CLOSE_POLICY)
+        return
+    player = await player_for(websocket, app.state.sessions, settings)
     if player is None:
         log_ws_event("refused", table_id=None, seat=None, reason="no session")
         await websocket.close(CLOSE_POLICY)
@@ -157,59 +189,74 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     registry: TableRegistry = app.state.tables
     try:
         table_id = await app.state.table_store.table_by_code(code) if len(code) <= 64 else None
-        table = registry.get(table_id) if table_id else None
+        table = await registry.find(table_id) if table_id else None
     except TableError as refused:
         table = None
         if refused.code == "unavailable":  # being restored: come back soon
             await websocket.close(CLOSE_TRY_AGAIN)
             return
-    except Exception as error:  # the database is down: the code cannot be looked up
-        log.warning("cannot look a table up (%s)", type(error).__name__)
+    except Exception as failure:  # the database is down: the code cannot be looked up
+        log.warning("cannot look a table up (%s)", type(failure).__name__)
         await websocket.close(CLOSE_TRY_AGAIN)
         return
     if table is None:
         await websocket.close(CLOSE_NO_TABLE)
         return
-    await websocket.accept()
-    await _serve(websocket, table, str(player.id), player.display_name, settings)
+    connections: Connections = app.state.connections
+    player_id = str(player.id)
+    refusal = connections.acquire(player_id, table.id)
+    if refusal is not None:
+        log_ws_event("refused", table_id=table.id, seat=None, reason="too many connections")
+        with contextlib.suppress(Exception):
+            await websocket.accept()
+            await websocket.send_json(error("too_many_connections", refusal))
+            await websocket.close(CLOSE_POLICY, "too many connections")
+        return
+    try:
+        await websocket.accept()
+        await _serve(websocket, table, player_id, player.display_name, settings, resume)
+    finally:
+        connections.release(player_id, table.id)
 
 
 async def _serve(
-    websocket: WebSocket, table: Table, player_id: str, name: str, settings: Settings
+    websocket: WebSocket,
+    table: Table,
+    player_id: str,
+    name: str,
+    settings: Settings,
+    resume: tuple[str | None, int | None],
 ) -> None:
-    app = websocket.app
-    presence: Presence = app.state.presence
+    """Attach, then run the writer, the reader and the presence keeper until one ends. Every
+    task is created inside the `try` whose `finally` cancels and awaits it: whatever fails,
+    no task outlives the connection."""
+    presence: Presence = websocket.app.state.presence
     viewer = Viewer(player_id, limit=settings.ws_outbox_limit)
-    writer = asyncio.create_task(_writer(websocket, viewer))
-    reader = asyncio.create_task(_reader(websocket, table, viewer, name, settings))
-
-    def stop_writer(code: int, reason: str) -> None:
-        writer.cancel()  # it may be stuck sending to a client that stopped reading
-
-    viewer.on_close = stop_writer
-    since = websocket.query_params.get("since")
-    stream = websocket.query_params.get("stream")
-    try:
-        await asyncio.wait_for(
-            table.request(
-                "attach", player_id, viewer=viewer, stream=stream,
-                since=int(since) if since and since.isdigit() and len(since) < 16 else None,
-            ),
-            REPLY_TIMEOUT,
-        )  # fmt: skip
-    except (TableError, TimeoutError):
-        writer.cancel()
-        reader.cancel()
-        await websocket.close(1011)
-        return
+    stream, since = resume
+    tasks: list[asyncio.Task[Any]] = []
     stop = asyncio.Event()
     entry = connection_id(player_id)  # one presence entry per connection: two tabs, two
-    keeper = asyncio.create_task(_presence_keeper(presence, table, player_id, entry, stop))
-    seat = table.seat_of(player_id)
-    log_ws_event("connect", table_id=table.id, seat=seat.number if seat else None,
-                 player_id=player_id)  # fmt: skip
     close_code, reason = 1000, "bye"
     try:
+        try:  # from here on the table may hold the viewer: the `finally` detaches it
+            async with asyncio.timeout(REPLY_TIMEOUT):
+                await table.request("attach", player_id, viewer=viewer, stream=stream, since=since)
+        except (TableError, TimeoutError):
+            close_code, reason = 1011, "the table did not answer"
+            return
+        writer = asyncio.create_task(_writer(websocket, viewer))
+        tasks.append(writer)
+
+        def stop_writer(code: int, why: str) -> None:
+            writer.cancel()  # it may be stuck sending to a client that stopped reading
+
+        viewer.on_close = stop_writer
+        reader = asyncio.create_task(_reader(websocket, table, viewer, name, settings))
+        tasks.append(reader)
+        tasks.append(asyncio.create_task(_presence_keeper(presence, table, player_id, entry, stop)))
+        seat = table.seat_of(player_id)
+        log_ws_event("connect", table_id=table.id, seat=seat.number if seat else None,
+                     player_id=player_id, client=client_address(websocket.scope))  # fmt: skip
         done, _ = await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
         if reader in done and not reader.cancelled() and reader.exception() is None:
             close_code, reason = reader.result()
@@ -217,9 +264,10 @@ async def _serve(
             close_code, reason = viewer.closed
     finally:
         stop.set()
-        for task in (writer, reader, keeper):
+        for task in tasks:
             task.cancel()
-        await asyncio.wait((writer, reader, keeper), timeout=5)
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
         table.post_detach(viewer)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(presence.disconnect(table.id, entry), 2.0)
@@ -235,7 +283,12 @@ async def _reader(
 ) -> tuple[int, str]:
     """Read, check, validate, forward. Returns the close code and reason when it stops."""
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
-    strikes = 0
+    limit = settings.ws_max_message
+    # Over the rate since this moment (None: not limited). One `rate_limited` error when it
+    # starts, nothing for the messages dropped after it; still over the rate after
+    # WS_FLOOD_SECONDS: closed. It ends only once the bucket is half full again, so a steady
+    # flood (which a trickle of allowed messages would otherwise excuse) is closed.
+    limited_since: float | None = None
     while True:
         try:
             frame = await websocket.receive()
@@ -244,18 +297,26 @@ async def _reader(
         if frame["type"] == "websocket.disconnect":
             return 1000, "client left"
         text = frame.get("text")
-        if not bucket.take():
-            strikes += 1
-            if strikes > settings.ws_burst:
+        allowed = bucket.take()
+        if limited_since is not None:
+            if bucket.tokens >= bucket.burst / 2:
+                limited_since = None
+            elif time.monotonic() - limited_since > settings.ws_flood_seconds:
                 return CLOSE_POLICY, "flood: too many messages"
+            else:
+                continue
+        if not allowed:
+            limited_since = time.monotonic()
             viewer.send(error("rate_limited", "too many messages: slow down"))
             continue
-        strikes = 0
         if text is None:
             viewer.send(error("bad_frame", "messages are JSON text frames"))
             continue
-        if len(text) > settings.ws_max_message:
-            viewer.send(error("too_large", f"messages are at most {settings.ws_max_message} bytes"))
+        # Size in bytes (UTF-8), counted only when the characters alone could exceed it.
+        if len(text) > limit // 4 and (
+            len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit
+        ):
+            viewer.send(error("too_large", f"messages are at most {limit} bytes"))
             continue
         try:
             message = inbound.validate_json(text)
@@ -266,8 +327,8 @@ async def _reader(
             ref = None
             with contextlib.suppress(Exception):
                 raw = json.loads(text)
-                if isinstance(raw, dict) and isinstance(raw.get("id"), int | str):
-                    ref = raw["id"] if len(str(raw["id"])) <= 64 else None
+                if isinstance(raw, dict):
+                    ref = safe_ref(raw.get("id"))
             viewer.send(error(code, f"{where}: {first.get('msg', 'invalid')}"[:200], ref))
             continue
         if isinstance(message, Ping):

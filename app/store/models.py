@@ -29,6 +29,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from app.store.decks import SealedDeck
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -53,6 +55,10 @@ class Player(Base):
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     display_name: Mapped[str] = mapped_column(String(32))
     session_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: the session is refused after this (null: issued before expiry existed; never expires)
+    session_expires_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
     #: a practice bot living in the server (its "token hash" is `bot:<id>`, no session)
     bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(
@@ -117,7 +123,8 @@ class SeatRow(Base):
 
 class HandRow(Base):
     """One hand: its setup and seat map (`record`), the deck order (server-side only, never
-    sent to a client), and its result once over. The actions are rows of `hand_actions`."""
+    sent to a client, sealed at rest: `app.store.decks`), and its result once over. The
+    actions are rows of `hand_actions`."""
 
     __tablename__ = "hands"
     __table_args__ = (
@@ -129,7 +136,7 @@ class HandRow(Base):
     table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"))
     number: Mapped[int] = mapped_column(Integer)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
-    deck: Mapped[list[int]] = mapped_column(JSON)
+    deck: Mapped[list[int]] = mapped_column(SealedDeck)  # encrypted at rest
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     started_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()

@@ -21,6 +21,7 @@ from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.poker import Action
+from app.store.decks import seal
 from app.store.models import (
     ChatRow,
     HandActionRow,
@@ -395,6 +396,23 @@ class SqlTableStore:
                 )
             )
 
+    async def close_table(self, table_id: str) -> None:
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(TableRow)
+                .where(TableRow.id == uuid.UUID(table_id))
+                .values(closed_at=_now(), paused=True)
+            )
+
+    async def hosted_open_tables(self, host_id: str) -> int:
+        async with self.sessions() as s:
+            count = await s.scalar(
+                select(func.count())
+                .select_from(TableRow)
+                .where(TableRow.host_id == uuid.UUID(host_id), TableRow.closed_at.is_(None))
+            )
+            return int(count or 0)
+
     async def _put_seats(
         self, s: AsyncSession | AsyncConnection, table_id: str, seats: list[Seat]
     ) -> None:
@@ -661,6 +679,7 @@ class SqlTableStore:
     ) -> None:
         hand_columns = _columns(hands, "id", "table_id", "number", "record", "deck", "result",
                                 "ended_at")  # fmt: skip
+        hand_columns[4] = [seal(v) for v in hand_columns[4]]  # the ORM type does it otherwise
         for k in (3, 4, 5):
             hand_columns[k] = [_json(v) for v in hand_columns[k]]
         end_columns = _columns(ends, "b_id", "result", "ended_at")

@@ -10,28 +10,41 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
 
 from app.poker import GAMES, Betting, HandConfig, OddChip, max_players
+from app.tables.names import BadName, clean_name
 
 #: No amount on a table may exceed this: chips stay far from any overflow in JSON clients.
 MAX_CHIPS = 10**12
 #: The longest chat message, in characters.
 CHAT_MAX = 200
 
-Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
+# Strict: "6" is not 6 and "yes" is not true, as in WebSocket messages; no NaN or infinity.
+Chips = Annotated[StrictInt, Field(ge=0, le=MAX_CHIPS)]
+Seconds = Annotated[float, Field(strict=True)]
+TABLE_NAME_LENGTH = 40
 
 
 class TableConfig(BaseModel):
     """What a table deals and how. Amounts are whole chips; times are seconds."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
-    name: str = Field(default="Omaha", min_length=1, max_length=40)
-    game: str = Field(default="omaha", description="one of: " + ", ".join(GAMES))
+    name: StrictStr = Field(default="Omaha", min_length=1, max_length=TABLE_NAME_LENGTH)
+    game: StrictStr = Field(default="omaha", description="one of: " + ", ".join(GAMES))
     betting: Betting = Betting.POT_LIMIT
     small_blind: Chips = 1
-    big_blind: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 2
+    big_blind: Annotated[StrictInt, Field(ge=1, le=MAX_CHIPS)] = 2
     big_bet: Chips = Field(
         default=0, description="fixed limit's turn and river bet; 0 means twice the big blind"
     )
@@ -40,34 +53,43 @@ class TableConfig(BaseModel):
         default=0,
         description="an ante the big blind posts alone for the table, dead money; 0 none",
     )
-    straddle: bool = Field(
+    straddle: StrictBool = Field(
         default=False, description="the player after the big blind may straddle (2 big blinds)"
     )
-    boards: int = Field(default=1, ge=1, le=2)
-    bomb_pot_every: int = Field(
+    boards: StrictInt = Field(default=1, ge=1, le=2)
+    bomb_pot_every: StrictInt = Field(
         default=0, ge=0, le=1000, description="every Nth hand is a bomb pot; 0 never"
     )
     bomb_pot_ante: Chips = Field(default=0, description="each player's bomb pot ante; 0 = 1 BB")
-    run_it_twice: bool = False
+    run_it_twice: StrictBool = False
     odd_chip: OddChip = OddChip.POSITION
-    raise_cap: int = Field(default=4, ge=2, le=10)
-    cap_heads_up: bool = Field(
+    raise_cap: StrictInt = Field(default=4, ge=2, le=10)
+    cap_heads_up: StrictBool = Field(
         default=False,
         description="fixed limit: keep the raise cap heads-up (tournament practice); "
         "false: two players may raise without limit (cash games)",
     )
-    dead_button: bool = Field(
+    dead_button: StrictBool = Field(
         default=False,
         description="dead button: the big blind moves to the next player each hand, the "
         "small blind and the button follow it even onto an empty seat; false: moving button",
     )
-    buy_in_min: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 40
-    buy_in_max: Annotated[int, Field(ge=1, le=MAX_CHIPS)] = 200
-    seats: int = Field(default=6, ge=2, le=10)
-    decision_time: float = Field(default=30.0, ge=0, le=600, description="0: no clock")
-    time_bank: float = Field(default=60.0, ge=0, le=3600)
-    approval_required: bool = False
-    spectator_chat: bool = Field(default=True, description="spectators may chat")
+    buy_in_min: Annotated[StrictInt, Field(ge=1, le=MAX_CHIPS)] = 40
+    buy_in_max: Annotated[StrictInt, Field(ge=1, le=MAX_CHIPS)] = 200
+    seats: StrictInt = Field(default=6, ge=2, le=10)
+    decision_time: Seconds = Field(default=30.0, ge=0, le=600, description="0: no clock")
+    time_bank: Seconds = Field(default=60.0, ge=0, le=3600)
+    approval_required: StrictBool = False
+    spectator_chat: StrictBool = Field(default=True, description="spectators may chat")
+
+    @field_validator("name")
+    @classmethod
+    def _clean_name(cls, value: str) -> str:
+        """NFC, no control or format characters (NUL, CR/LF, RLO, zero-width...)."""
+        try:
+            return clean_name(value, TABLE_NAME_LENGTH)
+        except BadName as bad:
+            raise ValueError(str(bad)) from None
 
     @model_validator(mode="after")
     def _consistent(self) -> TableConfig:

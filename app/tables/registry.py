@@ -44,13 +44,18 @@ class TableRegistry:
         self._restarts: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._closing = False
+        #: stored open tables not running yet (restored lazily), and the loads under way
+        self._stored: set[str] = set()
+        self._loading: dict[str, asyncio.Future[Table]] = {}
         #: tables waiting to be loaded (the database did not answer); "*" while the list of
         #: tables itself could not be read
         self.restoring: set[str] = set()
 
     async def start(self) -> None:
-        """Start every stored table; those with a hand in progress continue it. Whatever
-        cannot be loaded now is tried again in the background until it can."""
+        """Learn which tables are open and restore them in the background, so start-up (and
+        /healthz) does not wait for 10,000 tables to load; a table asked for before its turn
+        (`find`) is restored at once. Those with a hand in progress continue it. While the
+        database is down, the list and each table are tried again with backoff."""
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
                 table_ids = await self.store.open_tables()
@@ -60,14 +65,11 @@ class TableRegistry:
             self.restoring.add("*")
             self._in_background(self._start_later())
             return
-        for table_id in table_ids:
-            try:
-                await self._launch(table_id)
-            except Exception as error:
-                log.error("table %s cannot be loaded now (%s); trying again",
-                          table_id, type(error).__name__)  # fmt: skip
-                self.restoring.add(table_id)
-                self._in_background(self._restore(table_id))
+        self._begin(table_ids)
+
+    def _begin(self, table_ids: list[str]) -> None:
+        self._stored.update(t for t in table_ids if t not in self.tables)
+        self._in_background(self._restore_all(table_ids))
 
     async def _start_later(self) -> None:
         delay = BACKOFF[0]
@@ -80,16 +82,61 @@ class TableRegistry:
             except Exception:
                 continue
             self.restoring.discard("*")
-            for table_id in table_ids:
-                if table_id not in self.tables and table_id not in self.restoring:
-                    self.restoring.add(table_id)
-                    self._in_background(self._restore(table_id, 0.0))
+            self._begin(table_ids)
             return
+
+    async def _restore_all(self, table_ids: list[str]) -> None:
+        for table_id in table_ids:
+            if table_id in self._stored and table_id not in self.restoring:
+                try:
+                    await self._load(table_id)
+                except Exception as error:
+                    self._retry(table_id, error)
+
+    def _retry(self, table_id: str, error: BaseException) -> None:
+        """A load failed (the database is down): try again in the background until it loads."""
+        if table_id in self.restoring or self._closing:
+            return
+        log.error("table %s cannot be loaded now (%s); trying again",
+                  table_id, type(error).__name__)  # fmt: skip
+        self.restoring.add(table_id)
+        self._in_background(self._restore(table_id))
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def find(self, table_id: str) -> Table:
+        """The running table, restoring it first if it is stored open but not started yet."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if table_id not in self._stored:
+            self.get(table_id)  # raises: unavailable while restoring, else no such table
+        if table_id in self.restoring:
+            raise TableError("unavailable", "the table is being restored; try again soon")
+        try:
+            return await self._load(table_id)
+        except Exception as error:
+            self._retry(table_id, error)
+            raise TableError("unavailable", "the table is being restored; try again soon") from None
+
+    async def _load(self, table_id: str) -> Table:
+        """Load a stored table once, however many ask for it at the same time."""
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._launch(table_id))
+            self._loading[table_id] = loading
+
+            def loaded(done: asyncio.Future[Table]) -> None:
+                self._loading.pop(table_id, None)
+                if not done.cancelled() and done.exception() is None:
+                    self._stored.discard(table_id)
+                    self.restoring.discard(table_id)
+
+            loading.add_done_callback(loaded)
+        return await asyncio.shield(loading)
 
     async def create(self, host_id: str, config: TableConfig) -> Table:
         code = invite_code()
@@ -118,10 +165,16 @@ class TableRegistry:
         if self._closing or task.cancelled():
             return
         error = task.exception()
+        if error is None and table.closed:  # the host closed it: its records stay stored
+            if self.tables.get(table_id) is table:
+                del self.tables[table_id]
+                self.tasks.pop(table_id, None)
+            return
         table.shutdown(CLOSE_RESTART, "the table restarted: reconnect")
         if self.tables.get(table_id) is table:
             del self.tables[table_id]
             self.tasks.pop(table_id, None)
+        self._stored.add(table_id)
         if isinstance(error, Reload):  # not a failure: its memory was behind the store
             log.warning("table %s reloads from the database: %s", table_id, error)
             self.restoring.add(table_id)
@@ -132,6 +185,7 @@ class TableRegistry:
         self._restarts[table_id] = count
         if count > MAX_RESTARTS:
             log.error("table %s failed %d times in a row; it stays stopped", table_id, count - 1)
+            self._stored.discard(table_id)
             return
         self.restoring.add(table_id)
         self._in_background(self._restore(table_id, min(BACKOFF[1], BACKOFF[0] * 2**count)))
@@ -143,14 +197,16 @@ class TableRegistry:
         while not self._closing:
             await asyncio.sleep(delay)
             delay = min(BACKOFF[1], max(BACKOFF[0], delay * 2))
+            if table_id in self.tables:
+                break
             try:
-                await self._launch(table_id)
+                await self._load(table_id)
             except Exception as error:
                 log.warning("table %s cannot be loaded yet (%s); trying again in %.1f s",
                             table_id, type(error).__name__, delay)  # fmt: skip
                 continue
-            self.restoring.discard(table_id)
-            return
+            break
+        self.restoring.discard(table_id)
 
     async def close(self) -> None:
         self._closing = True

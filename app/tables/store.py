@@ -102,6 +102,13 @@ class TableStore(Protocol):
     ) -> None:
         """Store the table's own state, with what applies later (next stakes, requests)."""
 
+    async def close_table(self, table_id: str) -> None:
+        """Mark the table closed (not restored again); its hands and ledger stay."""
+
+    async def hosted_open_tables(self, host_id: str) -> int:
+        """How many open tables this player hosts."""
+        ...
+
     async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
         """Insert the seat (its stack is the buy-in) and a `buy_in` ledger entry."""
 
@@ -162,6 +169,7 @@ class MemoryTableStore:
         self.frozen: asyncio.Event | None = None
         self._last_write: dict[str, float] = {}
         self._later: set[asyncio.Task[None]] = set()
+        self.closed: set[str] = set()
         self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
         self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
 
@@ -202,7 +210,7 @@ class MemoryTableStore:
         return table_id
 
     async def open_tables(self) -> list[str]:
-        return list(self.tables)
+        return [t for t in self.tables if t not in self.closed]
 
     async def load_table(self, table_id: str) -> StoredTable:
         stored = copy.deepcopy(self.tables[table_id])
@@ -230,6 +238,14 @@ class MemoryTableStore:
             t.hand_number, t.next_config, t.requests = hand_number, next_config, requests
 
         await self._write(apply)
+
+    async def close_table(self, table_id: str) -> None:
+        await self._write(lambda: self.closed.add(table_id))
+
+    async def hosted_open_tables(self, host_id: str) -> int:
+        return sum(
+            1 for t in self.tables.values() if t.host_id == host_id and t.id not in self.closed
+        )
 
     def _put_seat(self, table_id: str, seat: Seat) -> None:
         t = self.tables[table_id]

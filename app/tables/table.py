@@ -33,9 +33,10 @@ from app.tables.config import CHAT_MAX, MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand
 from app.tables.ledger import ledger_lines
+from app.tables.names import skeleton
 from app.tables.seat import Seat
 from app.tables.store import CHAT_KEPT, StoredTable, StoreInDoubt, TableStore
-from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
+from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
 from app.tables.views import Record, event_records, render, table_view, turn_record
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ class Runtime:
     outbox_limit: int = 256  # messages a connection may fall behind before it is closed
     replay_buffer: int = 1024  # at most this many sent records kept for clients to catch up
     clock_enabled: bool = True  # tests switch the decision clock off
+    seat_requests: int = 20  # pending seat requests a table keeps (SEAT_REQUESTS_PER_TABLE)
     bot_think: float = 1.5  # seconds a practice bot thinks, on average
     chat_burst: int = 5  # chat messages a player may send within `chat_window` seconds
     chat_window: float = 10.0
@@ -139,7 +141,7 @@ PLAYER_COMMANDS = frozenset(
 )  # fmt: skip
 HOST_COMMANDS = frozenset(
     {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host",
-     "add_bot", "bomb_pot_next", "spectator_chat"}
+     "add_bot", "bomb_pot_next", "spectator_chat", "close"}
 )  # fmt: skip
 #: commands that handle a failed write themselves (actions roll the hand back; timers retry)
 _SELF_UNDOING = frozenset(
@@ -211,6 +213,9 @@ class Table:
         self._chat_times: dict[str, deque[float]] = {}
         self._bots: dict[str, tuple[Bot, asyncio.Task[None]]] = {}
         self._bot_failures: dict[str, int] = {}
+        #: the host closed the table: it deals no more hand (`closing`), then ends (`closed`)
+        self.closing = False
+        self.closed = False
 
     # ------------------------------------------------------------------ outside API
     @staticmethod
@@ -264,6 +269,8 @@ class Table:
                 command.settle({}, TableError("internal", "the table restarts"))
                 raise
             command.settle(result)
+            if self.closed:
+                return
 
     def shutdown(self, code: int = CLOSE_GOING_AWAY, reason: str = "server stopping") -> None:
         """Stop the timers, refuse queued commands, close every viewer."""
@@ -578,9 +585,14 @@ class Table:
         buy_in = self._check_buy_in(c.data.get("buy_in"))
         name = str(c.data.get("name") or "player")[:32]
         post = bool(c.data.get("post", False))
+        self._check_name(pid, name)
         if self.config.approval_required and pid != self.host_id:
             if pid in self.requests:
                 raise TableError("already_requested", "your seat request is waiting for the host")
+            if len(self.requests) >= self.runtime.seat_requests:
+                raise TableError(
+                    "too_many_requests", "too many seat requests are waiting: try again later"
+                )
             request = SeatRequest(pid, name, number, buy_in, post)
             self.requests[pid] = request
             await self._save_table()
@@ -588,6 +600,16 @@ class Table:
             return {"status": "requested"}
         await self._seat(SeatRequest(pid, name, number, buy_in, post))
         return {"status": "seated", "seat": number}
+
+    def _check_name(self, player_id: str, name: str) -> None:
+        """No two players at a table whose names look the same (`names.skeleton`)."""
+        mine = skeleton(name)
+        others = [s.name for s in self.seats if s is not None and s.player_id != player_id]
+        others += [r.name for r in self.requests.values() if r.player_id != player_id]
+        if any(skeleton(other) == mine for other in others):
+            raise TableError(
+                "name_taken", f"someone at this table is already called {name!r}: rename first"
+            )
 
     async def _seat(self, r: SeatRequest) -> None:
         seat = Seat(
@@ -612,6 +634,7 @@ class Table:
             del self.requests[request.player_id]
             raise TableError("already_seated", "that player already has a seat")
         self._free_seat(request.seat)
+        self._check_name(request.player_id, request.name)
         await self._seat(request)
         del self.requests[request.player_id]
         with contextlib.suppress(TableError):  # a stale stored request is dropped at load
@@ -818,18 +841,70 @@ class Table:
     async def _on_adjust(self, c: Command) -> dict[str, Any]:
         seat = self._target_seat(c)
         amount = self._check_chips(c.data.get("amount"), signed=True)
+        # Pending chips count: three adjustments during one hand cannot pass the maximum.
+        after = seat.stack + seat.pending_top_up + seat.pending_adjust + amount
+        if after < 0 or after > MAX_CHIPS:
+            raise TableError("bad_amount", f"a stack stays between 0 and {MAX_CHIPS}")
         if self._in_hand(seat):
-            if seat.stack + seat.pending_adjust + amount < 0:
-                raise TableError("bad_amount", "a stack cannot go below zero")
             seat.pending_adjust += amount
             await self._save_seats(seat)
+            self._emit(self._adjusted_record(seat, amount, c.player_id, pending=True))
             return {"status": "after_hand"}
-        if seat.stack + amount < 0 or seat.stack + amount > MAX_CHIPS:
-            raise TableError("bad_amount", "a stack cannot go below zero")
         await self._add_chips(seat, amount, "adjustment")
-        self._emit(self._seat_record(seat))
+        self._emit(self._adjusted_record(seat, amount, c.player_id), self._seat_record(seat))
         self._schedule_next_hand(0.0)
         return {"status": "done", "stack": seat.stack}
+
+    def _adjusted_record(
+        self, seat: Seat, amount: int, by: str | None, pending: bool = False
+    ) -> Record:
+        """Everyone at the table sees a host adjustment: whose stack, by how much, by whom."""
+        return Record(
+            {
+                "type": "adjusted",
+                "seat": seat.number,
+                "player_id": seat.player_id,
+                "amount": amount,
+                "by": by,
+                "after_hand": pending,
+                "stack": seat.stack,
+            }
+        )
+
+    async def _on_close(self, c: Command) -> dict[str, Any]:
+        """The host closes the table: after the current hand everyone is cashed out, no more
+        hands are dealt, and the table stops; its hands and ledger stay in the database."""
+        if self._hand_running():
+            # Stored as a pause, so that after a crash mid-hand no further hand is dealt
+            # either (the host then closes again).
+            self.paused = True
+            await self._save_table()
+            self.closing = True
+            self._emit(self._table_record(), Record({"type": "closing"}))
+            return {"status": "after_hand"}
+        self.closing = True
+        await self._finish_close()
+        return {"status": "closed"}
+
+    async def _close_or_retry(self) -> None:
+        """Close after the hand; while the database refuses, try again (like a deal)."""
+        try:
+            await self._finish_close()
+        except TableError:
+            self._retry_next_hand()
+
+    async def _finish_close(self) -> None:
+        if self._next_hand_timer is not None:
+            self._next_hand_timer.cancel()
+            self._next_hand_timer = None
+        for seat in list(self.seats):
+            if seat is not None:
+                await self._cash_out(seat)
+        self.requests.clear()
+        await self._store(self.store.close_table(self.id))
+        self.closed = True
+        self._emit(Record({"type": "closed"}))
+        self.shutdown(CLOSE_TABLE_CLOSED, "the host closed the table")
 
     async def _on_transfer_host(self, c: Command) -> dict[str, Any]:
         target = str(c.data.get("player_id"))
@@ -861,7 +936,7 @@ class Table:
                 self._emit(self._seat_record(seat))
 
     def _schedule_next_hand(self, delay: float, *, even_paused: bool = False) -> None:
-        if self._hand_running() or (self.paused and not even_paused):
+        if self._hand_running() or ((self.paused or self.closing) and not even_paused):
             return
         if self._next_hand_timer is not None:
             return
@@ -899,6 +974,9 @@ class Table:
         for seat in changed:
             if self.seats[seat.number] is seat:
                 self._emit(self._seat_record(seat))
+        if self.closing:
+            await self._close_or_retry()
+            return
         if self.paused:
             return
         # Idle: players to deal to, and none of them here (nor anyone watching the bots).
@@ -1225,7 +1303,7 @@ class Table:
                     amount = min(pending, max(0, self.config.buy_in_max - seat.stack))
                     seat.pending_top_up = 0
                 else:
-                    amount = max(pending, -seat.stack)
+                    amount = min(max(pending, -seat.stack), MAX_CHIPS - seat.stack)
                     seat.pending_adjust = 0
                 try:
                     if amount:
@@ -1253,6 +1331,9 @@ class Table:
         for seat in self.seats:
             if seat is not None:
                 self._emit(self._seat_record(seat))
+        if self.closing:
+            await self._close_or_retry()
+            return
         self._schedule_next_hand(self.runtime.between_hands)
 
     async def _resume(self) -> None:

@@ -20,6 +20,7 @@ _ids = itertools.count(1)
 CLOSE_TOO_SLOW = 4008  # the outbox overflowed: reconnect for a snapshot
 CLOSE_RESTART = 1012  # the table restarted from durable state: reconnect
 CLOSE_GOING_AWAY = 1001
+CLOSE_TABLE_CLOSED = 4410  # the host closed the table: nothing to reconnect to
 
 
 class Viewer:

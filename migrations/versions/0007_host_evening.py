@@ -1,7 +1,7 @@
 """the host's evening: bot players, bomb pot next hand, sit-out switches, chat
 
 Revision ID: 0007
-Revises: 0004
+Revises: 0005
 Create Date: 2026-11-30
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007"
-down_revision: str | Sequence[str] | None = "0004"
+down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

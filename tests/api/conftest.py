@@ -18,7 +18,7 @@ async def running(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     """The app with its lifespan run, and an HTTP client talking to it in process."""
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             yield client
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow, LedgerEntry
 from app.store.tables import SqlTableStore
@@ -149,6 +150,7 @@ async def test_sigkill_mid_hand_then_the_hand_continues(
         for c in clients:
             await c.close()
 
+    decks.use_secret("c" * 40)  # the server's SECRET_KEY: its decks are sealed with it
     engine = create_engine(postgres_url)
     try:
         sessions = session_factory(engine)
@@ -164,7 +166,7 @@ async def test_sigkill_mid_hand_then_the_hand_continues(
         assert await store.ledger_balance(table_id) == await store.stacks_total(table_id) == 300
     finally:
         await engine.dispose()
-    db = await replay_table(postgres_url, table_id)
+    db = await replay_table(postgres_url, table_id, secret="c" * 40)
     assert {seat: stack for seat, (_, stack) in db["seats"].items()} == db["chain"]
 
 

@@ -17,6 +17,7 @@ from pytest_postgresql.janitor import DatabaseJanitor
 from sqlalchemy import select
 
 from app.config import Settings
+from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow
 from app.store.tables import SqlTableStore
@@ -41,6 +42,7 @@ def own_postgres() -> Iterator[PostgresServer]:
 
 
 def settings_for(tmp_path: Path, database_url: str, redis_url: str | None = None) -> Settings:
+    decks.use_secret("f" * 40)  # the server's SECRET_KEY: the test reads its sealed decks
     return Settings(
         data_dir=tmp_path / "data",
         database_url=database_url,
@@ -141,6 +143,7 @@ class Game:
 
 async def check_store(url: str, game: Game) -> None:
     """No accepted action lost, no hand lost, and the ledger identity."""
+    decks.use_secret("f" * 40)  # the server's SECRET_KEY (its decks are sealed with it)
     engine = create_engine(url)
     try:
         sessions = session_factory(engine)
@@ -156,7 +159,7 @@ async def check_store(url: str, game: Game) -> None:
         assert await store.ledger_balance(table_id) == await store.stacks_total(table_id) == 300
     finally:
         await engine.dispose()
-    db = await replay_table(url, table_id)  # every stored hand replays to its stored result
+    db = await replay_table(url, table_id, secret="f" * 40)  # every stored hand replays
     chain = db["chain"]  # each seat's stack after the last hand it played
     assert {seat: stack for seat, (_, stack) in db["seats"].items() if seat in chain} == chain
 
@@ -276,8 +279,10 @@ async def test_presence_counts_connections_and_follows_seat_changes(
         await second.wait_for(lambda m: m["type"] == "snapshot")
 
         async def online() -> dict[str, Any]:
+            """Seated players online, and how many unseated people watch (no spectator's
+            player id is public)."""
             r = await host.http.get(f"/api/tables/{code}")
-            return dict(r.json()["online"])
+            return {**r.json()["online"], "spectators": r.json()["spectators"]}
 
         async def eventually(predicate: Any) -> dict[str, Any]:
             for _ in range(60):  # 3 s and more: well under the 10 s of a heartbeat
@@ -287,10 +292,10 @@ async def test_presence_counts_connections_and_follows_seat_changes(
                 await asyncio.sleep(0.05)
             raise AssertionError(now)
 
-        await eventually(lambda o: guest.player_id in o)
+        await eventually(lambda o: o["spectators"] == 2)  # the host and the guest (two tabs)
         await second.close()
         await asyncio.sleep(0.3)
-        assert guest.player_id in await online()  # the first tab is still open
+        assert (await online())["spectators"] == 2  # the guest's first tab is still open
         assert (await guest.request(type="sit", seat=1, buy_in=100))["status"] == "requested"
         await host.request(type="approve", player_id=guest.player_id)
         now = await eventually(lambda o: o.get(guest.player_id) == 1)  # within 2 s, not 10

@@ -89,3 +89,29 @@ def test_text_format_is_one_readable_line(capsys: pytest.CaptureFixture[str]) ->
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "websocket connect table t7 seat 2" in err
+
+
+def test_debug_is_for_our_loggers_unless_a_third_party_one_is_named() -> None:
+    saved = logging.getLogger().handlers[:], logging.getLogger().level
+    try:
+        setup_logging("debug", "text")
+        assert logging.getLogger("omaha.tables").isEnabledFor(logging.DEBUG)
+        for name in ("aiosqlite", "uvicorn.error", "websockets.client", "sqlalchemy.engine"):
+            assert not logging.getLogger(name).isEnabledFor(logging.DEBUG), name
+        setup_logging("debug", "text", ["aiosqlite"])
+        assert logging.getLogger("aiosqlite").isEnabledFor(logging.DEBUG)
+    finally:
+        logging.getLogger().handlers[:] = saved[0]
+        logging.getLogger().setLevel(saved[1])
+        for name in ("omaha", "aiosqlite"):
+            logging.getLogger(name).setLevel(logging.NOTSET)
+
+
+def test_secrets_are_cut_from_message_text(json_lines: io.StringIO) -> None:
+    log = logging.getLogger("omaha.test")
+    log.info("< cookie: omaha_session=%s; other=1", TOKEN)
+    log.info("Cookie: __Host-omaha_session=%s", TOKEN)
+    log.info("authorization: Bearer %s", TOKEN)
+    log.info("GET /x?a=1&token=%s", TOKEN)
+    assert TOKEN not in json_lines.getvalue()
+    assert json_lines.getvalue().count("[redacted]") == 4

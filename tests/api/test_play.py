@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from app.config import Settings
 from app.poker import HandState, card_str
+from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow, SeatRow
 from app.store.tables import SqlTableStore
@@ -43,6 +44,9 @@ def live_settings(tmp_path: Path, database_url: str, redis_url: str | None) -> S
         between_hands=0,
         away_grace=3600,
         presence_ttl=5,
+        # every test client comes from 127.0.0.1: the per-address limits are tested on their own
+        sessions_per_minute=10000,
+        tables_per_minute=10000,
     )
 
 
@@ -66,8 +70,10 @@ def hands_seen(client: Client) -> int:
     return sum(1 for m in client.messages if m["type"] == "hand_ended")
 
 
-async def replay_table(url: str, table_id: str) -> dict[str, Any]:
-    """Every stored hand replayed by the engine; checks each result and the chain of stacks."""
+async def replay_table(url: str, table_id: str, secret: str = "s" * 40) -> dict[str, Any]:
+    """Every stored hand replayed by the engine; checks each result and the chain of stacks.
+    Decks are sealed with the server's SECRET_KEY (`live_settings`)."""
+    decks.use_secret(secret)
     engine = create_engine(url)
     out: dict[str, Any] = {"hands": {}, "seats": {}}
     try:

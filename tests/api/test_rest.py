@@ -13,14 +13,17 @@ async def test_session_cookie_and_renaming(client: httpx.AsyncClient) -> None:
     assert "httponly" in cookie and "samesite=lax" in cookie and "secure" not in cookie
     me = (await client.get("/api/session")).json()
     assert me["name"] == "Alice"
+    old = client.cookies["omaha_session"]
     r = await client.post("/api/session", json={"name": "Alicia"})
-    assert r.json()["player_id"] == me["player_id"] and "set-cookie" not in r.headers
+    # Renaming keeps the player and rotates the token (see test_identity: session fixation).
+    assert r.json()["player_id"] == me["player_id"] and "set-cookie" in r.headers
+    assert client.cookies["omaha_session"] != old
     assert (await client.post("/api/session", json={"name": ""})).status_code == 422
     assert (await client.post("/api/session", json={"name": "x" * 33})).status_code == 422
 
 
 async def test_secure_cookie_behind_https(client: httpx.AsyncClient) -> None:
-    r = await client.post("https://testserver/api/session", json={"name": "Bob"})
+    r = await client.post("https://127.0.0.1/api/session", json={"name": "Bob"})
     assert "secure" in r.headers["set-cookie"].lower()
 
 

@@ -96,10 +96,16 @@ async def test_a_client_that_stops_reading_does_not_delay_the_others(
             max_queue=1, compression=None,
         )  # fmt: skip
 
-        async def staller_dropped() -> bool:
-            online = (await a.http.get(f"/api/tables/{code}")).json()["online"]
-            return staller.player_id not in online
+        async def spectators() -> int:
+            return int((await a.http.get(f"/api/tables/{code}")).json()["spectators"])
 
+        async def staller_dropped() -> bool:  # the watcher is the only spectator left
+            return await spectators() == 1
+
+        for _ in range(100):  # the staller is online (the public view names no spectator)
+            if await spectators() == 2:
+                break
+            await asyncio.sleep(0.05)
         started = time.perf_counter()
         during = await driver.play(5000, until=staller_dropped)
         closed_after = time.perf_counter() - started

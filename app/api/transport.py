@@ -1,0 +1,63 @@
+"""uvicorn's HTTP protocol with two bounds it lacks: a header-read timeout and a hard cap on
+open connections.
+
+uvicorn starts its keep-alive timer only after a first response, so a socket that connects
+and never finishes its request headers (idle, or a slowloris trickle) is held for ever: 1,006
+of them used every file descriptor under `ulimit -n 1024`. Here a connection that has not
+completed a request's headers within HEADER_TIMEOUT seconds of opening (or of its previous
+response) is closed, and a connection beyond MAX_CONNECTIONS is closed at once (uvicorn's
+`limit_concurrency` answers 503 to a request but still holds the socket).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+
+def bounded_protocol(header_timeout: float, max_connections: int) -> type[asyncio.Protocol]:
+    """The HTTP protocol class to give uvicorn (`Config(http=...)`)."""
+    base: Any = AutoHTTPProtocol
+
+    class Bounded(base):  # type: ignore[misc]
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.close()
+                return
+            self._arm_header_timer()
+
+        def _arm_header_timer(self) -> None:
+            # The request being answered when armed (None: none yet). If it is still the
+            # current one when the timer fires, no new request's headers arrived in time.
+            self._waiting_after = self.cycle
+            self._header_timer = self.loop.call_later(header_timeout, self._headers_too_slow)
+
+        def _headers_too_slow(self) -> None:
+            # Still HTTP (not upgraded to a WebSocket, whose protocol then owns the
+            # transport) and no new request since the timer was armed.
+            transport = self.transport
+            stale = self.cycle is self._waiting_after
+            busy = self.cycle is not None and not self.cycle.response_complete
+            if stale and not busy and transport.get_protocol() is self:
+                transport.close()
+
+        def on_response_complete(self) -> None:
+            # uvicorn's keep-alive timer stops at the first byte of the next request: a
+            # client trickling the next request's headers would otherwise be held for ever.
+            super().on_response_complete()
+            timer = getattr(self, "_header_timer", None)
+            if timer is not None:
+                timer.cancel()
+            if not self.transport.is_closing():
+                self._arm_header_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            timer = getattr(self, "_header_timer", None)
+            if timer is not None:
+                timer.cancel()
+            super().connection_lost(exc)
+
+    return Bounded
