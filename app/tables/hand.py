@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.poker import GAMES, Action, ActionKind, Betting, HandConfig, HandSetup, HandState, OddChip
+from app.poker.events import PotAwarded
 
 
 def setup_to_json(setup: HandSetup) -> dict[str, Any]:
@@ -75,6 +76,11 @@ def action_from_json(data: dict[str, Any]) -> Action:
     )
 
 
+def awarded(state: HandState) -> int:
+    """Every chip awarded so far: the hand's pot once it is over (returned bets excluded)."""
+    return sum(e.amount for e in state.log if isinstance(e, PotAwarded))
+
+
 @dataclass
 class Hand:
     """The hand in progress (or just finished) at a table."""
@@ -86,6 +92,8 @@ class Hand:
     players: tuple[str, ...]  # player id of each position
     state: HandState
     straddle: int | None = None
+    #: the players' names as dealt, by position (for the hand's history)
+    names: tuple[str, ...] = ()
     #: hole cards of positions that mucked or folded are never shown: the engine's `shown`
     #: flags say what is public.
     meta: dict[str, Any] = field(default_factory=dict)
@@ -115,6 +123,7 @@ class Hand:
             "players": list(self.players),
             "button": self.button,
             "straddle": self.straddle,
+            "names": list(self.names),
         }
 
     @classmethod
@@ -136,4 +145,5 @@ class Hand:
             players=tuple(record["players"]),
             state=state,
             straddle=record.get("straddle"),
+            names=tuple(record.get("names", ())),
         )

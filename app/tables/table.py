@@ -660,6 +660,7 @@ class Table:
             players=tuple(s.player_id for s in seats),
             state=HandState(setup, deck),
             straddle=deal.straddle,
+            names=tuple(s.name for s in seats),
         )
         flags = [(s.waiting, s.post, s.stack) for s in seats]
         for s in seats:
