@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.api import health, identity, tables, ws
+from app.api import health, history, identity, tables, ws
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
+    app.include_router(history.router)
     app.include_router(ws.router)
 
     static = static_dir()

@@ -271,7 +271,7 @@ def _summary_seat(s: dict[str, Any], who: str, hi_lo: bool) -> str:
             quiet = s["net"] == 0  # nothing posted, nothing put in
             return f"{head} folded before Flop" + (" (didn't bet)" if quiet else "")
         return f"{head} folded on the {street.capitalize()}"
-    if s["mucked"]:
+    if s["mucked"] and not s["won"]:
         return f"{head} mucked"
     if s["shown"] and s["cards"]:
         phrase = hand_phrase(s["hands"], 0, 0, hi_lo)

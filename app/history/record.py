@@ -154,10 +154,10 @@ def all_in_equity(state: HandState) -> dict[str, Any] | None:
     }
 
 
-def build(stored: StoredHand, viewer: str | None, *, host: bool = False) -> dict[str, Any]:
-    """The hand as `viewer` (a player id; None: a spectator) may see it. `host` changes
-    nothing about cards: the host sees what any spectator (or, if dealt in, player) sees."""
-    del host  # deliberately unused: the host has no extra right to cards
+def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dict[str, Any]:
+    """The hand as `viewer` (a player id; None: a spectator) may see it. Being the host
+    changes nothing: the host sees what any spectator (or, if dealt in, player) sees.
+    `equity=False` leaves the all-in equity out (its exact enumeration can take seconds)."""
     hand = replay(stored)
     state = hand.state
     cfg = state.config
@@ -216,9 +216,9 @@ def build(stored: StoredHand, viewer: str | None, *, host: bool = False) -> dict
             pot["amount"] += step["amount"]
             pot["shares"].append({k: step[k] for k in ("run", "board", "half", "seat", "amount",
                                                         "hand_name", "cards")})  # fmt: skip
-    equity = all_in_equity(state)
-    if equity is not None:
-        for entry in equity["players"]:
+    spot_equity = all_in_equity(state) if equity else None
+    if spot_equity is not None:
+        for entry in spot_equity["players"]:
             p = entry.pop("position")
             entry["seat"] = hand.seats[p]
             entry["adjusted_net"] = round(seats[p]["net"] - won[p] + entry["expected"], 2)
@@ -247,5 +247,21 @@ def build(stored: StoredHand, viewer: str | None, *, host: bool = False) -> dict
         "boards": [[[_str(c) for c in board] for board in run] for run in state.boards],
         "pots": [pots[k] for k in sorted(pots)],
         "total_pot": awarded(state),
-        "equity": equity,
+        "equity": spot_equity,
+    }
+
+
+def luck(stored: StoredHand) -> dict[str, float]:
+    """Each player's expected minus actual winnings in an all-in hand ({} otherwise)."""
+    hand = replay(stored)
+    equity = all_in_equity(hand.state)
+    if equity is None:
+        return {}
+    won = [0] * hand.state.n
+    for e in hand.state.log:
+        if isinstance(e, PotAwarded):
+            won[e.player] += e.amount
+    return {
+        hand.players[entry["position"]]: entry["expected"] - won[entry["position"]]
+        for entry in equity["players"]
     }

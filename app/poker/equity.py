@@ -6,8 +6,9 @@ average of what they would win over every way the remaining board cards can fall
 ``equities`` divides each pot on every run-out exactly as the showdown does (each board its
 share, each half of a hi-lo pot to its best hands, ties split) and averages.
 
-Exact when the run-outs number at most ``EXACT_LIMIT`` (every flop all-in, most pre-flop
-all-ins of two boards excepted); otherwise a Monte Carlo of ``SAMPLES`` run-outs drawn by a
+Exact when the boards' run-outs number at most ``EXACT_LIMIT`` (every all-in on the flop
+or later, and Courchevel's before the flop; two boards count twice: each board's division is
+its own, so the average over the deal is the sum of each board's average); otherwise a Monte Carlo of ``SAMPLES`` run-outs drawn by a
 ``random.Random`` seeded with ``SEED``, so the same spot always gives the same figure. The
 unseen cards are the deck minus the tabled hands and the board: folded hands are unknown to
 everyone, so they stay in the deck (a figure computed with them would reveal something
@@ -78,45 +79,39 @@ def all_in_spot(state: HandState) -> AllInSpot | None:
 
 
 def runout_count(unseen: int, per_board: int, boards: int) -> int:
+    """Run-outs of the whole deal: each board its ``per_board`` cards, boards disjoint."""
     total = 1
     for b in range(boards):
         total *= comb(unseen - b * per_board, per_board)
     return total
 
 
-def _divide(
-    spot: AllInSpot, full: Sequence[Sequence[Card]], acc: dict[int, float], players: list[int]
+def _divide_board(
+    spot: AllInSpot, board: Sequence[Card], share: float, acc: dict[int, float], players: list[int]
 ) -> None:
-    """Add one run-out's division of every pot to ``acc``."""
-    nboards = len(full)
-    highs = [{p: high_value(spot.holes[p], board) for p in players} for board in full]
-    lows = (
-        [{p: low_value(spot.holes[p], board) for p in players} for board in full]
-        if spot.hi_lo
-        else None
-    )
+    """Add one board's division of every pot (``share`` of each: 1 / boards) to ``acc``."""
+    holes = spot.holes
+    high = {p: high_value(holes[p], board) for p in players}
+    low = {p: low_value(holes[p], board) for p in players} if spot.hi_lo else None
     for amount, eligible in spot.pots:
-        per_board = amount / nboards
-        for b in range(nboards):
-            high = highs[b]
-            best = min(high[p] for p in eligible)
-            high_winners = [p for p in eligible if high[p] == best]
-            low_winners: list[int] = []
-            if lows is not None:
-                low = lows[b]
-                qualified = [v for p in eligible if (v := low[p]) is not None]
-                if qualified:
-                    lo = min(qualified)
-                    low_winners = [p for p in eligible if low[p] == lo]
-            if low_winners:
-                half = per_board / 2
-                for p in high_winners:
-                    acc[p] += half / len(high_winners)
-                for p in low_winners:
-                    acc[p] += half / len(low_winners)
-            else:
-                for p in high_winners:
-                    acc[p] += per_board / len(high_winners)
+        part = amount * share
+        best = min(high[p] for p in eligible)
+        high_winners = [p for p in eligible if high[p] == best]
+        low_winners: list[int] = []
+        if low is not None:
+            qualified = [v for p in eligible if (v := low[p]) is not None]
+            if qualified:
+                lo = min(qualified)
+                low_winners = [p for p in eligible if low[p] == lo]
+        if low_winners:
+            half = part / 2
+            for p in high_winners:
+                acc[p] += half / len(high_winners)
+            for p in low_winners:
+                acc[p] += half / len(low_winners)
+        else:
+            for p in high_winners:
+                acc[p] += part / len(high_winners)
 
 
 def equities(
@@ -135,25 +130,25 @@ def equities(
     acc = dict.fromkeys(players, 0.0)
     pot = sum(amount for amount, _ in spot.pots)
     count = runout_count(len(unseen), need, nboards)
-    if count <= exact_limit:
-        if nboards == 1:
-            board = spot.boards[0]
+    share = 1 / nboards
+    combos = comb(len(unseen), need)
+    if combos * nboards <= exact_limit:
+        # Each board's division is its own, and over every run-out of the deal each board
+        # alone sees every set of cards equally often: so the average over the deal is the
+        # sum over the boards of each board's average over its own cards (exact).
+        for board in spot.boards:
+            part = dict.fromkeys(players, 0.0)
             for extra in combinations(unseen, need):
-                _divide(spot, (board + extra,), acc, players)
-        else:
-            for first in combinations(unseen, need):
-                rest = [c for c in unseen if c not in first]
-                full0 = spot.boards[0] + first
-                for second in combinations(rest, need):
-                    _divide(spot, (full0, spot.boards[1] + second), acc, players)
+                _divide_board(spot, board + extra, share, part, players)
+            for p in players:
+                acc[p] += part[p] / combos
         method, runs = "exact", count
     else:
         rng = random.Random(seed)
         for _ in range(samples):
             drawn = rng.sample(unseen, need * nboards)
-            full = [
-                spot.boards[b] + tuple(drawn[b * need : (b + 1) * need]) for b in range(nboards)
-            ]
-            _divide(spot, full, acc, players)
+            for b, board in enumerate(spot.boards):
+                extra = tuple(drawn[b * need : (b + 1) * need])
+                _divide_board(spot, board + extra, share / samples, acc, players)
         method, runs = "monte-carlo", samples
-    return Equity({p: acc[p] / runs for p in players}, pot, method, runs)
+    return Equity(dict(acc), pot, method, runs)
