@@ -18,8 +18,12 @@ POST = re.compile(
     r"(.+?): posts (small blind|big blind|the ante|straddle|small & big blinds|dead blind) "
     r"(\$?[\d.]+)( and is all-in)?"
 )
-STREET = re.compile(r"\*\*\* (?:(FIRST|SECOND|THIRD|FOURTH) )?(PRE-FLOP|FLOP|TURN|RIVER) \*\*\* (.+)")
-SECTION = re.compile(r"\*\*\* (?:(?:FIRST|SECOND|THIRD|FOURTH) )?(HOLE CARDS|SHOW DOWN|SUMMARY) \*\*\*")
+STREET = re.compile(
+    r"\*\*\* (?:(FIRST|SECOND|THIRD|FOURTH) )?(PRE-FLOP|FLOP|TURN|RIVER) \*\*\* (.+)"
+)
+SECTION = re.compile(
+    r"\*\*\* (?:(?:FIRST|SECOND|THIRD|FOURTH) )?(HOLE CARDS|SHOW DOWN|SUMMARY) \*\*\*"
+)
 ACTION = re.compile(
     r"(.+?): (folds|checks|calls|bets|raises)(?: (\$?[\d.]+))?(?: to (\$?[\d.]+))?( and is all-in)?"
 )
@@ -101,7 +105,9 @@ def parse_hand(text: str) -> ParsedHand:
     street_bet: dict[str, Decimal] = {}
     section = "setup"
     for line in lines[2:]:
-        hand.cards.update(c for chunk in re.findall(r"\[(.*?)\]", line) for c in CARD.findall(chunk))
+        hand.cards.update(
+            c for chunk in re.findall(r"\[(.*?)\]", line) for c in CARD.findall(chunk)
+        )
         if section == "summary":
             if (s := TOTAL.fullmatch(line)) is not None:
                 hand.total_pot, hand.rake = amount(s.group(1)), amount(s.group(3))
