@@ -8,11 +8,12 @@ share, each half of a hi-lo pot to its best hands, ties split) and averages.
 
 Exact when the boards' run-outs number at most ``EXACT_LIMIT`` (every all-in on the flop
 or later, and Courchevel's before the flop; two boards count twice: each board's division is
-its own, so the average over the deal is the sum of each board's average); otherwise a Monte Carlo of ``SAMPLES`` run-outs drawn by a
-``random.Random`` seeded with ``SEED``, so the same spot always gives the same figure. The
-unseen cards are the deck minus the tabled hands and the board: folded hands are unknown to
-everyone, so they stay in the deck (a figure computed with them would reveal something
-about them). Odd chips are not modelled: shares are fractions of chips.
+its own, so the average over the deal is the sum of each board's average); otherwise a
+Monte Carlo of ``SAMPLES`` run-outs drawn by a ``random.Random`` seeded with ``SEED``, so
+the same spot always gives the same figure. The unseen cards are the deck minus the tabled
+hands and the board: folded hands are unknown to everyone, so they stay in the deck (a
+figure computed with them would reveal something about them). Odd chips are not
+modelled: shares are fractions of chips.
 """
 
 from __future__ import annotations
