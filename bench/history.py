@@ -96,6 +96,15 @@ async def _timed(client: Any, url: str, params: dict[str, Any], requests: int) -
     return times
 
 
+async def _timed_query(store: Any, table_id: str, requests: int) -> list[float]:
+    times = []
+    for _ in range(requests):
+        t0 = time.perf_counter()
+        await store.table_hands(table_id, limit=51)
+        times.append((time.perf_counter() - t0) * 1000)
+    return times
+
+
 def _row(label: str, times: list[float], reference: float | None = None) -> str:
     p50 = statistics.median(times)
     p95 = sorted(times)[int(len(times) * 0.95) - 1]
@@ -108,6 +117,7 @@ async def bench_list(hands: int, tables: int, requests: int) -> None:
 
     from app.config import Settings
     from app.main import create_app
+    from app.store.history import HistoryStore
     from app.store.db import create_engine
     from app.store.migrate import upgrade_connection
     from tests.api.conftest import running
@@ -156,15 +166,22 @@ async def bench_list(hands: int, tables: int, requests: int) -> None:
             results = {}
             for label, params in rows:
                 results[label] = await _timed(client, path, params, requests)
+            store = HistoryStore(app.state.sessions)
+            table_id = ids[tables // 2]
+            query_with = await _timed_query(store, table_id, requests)
             async with engine.begin() as c:
                 await c.execute(text("DROP INDEX ix_hands_table_serial"))
                 await c.execute(text("DROP INDEX ix_hands_serial"))
                 await c.execute(text("ANALYZE hands"))
             without = await _timed(client, path, {"limit": 50}, max(20, requests // 4))
+            query_without = await _timed_query(store, table_id, max(20, requests // 4))
             reference = statistics.median(without)
             for label, _ in rows:
                 print(_row(label, results[label], reference))
             print(_row("reference: first page without the serial indexes", without))
+            print(_row("the query alone (store), first page", query_with,
+                       statistics.median(query_without)))  # fmt: skip
+            print(_row("reference: the query alone without them", query_without))
             print("(ratio: the reference's p50 over the row's; target: under 50 ms)")
         await engine.dispose()
 

@@ -9,6 +9,7 @@ else, and the deck order never leaves the server.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -151,7 +152,8 @@ async def one_hand(
     """One hand in full, as the viewer may see it: seats, every step, boards, pots, the
     all-in equity. Open to its players, the table's host, and whoever gives `code`."""
     stored, viewer = await _open(request, number, player, code)
-    return build(stored, viewer)
+    # Replays and equity are CPU work (an exact equity can take seconds): off the loop.
+    return await asyncio.to_thread(build, stored, viewer)
 
 
 @router.get("/api/hands/{number}/pokerstars.txt", response_class=PlainTextResponse)
@@ -160,7 +162,8 @@ async def one_hand_text(
 ) -> PlainTextResponse:
     """The hand in PokerStars' text layout, from the viewer's seat."""
     stored, viewer = await _open(request, number, player, code)
-    return _download(export_hand(build(stored, viewer)), f"hand-{number}.txt", "text/plain")
+    record = await asyncio.to_thread(build, stored, viewer, equity=False)
+    return _download(export_hand(record), f"hand-{number}.txt", "text/plain")
 
 
 @router.get("/api/hands/{number}/hand.phh", response_class=PlainTextResponse)
@@ -169,7 +172,8 @@ async def one_hand_phh(
 ) -> PlainTextResponse:
     """The hand in PHH, from the viewer's seat (cards never shown are `??`)."""
     stored, viewer = await _open(request, number, player, code)
-    return _download(phh_hand(stored, viewer), f"hand-{number}.phh", "application/toml")
+    text = await asyncio.to_thread(phh_hand, stored, viewer)
+    return _download(text, f"hand-{number}.phh", "application/toml")
 
 
 SinceQuery = Annotated[int | None, Query(ge=0, description="from this hand number")]
@@ -195,7 +199,9 @@ async def session_text(
     """A table's hands (oldest first, at most 5,000) in PokerStars' layout."""
     hands = await _session(request, code, since, until)
     viewer = str(player.id) if player is not None else None
-    text = export_session(build(h, viewer) for h in hands)
+    text = await asyncio.to_thread(
+        lambda: export_session(build(h, viewer, equity=False) for h in hands)
+    )
     return _download(text, "session.txt", "text/plain")
 
 
@@ -210,7 +216,8 @@ async def session_phhs(
     """A table's hands (oldest first, at most 5,000) as one PHH session file."""
     hands = await _session(request, code, since, until)
     viewer = str(player.id) if player is not None else None
-    return _download(phhs_session(hands, viewer), "session.phhs", "application/toml")
+    text = await asyncio.to_thread(phhs_session, hands, viewer)
+    return _download(text, "session.phhs", "application/toml")
 
 
 @router.get("/api/tables/{code}/ledger.csv", response_class=PlainTextResponse)
@@ -224,11 +231,15 @@ async def ledger(code: str, request: Request) -> PlainTextResponse:
     adjustment: dict[str, float] = {}
     numbers = await store.table_numbers(table_id, limit=None)
     for start in range(0, len(numbers), 500):
-        for stored in await store.hands(numbers[start : start + 500]):
-            for player_id, value in luck(stored).items():
-                adjustment[player_id] = adjustment.get(player_id, 0.0) + value
+        chunk = await store.hands(numbers[start : start + 500])
+        for player_id, value in await asyncio.to_thread(_luck, chunk):
+            adjustment[player_id] = adjustment.get(player_id, 0.0) + value
     entries = [Entry(e.at.isoformat(), e.player_id, e.name, e.kind, e.amount) for e in lines]
     return _download(ledger_csv(entries, stacks, adjustment), "ledger.csv", "text/csv")
+
+
+def _luck(hands: list[StoredHand]) -> list[tuple[str, float]]:
+    return [item for stored in hands for item in luck(stored).items()]
 
 
 def _download(text: str, filename: str, media_type: str) -> PlainTextResponse:
