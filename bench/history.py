@@ -117,8 +117,8 @@ async def bench_list(hands: int, tables: int, requests: int) -> None:
 
     from app.config import Settings
     from app.main import create_app
-    from app.store.history import HistoryStore
     from app.store.db import create_engine
+    from app.store.history import HistoryStore
     from app.store.migrate import upgrade_connection
     from tests.api.conftest import running
     from tests.servers import postgres_cluster
