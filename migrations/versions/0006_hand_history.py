@@ -9,6 +9,7 @@ trigger on SQLite (the next number after the largest; SQLite writes one at a tim
 hands are numbered in the order they started, and get their game, pot and players.
 """
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,7 +85,7 @@ def _backfill(bind: sa.Connection) -> None:
         for position, player_id in enumerate(hand.players):
             bind.execute(
                 players.insert().values(
-                    hand_id=row.id, position=position, player_id=player_id, serial=k
+                    hand_id=row.id, position=position, player_id=uuid.UUID(player_id), serial=k
                 )
             )
 
