@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.api import health, history, identity, tables, ws
+from app.api import health, history, identity, ledger, tables, ws
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
@@ -57,6 +57,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 between_hands=settings.between_hands,
                 away_grace=settings.away_grace,
                 outbox_limit=settings.ws_outbox_limit,
+                bot_think=settings.bot_think,
+                chat_burst=settings.chat_burst,
+                chat_window=settings.chat_window,
             ),
         )
         await app.state.tables.start()
@@ -87,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(identity.router)
     app.include_router(tables.router)
     app.include_router(history.router)
+    app.include_router(ledger.router)
     app.include_router(ws.router)
 
     static = static_dir()

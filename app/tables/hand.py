@@ -94,6 +94,8 @@ class Hand:
     straddle: int | None = None
     #: the players' names as dealt, by position (for the hand's history)
     names: tuple[str, ...] = ()
+    #: positions played by practice bots (app.bots): the hand's record marks them
+    bots: tuple[int, ...] = ()
     #: hole cards of positions that mucked or folded are never shown: the engine's `shown`
     #: flags say what is public.
     meta: dict[str, Any] = field(default_factory=dict)
@@ -124,6 +126,7 @@ class Hand:
             "button": self.button,
             "straddle": self.straddle,
             "names": list(self.names),
+            "bots": list(self.bots),
         }
 
     @classmethod
@@ -146,4 +149,5 @@ class Hand:
             state=state,
             straddle=record.get("straddle"),
             names=tuple(record.get("names", ())),
+            bots=tuple(record.get("bots", ())),
         )
