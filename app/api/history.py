@@ -17,7 +17,6 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 
 from app.api.identity import MaybePlayerDep, PlayerDep
-from app.history.ledger import Entry, ledger_csv
 from app.history.phh import phh_hand, phhs_session
 from app.history.pokerstars import export_hand, export_session
 from app.history.record import StoredHand, build, luck
@@ -220,22 +219,17 @@ async def session_phhs(
     return _download(text, "session.phhs", "application/toml")
 
 
-@router.get("/api/tables/{code}/ledger.csv", response_class=PlainTextResponse)
-async def ledger(code: str, request: Request) -> PlainTextResponse:
-    """Every buy-in, top-up, adjustment and cash-out, the stacks, and each player's net,
-    real and all-in adjusted."""
-    table_id = await _table_id(request, code)
+async def all_in_luck(request: Request, table_id: str) -> dict[str, float]:
+    """Each player's sum, over the table's all-in hands, of what they would win in
+    expectation at the all-in minus what they won: the ledger's all-in adjustment."""
     store = history(request)
-    lines = await store.ledger(table_id)
-    stacks = await store.stacks(table_id)
-    adjustment: dict[str, float] = {}
+    total: dict[str, float] = {}
     numbers = await store.table_numbers(table_id, limit=None)
     for start in range(0, len(numbers), 500):
         chunk = await store.hands(numbers[start : start + 500])
         for player_id, value in await asyncio.to_thread(_luck, chunk):
-            adjustment[player_id] = adjustment.get(player_id, 0.0) + value
-    entries = [Entry(e.at.isoformat(), e.player_id, e.name, e.kind, e.amount) for e in lines]
-    return _download(ledger_csv(entries, stacks, adjustment), "ledger.csv", "text/csv")
+            total[player_id] = total.get(player_id, 0.0) + value
+    return total
 
 
 def _luck(hands: list[StoredHand]) -> list[tuple[str, float]]:

@@ -20,9 +20,7 @@ from app.store.models import (
     HandActionRow,
     HandPlayerRow,
     HandRow,
-    LedgerEntry,
     Player,
-    SeatRow,
     TableRow,
 )
 
@@ -63,15 +61,6 @@ class HandAccess:
     code: str
     host_id: str
     players: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class LedgerLine:
-    at: datetime
-    player_id: str
-    name: str
-    kind: str
-    amount: int
 
 
 def _list_query(
@@ -245,26 +234,3 @@ class HistoryStore:
             query = query.where(HandRow.serial <= until)
         async with self.sessions() as s:
             return [int(n or 0) for n in await s.scalars(query)]
-
-    async def stacks(self, table_id: str) -> dict[str, int]:
-        """The seated players' stacks (player id -> chips), as stored between hands."""
-        async with self.sessions() as s:
-            rows = await s.execute(
-                select(SeatRow.player_id, SeatRow.stack).where(
-                    SeatRow.table_id == uuid.UUID(table_id)
-                )
-            )
-            return {str(p): int(stack) for p, stack in rows}
-
-    async def ledger(self, table_id: str) -> list[LedgerLine]:
-        async with self.sessions() as s:
-            rows = await s.execute(
-                select(LedgerEntry, Player.display_name)
-                .join(Player, Player.id == LedgerEntry.player_id)
-                .where(LedgerEntry.table_id == uuid.UUID(table_id))
-                .order_by(LedgerEntry.id)
-            )
-            return [
-                LedgerLine(e.created_at, str(e.player_id), name, e.kind, e.amount)
-                for e, name in rows
-            ]

@@ -196,7 +196,9 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
             assert phh_cards(history.dumps()) <= allowed(hand.state, position)
 
         ledger = (await host.get(f"/api/tables/{code}/ledger.csv")).text
-        assert ledger.splitlines()[0] == "time,player_id,name,kind,amount,all_in_adjusted"
+        assert ledger.splitlines()[0].endswith(",net,all_in_adjusted_net")
+        lines = (await host.get(f"/api/tables/{code}/ledger")).json()["players"]
+        assert all("all_in_adjusted_net" in line for line in lines)
         for client, _ in [*players, (host, None), (stranger, None)]:
             await client.aclose()
 
