@@ -36,7 +36,6 @@ class StoredHand:
     table_name: str
     table_seats: int
     small_blind: int  # the table's small blind (for stakes when the hand had no blinds)
-    ante: int
     started_at: datetime
     ended_at: datetime | None
     record: dict[str, Any]
@@ -102,20 +101,16 @@ def _shown_hands(state: HandState, hole: list[str], hi_lo: bool) -> list[dict[st
                 "high": {
                     "name": high.name,
                     "category": high_category(high.value),
-                    "cards": [_str(c) for c in high.cards],
+                    "cards": [card_str(c) for c in high.cards],
                 },
                 "low": None,
             }
             if hi_lo:
                 low = describe_low(cards, board)
                 if low is not None:
-                    entry["low"] = {"name": low.name, "cards": [_str(c) for c in low.cards]}
+                    entry["low"] = {"name": low.name, "cards": [card_str(c) for c in low.cards]}
             out.append(entry)
     return out
-
-
-def _str(card: int) -> str:
-    return card_str(card)
 
 
 @lru_cache(maxsize=4096)
@@ -143,7 +138,7 @@ def all_in_equity(state: HandState) -> dict[str, Any] | None:
         street = "preflop"
     return {
         "street": street,
-        "boards": [[_str(c) for c in board] for board in spot.boards],
+        "boards": [[card_str(c) for c in board] for board in spot.boards],
         "method": method,
         "runouts": runouts,
         "pot": pot,
@@ -244,7 +239,7 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
         "viewer": {"seat": hand.seats[position] if position is not None else None},
         "seats": seats,
         "steps": steps,
-        "boards": [[[_str(c) for c in board] for board in run] for run in state.boards],
+        "boards": [[[card_str(c) for c in board] for board in run] for run in state.boards],
         "pots": [pots[k] for k in sorted(pots)],
         "total_pot": awarded(state),
         "equity": spot_equity,

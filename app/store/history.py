@@ -202,7 +202,6 @@ class HistoryStore:
                     table_name=str(config.get("name", "")),
                     table_seats=int(config.get("seats", 10)),
                     small_blind=int(config.get("small_blind", 0)),
-                    ante=int(config.get("ante", 0)),
                     started_at=hand.started_at,
                     ended_at=hand.ended_at,
                     record=hand.record,

@@ -95,7 +95,6 @@ def random_hand(
         table_name="Friday",
         table_seats=10,
         small_blind=1,
-        ante=0,
         started_at=datetime(2026, 11, 30, 20, 15, 3, tzinfo=UTC),
         ended_at=datetime(2026, 11, 30, 20, 16, 0, tzinfo=UTC),
         record=hand.record(),
