@@ -221,19 +221,18 @@ async def session_phhs(
 
 async def all_in_luck(request: Request, table_id: str) -> dict[str, float]:
     """Each player's sum, over the table's all-in hands, of what they would win in
-    expectation at the all-in minus what they won: the ledger's all-in adjustment."""
+    expectation at the all-in minus what they won: the ledger's all-in adjustment. Each
+    hand's share is computed once, off the event loop, and stored with the hand."""
     store = history(request)
-    total: dict[str, float] = {}
-    numbers = await store.table_numbers(table_id, limit=None)
-    for start in range(0, len(numbers), 500):
-        chunk = await store.hands(numbers[start : start + 500])
-        for player_id, value in await asyncio.to_thread(_luck, chunk):
-            total[player_id] = total.get(player_id, 0.0) + value
-    return total
+    pending = await store.luck_pending(table_id)
+    for start in range(0, len(pending), 200):
+        chunk = await store.hands(pending[start : start + 200])
+        await store.save_luck(await asyncio.to_thread(_luck, chunk))
+    return await store.luck_totals(table_id)
 
 
-def _luck(hands: list[StoredHand]) -> list[tuple[str, float]]:
-    return [item for stored in hands for item in luck(stored).items()]
+def _luck(hands: list[StoredHand]) -> dict[int, dict[str, float]]:
+    return {stored.serial: luck(stored) for stored in hands}
 
 
 def _download(text: str, filename: str, media_type: str) -> PlainTextResponse:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.history.record import StoredHand
@@ -211,6 +211,39 @@ class HistoryStore:
                 )
             )
         return out
+
+    async def luck_pending(self, table_id: str) -> list[int]:
+        """A table's finished hands whose all-in luck is not stored yet, oldest first."""
+        async with self.sessions() as s:
+            rows = await s.scalars(
+                select(HandRow.serial)
+                .where(
+                    HandRow.table_id == uuid.UUID(table_id),
+                    HandRow.ended_at.is_not(None),
+                    HandRow.luck.is_(None),
+                )
+                .order_by(HandRow.serial)
+            )
+            return [int(n or 0) for n in rows]
+
+    async def save_luck(self, luck: dict[int, dict[str, float]]) -> None:
+        async with self.sessions.begin() as s:
+            for number, values in luck.items():
+                await s.execute(update(HandRow).where(HandRow.serial == number).values(luck=values))
+
+    async def luck_totals(self, table_id: str) -> dict[str, float]:
+        """Each player's all-in luck summed over the table's hands whose luck is stored."""
+        total: dict[str, float] = {}
+        async with self.sessions() as s:
+            rows = await s.scalars(
+                select(HandRow.luck).where(
+                    HandRow.table_id == uuid.UUID(table_id), HandRow.luck.is_not(None)
+                )
+            )
+            for values in rows:
+                for player_id, value in (values or {}).items():
+                    total[player_id] = total.get(player_id, 0.0) + float(value)
+        return total
 
     async def table_numbers(
         self,

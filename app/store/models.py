@@ -135,6 +135,9 @@ class HandRow(Base):
     )
     game: Mapped[str | None] = mapped_column(String(32), nullable=True)
     pot: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: each player's all-in luck in this hand (expected minus won; {} without an all-in),
+    #: computed once when a ledger first asks (an exact equity can take seconds)
+    luck: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
 
 
 class HandPlayerRow(Base):

@@ -96,6 +96,7 @@ def upgrade() -> None:
     op.add_column("hands", sa.Column("serial", sa.BigInteger(), nullable=True))
     op.add_column("hands", sa.Column("game", sa.String(length=32), nullable=True))
     op.add_column("hands", sa.Column("pot", sa.BigInteger(), nullable=True))
+    op.add_column("hands", sa.Column("luck", sa.JSON(), nullable=True))
     op.create_table(
         "hand_players",
         sa.Column("hand_id", sa.Uuid(), nullable=False),
@@ -138,6 +139,7 @@ def downgrade() -> None:
     else:
         op.execute("DROP TRIGGER hands_serial")
     op.drop_table("hand_players")
+    op.drop_column("hands", "luck")
     op.drop_column("hands", "pot")
     op.drop_column("hands", "game")
     op.drop_column("hands", "serial")

@@ -13,11 +13,13 @@ import httpx
 import pytest
 
 from app.config import Settings
+from app.history.record import luck
 from app.main import create_app
 from app.poker import GAMES, HandState
 from app.poker.events import Acted, BetReturned, ForcedBet
 from app.poker.phh import loads_all
 from app.store.db import create_engine
+from app.store.history import HistoryStore
 from app.store.migrate import upgrade_connection
 from app.tables.hand import Hand
 from app.tables.seat import Seat
@@ -199,6 +201,15 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
         assert ledger.splitlines()[0].endswith(",net,all_in_adjusted_net")
         lines = (await host.get(f"/api/tables/{code}/ledger")).json()["players"]
         assert all("all_in_adjusted_net" in line for line in lines)
+        # Each hand's all-in luck is stored once; the totals are the sum of each hand's.
+        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        assert await history.luck_pending(table_id) == []
+        expected: dict[str, float] = {}
+        for stored in await history.hands(sorted(numbers)):
+            for pid, value in luck(stored).items():
+                expected[pid] = expected.get(pid, 0.0) + value
+        totals = await history.luck_totals(table_id)
+        assert totals == pytest.approx(expected) and any(expected.values())
         for client, _ in [*players, (host, None), (stranger, None)]:
             await client.aclose()
 
