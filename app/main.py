@@ -72,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await app.state.tables.close()
+            await history.stop_luck_tasks(app.state)
             await app.state.table_store.close()
             await app.state.presence.close()
             await app.state.engine.dispose()

@@ -221,14 +221,35 @@ async def session_phhs(
 
 async def all_in_luck(request: Request, table_id: str) -> dict[str, float]:
     """Each player's sum, over the table's all-in hands, of what they would win in
-    expectation at the all-in minus what they won: the ledger's all-in adjustment. Each
-    hand's share is computed once, off the event loop, and stored with the hand."""
+    expectation at the all-in minus what they won: the ledger's all-in adjustment, over
+    the hands whose share is stored. The shares of newer hands are computed in the
+    background, once each, and stored with the hands (an exact equity can take seconds:
+    a ledger polled during play must not wait for it)."""
     store = history(request)
-    pending = await store.luck_pending(table_id)
-    for start in range(0, len(pending), 200):
-        chunk = await store.hands(pending[start : start + 200])
-        await store.save_luck(await asyncio.to_thread(_luck, chunk))
+    tasks: dict[str, asyncio.Task[None]] | None = getattr(request.app.state, "luck_tasks", None)
+    if tasks is None:
+        tasks = request.app.state.luck_tasks = {}
+    running = tasks.get(table_id)
+    if running is None or running.done():
+        pending = await store.luck_pending(table_id)
+        if pending:
+            tasks[table_id] = asyncio.create_task(_fill_luck(store, pending))
     return await store.luck_totals(table_id)
+
+
+async def _fill_luck(store: HistoryStore, pending: list[int]) -> None:
+    for start in range(0, len(pending), 50):
+        chunk = await store.hands(pending[start : start + 50])
+        await store.save_luck(await asyncio.to_thread(_luck, chunk))
+
+
+async def stop_luck_tasks(state: Any) -> None:
+    """At shutdown: stop computing (what is stored stays; the rest is done next time)."""
+    tasks: dict[str, asyncio.Task[None]] = getattr(state, "luck_tasks", {})
+    for task in tasks.values():
+        task.cancel()
+    if tasks:
+        await asyncio.wait(list(tasks.values()))
 
 
 def _luck(hands: list[StoredHand]) -> dict[int, dict[str, float]]:
