@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.api import health, identity, ledger, tables, ws
+from app.api import health, history, identity, ledger, tables, ws
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections, PerMinute
 from app.api.transport import bounded_protocol
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sealing.cancel()
             await asyncio.gather(sealing, return_exceptions=True)
             await app.state.tables.close()
+            await history.stop_luck_tasks(app.state)
             await app.state.table_store.close()
             await app.state.presence.close()
             await app.state.engine.dispose()
@@ -107,6 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
+    app.include_router(history.router)
     app.include_router(ledger.router)
     app.include_router(ws.router)
 

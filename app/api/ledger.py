@@ -12,6 +12,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
+from app.api.history import all_in_luck
 from app.api.identity import PlayerDep
 from app.api.tables import table_by_code
 from app.tables.errors import TableError
@@ -34,6 +35,9 @@ class LedgerLine(BaseModel):
     stack: int
     in_play: int  # chips this player has in the middle of the hand being played
     net: int
+    #: the net with each all-in hand's winnings replaced by their expectation at the all-in
+    #: (docs/hand-history.md): luck taken out
+    all_in_adjusted_net: float = 0.0
 
 
 class PaymentOut(BaseModel):
@@ -57,12 +61,14 @@ class Ledger(BaseModel):
     payments: list[PaymentOut]
 
 
-async def read_ledger(table: Table) -> Ledger:
+async def read_ledger(table: Table, luck: dict[str, float] | None = None) -> Ledger:
     try:
         result = await table.request("ledger", None)
     except TableError as error:
         raise HTTPException(503, detail={"code": error.code, "message": error.message}) from None
     lines = [LedgerLine(**row) for row in result["players"]]
+    for line in lines:
+        line.all_in_adjusted_net = round(line.net + (luck or {}).get(line.player_id, 0.0), 2)
     names = {line.player_id: line.name for line in lines}
     payments = [
         PaymentOut(
@@ -85,7 +91,8 @@ async def read_ledger(table: Table) -> Ledger:
 async def ledger(code: str, request: Request, player: PlayerDep) -> Ledger:
     """Per player: buy-ins, top-ups, adjustments, cash-outs, stack, chips in play and net
     (bots marked), the identity's totals, and the fewest payments that square every net."""
-    return await read_ledger(await table_by_code(request, code))
+    table = await table_by_code(request, code)
+    return await read_ledger(table, await all_in_luck(request, table.id))
 
 
 def _csv(rows: list[list[Any]]) -> str:
@@ -103,8 +110,9 @@ def _csv(rows: list[list[Any]]) -> str:
 async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response:
     """The ledger as CSV: one row per player, then the settle-up payments."""
     table = await table_by_code(request, code)
-    data = await read_ledger(table)
-    header = ["player_id", "name", "bot", "seated", *KINDS, "stack", "in_play", "net"]
+    data = await read_ledger(table, await all_in_luck(request, table.id))
+    header = ["player_id", "name", "bot", "seated", *KINDS, "stack", "in_play", "net",
+              "all_in_adjusted_net"]  # fmt: skip
     rows: list[list[Any]] = [header]
     for line in data.players:
         rows.append([getattr(line, column) for column in header])

@@ -56,6 +56,7 @@ __all__ = [
     "dumps",
     "format_amount",
     "loads",
+    "loads_all",
     "parse_variant",
     "read",
     "variant_code",
@@ -325,6 +326,29 @@ def loads(text: str) -> HandHistory:
     except tomllib.TOMLDecodeError as error:
         raise PHHError(f"not valid TOML: {error}") from None
     return read(data)
+
+
+def loads_all(text: str) -> list[tuple[str, HandHistory]]:
+    """Parse a ``.phhs`` session: one hand per TOML table (``[1]``, ``[2]``, ... as pokerkit
+    writes them), in file order, each with its key. A file with a top-level ``variant`` is
+    one hand (key ``""``). Raises ``PHHError`` naming the hand's key."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PHHError(f"not valid TOML: {error}") from None
+    if "variant" in data:
+        return [("", read(data))]
+    out: list[tuple[str, HandHistory]] = []
+    for key, value in data.items():
+        if not isinstance(value, dict):
+            raise PHHError(f"[{key}] is not a hand (a table of keys)")
+        try:
+            out.append((key, read(value)))
+        except PHHError as error:
+            raise PHHError(f"hand [{key}]: {error.message}") from None
+    if not out:
+        raise PHHError("no hand in the file")
+    return out
 
 
 def _number_list(data: Mapping[str, Any], key: str, players: int | None) -> list[Decimal]:

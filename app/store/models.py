@@ -15,6 +15,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    FetchedValue,
     Float,
     ForeignKey,
     Index,
@@ -124,12 +125,19 @@ class SeatRow(Base):
 class HandRow(Base):
     """One hand: its setup and seat map (`record`), the deck order (server-side only, never
     sent to a client, sealed at rest: `app.store.decks`), and its result once over. The
-    actions are rows of `hand_actions`."""
+    actions are rows of `hand_actions`.
+
+    `serial` is the hand's number on this server (the `#N` of every export), given by the
+    database as the row is inserted: a PostgreSQL sequence, an SQLite trigger (migration
+    0006). `game` and `pot` (every chip awarded, set at the end) are what hand lists filter
+    on, beside `(table_id, serial)` for the newest-first list of a table."""
 
     __tablename__ = "hands"
     __table_args__ = (
         UniqueConstraint("table_id", "number"),
         Index("ix_hands_open", "table_id", "ended_at"),
+        Index("ix_hands_table_serial", "table_id", "serial"),
+        Index("ix_hands_serial", "serial", unique=True),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
@@ -142,6 +150,27 @@ class HandRow(Base):
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    serial: Mapped[int | None] = mapped_column(
+        BigInteger, server_default=FetchedValue(), nullable=True
+    )
+    game: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    pot: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    #: each player's all-in luck in this hand (expected minus won; {} without an all-in),
+    #: computed once when a ledger first asks (an exact equity can take seconds)
+    luck: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
+
+
+class HandPlayerRow(Base):
+    """Who was dealt in a hand, by position: a player's hands, newest first, come from
+    `(player_id, serial)` without reading the hands' JSON."""
+
+    __tablename__ = "hand_players"
+    __table_args__ = (Index("ix_hand_players_player_serial", "player_id", "serial"),)
+
+    hand_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("hands.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
+    serial: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class HandActionRow(Base):

@@ -25,6 +25,7 @@ from app.store.decks import seal
 from app.store.models import (
     ChatRow,
     HandActionRow,
+    HandPlayerRow,
     HandRow,
     LedgerEntry,
     Player,
@@ -32,7 +33,7 @@ from app.store.models import (
     TableRow,
 )
 from app.tables.config import TableConfig
-from app.tables.hand import Hand
+from app.tables.hand import Hand, awarded
 from app.tables.seat import Seat
 from app.tables.store import (
     CHAT_KEPT,
@@ -90,7 +91,15 @@ _ACTIONS = cast(Table, HandActionRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
 _HANDS = cast(Table, HandRow.__table__)
 _TABLES = cast(Table, TableRow.__table__)
+_HAND_PLAYERS = cast(Table, HandPlayerRow.__table__)
 _INSERT_HAND = insert(_HANDS)
+# The hand's server-wide number is the database's (migration 0006): read back from its row.
+_INSERT_HAND_PLAYER = insert(_HAND_PLAYERS).values(
+    hand_id=bindparam("hand_id"),
+    position=bindparam("position"),
+    player_id=bindparam("player_id"),
+    serial=select(_HANDS.c.serial).where(_HANDS.c.id == bindparam("hand_id")).scalar_subquery(),
+)
 _INSERT_ACTION = insert(_ACTIONS)
 _INSERT_LEDGER = insert(cast(Table, LedgerEntry.__table__))
 _SEAT_FIELDS = (
@@ -110,7 +119,7 @@ _MOVE_BUTTON = (
 _END_HAND = (
     update(_HANDS)
     .where(_HANDS.c.id == bindparam("b_id"))
-    .values(result=bindparam("result"), ended_at=bindparam("ended_at"))
+    .values(result=bindparam("result"), ended_at=bindparam("ended_at"), pot=bindparam("pot"))
 )
 
 # The same writes for asyncpg itself (PostgreSQL): a group's transaction is ONE statement,
@@ -121,9 +130,16 @@ _END_HAND = (
 _PG_GROUP = """
 WITH
 new_hands AS (
-    INSERT INTO hands (id, table_id, number, record, deck, result, ended_at)
+    INSERT INTO hands (id, table_id, number, record, deck, result, ended_at, game, pot)
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::json[], $5::json[],
-                         $6::json[], $7::timestamptz[])
+                         $6::json[], $7::timestamptz[], $39::text[], $40::bigint[])
+    RETURNING id, serial
+),
+new_players AS (
+    INSERT INTO hand_players (hand_id, position, player_id, serial)
+    SELECT u.hand_id, u.position, u.player_id, h.serial
+    FROM unnest($41::uuid[], $42::int[], $43::uuid[]) AS u (hand_id, position, player_id)
+    JOIN new_hands AS h ON h.id = u.hand_id
 ),
 buttons AS (
     UPDATE tables AS t SET button = u.button, hand_number = u.hand_number
@@ -136,8 +152,9 @@ actions AS (
                          $16::bool[])
 ),
 ends AS (
-    UPDATE hands AS h SET result = u.result, ended_at = u.ended_at
-    FROM unnest($17::uuid[], $18::json[], $19::timestamptz[]) AS u (id, result, ended_at)
+    UPDATE hands AS h SET result = u.result, ended_at = u.ended_at, pot = u.pot
+    FROM unnest($17::uuid[], $18::json[], $19::timestamptz[], $44::bigint[])
+         AS u (id, result, ended_at, pot)
     WHERE h.id = u.id
 ),
 ledger AS (
@@ -178,6 +195,7 @@ class _Write:
 
     done: asyncio.Future[None]
     hand: dict[str, Any] | None = None
+    players: list[dict[str, Any]] = field(default_factory=list)
     button: dict[str, Any] | None = None
     action: dict[str, Any] | None = None
     end: dict[str, Any] | None = None
@@ -553,11 +571,18 @@ class SqlTableStore:
             if over
             else None,
             "ended_at": _now() if over else None,
+            "game": hand.state.config.game.key,
+            "pot": awarded(hand.state) if over else None,
         }
+        players = [
+            {"hand_id": row["id"], "position": p, "player_id": uuid.UUID(player)}
+            for p, player in enumerate(hand.players)
+        ]
         loop = asyncio.get_running_loop()
         item = _Write(
             loop.create_future(),
             hand=row,
+            players=players,
             button={"b_id": tid, "button": button, "hand_number": hand_number},
             seats=self._seat_params(table_id, seats),
         )
@@ -583,7 +608,7 @@ class SqlTableStore:
         seats: list[dict[str, Any]] = []
         if final is not None:
             result = {"stacks": {str(seat.number): seat.stack for seat in final}}
-            end = {"b_id": hid, "result": result, "ended_at": _now()}
+            end = {"b_id": hid, "result": result, "ended_at": _now(), "pot": awarded(hand.state)}
             seats = self._seat_params(table_id, final)
         loop = asyncio.get_running_loop()
         item = _Write(loop.create_future(), action=row, end=end, seats=seats)
@@ -646,6 +671,7 @@ class SqlTableStore:
         that keeps foreign keys (a batch holds at most one write per table, and a hand's row
         was committed before its first action was accepted)."""
         hands = [w.hand for w in batch if w.hand is not None]
+        players = [row for w in batch for row in w.players]
         buttons = [w.button for w in batch if w.button is not None]
         actions = [w.action for w in batch if w.action is not None]
         ends = [w.end for w in batch if w.end is not None]
@@ -653,11 +679,12 @@ class SqlTableStore:
         seats = [row for w in batch for row in w.seats]
         if link is not None:
             pg = await link.get()
-            await self._commit_asyncpg(pg, hands, buttons, actions, ends, ledger, seats)
+            await self._commit_asyncpg(pg, hands, players, buttons, actions, ends, ledger, seats)
             return
         async with self.engine.begin() as c:
             for statement, rows in (
                 (_INSERT_HAND, hands),
+                (_INSERT_HAND_PLAYER, players),
                 (_MOVE_BUTTON, buttons),
                 (_INSERT_ACTION, actions),
                 (_END_HAND, ends),
@@ -671,6 +698,7 @@ class SqlTableStore:
     async def _commit_asyncpg(
         pg: Any,
         hands: list[dict[str, Any]],
+        players: list[dict[str, Any]],
         buttons: list[dict[str, Any]],
         actions: list[dict[str, Any]],
         ends: list[dict[str, Any]],
@@ -678,20 +706,23 @@ class SqlTableStore:
         seats: list[dict[str, Any]],
     ) -> None:
         hand_columns = _columns(hands, "id", "table_id", "number", "record", "deck", "result",
-                                "ended_at")  # fmt: skip
+                                "ended_at", "game", "pot")  # fmt: skip
         hand_columns[4] = [seal(v) for v in hand_columns[4]]  # the ORM type does it otherwise
         for k in (3, 4, 5):
             hand_columns[k] = [_json(v) for v in hand_columns[k]]
-        end_columns = _columns(ends, "b_id", "result", "ended_at")
+        end_columns = _columns(ends, "b_id", "result", "ended_at", "pot")
         end_columns[1] = [_json(v) for v in end_columns[1]]
         await pg.execute(
             _PG_GROUP,
-            *hand_columns,
+            *hand_columns[:7],
             *_columns(buttons, "b_id", "button", "hand_number"),
             *_columns(actions, "hand_id", "counter", "player", "kind", "amount", "agree"),
-            *end_columns,
+            *end_columns[:3],
             *_columns(ledger, "table_id", "player_id", "kind", "amount"),
             *_columns(seats, "b_table_id", "b_number", *_SEAT_FIELDS),
+            *hand_columns[7:],
+            *_columns(players, "hand_id", "position", "player_id"),
+            end_columns[3],
         )
 
     # -------------------------------------------------------------- for checks and tests

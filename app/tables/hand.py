@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.poker import GAMES, Action, ActionKind, Betting, HandConfig, HandSetup, HandState, OddChip
+from app.poker.events import PotAwarded
 
 
 def setup_to_json(setup: HandSetup) -> dict[str, Any]:
@@ -78,6 +79,11 @@ def action_from_json(data: dict[str, Any]) -> Action:
     )
 
 
+def awarded(state: HandState) -> int:
+    """Every chip awarded so far: the hand's pot once it is over (returned bets excluded)."""
+    return sum(e.amount for e in state.log if isinstance(e, PotAwarded))
+
+
 @dataclass
 class Hand:
     """The hand in progress (or just finished) at a table."""
@@ -91,6 +97,8 @@ class Hand:
     straddle: int | None = None
     #: the seats of the small and big blind (the dead button places the next hand's by them)
     blind_seats: tuple[int | None, int | None] = (None, None)
+    #: the players' names as dealt, by position (for the hand's history)
+    names: tuple[str, ...] = ()
     #: positions played by practice bots (app.bots): the hand's record marks them
     bots: tuple[int, ...] = ()
     #: hole cards of positions that mucked or folded are never shown: the engine's `shown`
@@ -123,6 +131,7 @@ class Hand:
             "button": self.button,
             "straddle": self.straddle,
             "blind_seats": list(self.blind_seats),
+            "names": list(self.names),
             "bots": list(self.bots),
         }
 
@@ -146,5 +155,6 @@ class Hand:
             state=state,
             straddle=record.get("straddle"),
             blind_seats=tuple(record.get("blind_seats") or (None, None)),
+            names=tuple(record.get("names", ())),
             bots=tuple(record.get("bots", ())),
         )

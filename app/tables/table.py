@@ -1026,6 +1026,7 @@ class Table:
             state=HandState(setup, deck),
             straddle=deal.straddle,
             blind_seats=deal.blind_seats,
+            names=tuple(s.name for s in seats),
             bots=tuple(p for p, s in enumerate(seats) if s.bot),
         )
         flags = [(s.waiting, s.post, s.stack, s.missed_blinds) for s in seats]

@@ -74,11 +74,11 @@ def legal_to_json(legal: LegalActions) -> dict[str, Any]:
     return out
 
 
-def visible_cards(state: HandState, position: int) -> set[Card]:
+def visible_cards(state: HandState, position: int, *, afterwards: bool = False) -> set[Card]:
     """Every card that a seat at `position` may see now (-1: a spectator)."""
     seen: set[Card] = {c for run in state.boards for board in run for c in board}
     for p in range(state.n):
-        if state.shown[p] or (p == position and own_cards_visible(state, p)):
+        if may_see_hole(state, p, position, afterwards=afterwards):
             seen.update(state.hole[p])
     return seen
 
@@ -86,6 +86,23 @@ def visible_cards(state: HandState, position: int) -> set[Card]:
 def own_cards_visible(state: HandState, position: int) -> bool:
     """A player's own hand, until it is folded or mucked (then it is sent to nobody)."""
     return not state.folded[position] and not state.mucked[position]
+
+
+def may_see_hole(
+    state: HandState, p: int, position: int | None, *, afterwards: bool = False
+) -> bool:
+    """The one rule for hole cards: may the viewer at `position` (None or -1: a spectator,
+    the host not dealt in included) see the hole cards of position `p`?
+
+    Shown cards (at a showdown, or tabled all in) are everyone's. Otherwise only the
+    player's own: live until they fold or muck, and `afterwards` (reviewing a hand they
+    played) always. Folded and mucked hands of others are never anyone's.
+    """
+    if state.shown[p]:
+        return True
+    if p != position:
+        return False
+    return afterwards or own_cards_visible(state, p)
 
 
 def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
@@ -243,7 +260,7 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
             "shown": state.shown[p],
             "mucked": state.mucked[p],
         }
-        if state.shown[p] or (p == position and own_cards_visible(state, p)):
+        if may_see_hole(state, p, position):
             entry["cards"] = cards(state.hole[p])
         players.append(entry)
     view: dict[str, Any] = {

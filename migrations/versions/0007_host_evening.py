@@ -1,7 +1,7 @@
 """the host's evening: bot players, bomb pot next hand, sit-out switches, chat
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-11-30
 """
 
@@ -11,26 +11,25 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007"
-down_revision: str | Sequence[str] | None = "0005"
+down_revision: str | Sequence[str] | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    # Plain ADD COLUMN (a constant default), not batch mode: on SQLite batch mode recreates
+    # `players`, and dropping the old table fails its foreign keys once rows reference it.
     false = sa.false()
-    with op.batch_alter_table("players") as batch:
-        batch.add_column(sa.Column("bot", sa.Boolean(), server_default=false, nullable=False))
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(
-            sa.Column("bomb_pot_next", sa.Boolean(), server_default=false, nullable=False)
-        )
-    with op.batch_alter_table("seats") as batch:
-        batch.add_column(
-            sa.Column("sit_out_next", sa.Boolean(), server_default=false, nullable=False)
-        )
-        batch.add_column(
-            sa.Column("sit_out_next_bb", sa.Boolean(), server_default=false, nullable=False)
-        )
+    op.add_column("players", sa.Column("bot", sa.Boolean(), server_default=false, nullable=False))
+    op.add_column(
+        "tables", sa.Column("bomb_pot_next", sa.Boolean(), server_default=false, nullable=False)
+    )
+    op.add_column(
+        "seats", sa.Column("sit_out_next", sa.Boolean(), server_default=false, nullable=False)
+    )
+    op.add_column(
+        "seats", sa.Column("sit_out_next_bb", sa.Boolean(), server_default=false, nullable=False)
+    )
     op.create_table(
         "chat",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),

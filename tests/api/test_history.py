@@ -1,0 +1,226 @@
+"""The hand-history REST API on both databases: hands stored through the real write path,
+listed newest first by cursor and filtered, opened and exported per viewer, never leaking a
+card (players, the host, a spectator with the code, a stranger without it)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.config import Settings
+from app.history.record import luck
+from app.main import create_app
+from app.poker import GAMES, HandState
+from app.poker.events import Acted, BetReturned, ForcedBet
+from app.poker.phh import loads_all
+from app.store.db import create_engine
+from app.store.history import HistoryStore
+from app.store.migrate import upgrade_connection
+from app.tables.hand import Hand
+from app.tables.seat import Seat
+from tests.api.conftest import running
+from tests.history.gen import random_hand
+from tests.history.psparse import parse_session
+from tests.history.test_privacy import allowed, phh_cards, text_cards
+from tests.tables.harness import cards_in
+
+HANDS = 24
+
+
+@asynccontextmanager
+async def server(tmp_path: Path, url: str) -> AsyncIterator[tuple[httpx.AsyncClient, object]]:
+    engine = create_engine(url)
+    async with engine.begin() as connection:
+        await connection.run_sync(upgrade_connection)
+    await engine.dispose()
+    settings = Settings(
+        data_dir=tmp_path / "data", database_url=url, redis_url=None, secret_key="x" * 40
+    )
+    app = create_app(settings)
+    async with running(app) as http:
+        yield http, app
+
+
+async def join(app: object, name: str) -> tuple[httpx.AsyncClient, str]:
+    client = httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),  # type: ignore[arg-type]
+        base_url="http://127.0.0.1",
+    )
+    r = await client.post("/api/session", json={"name": name})
+    assert r.status_code == 200
+    return client, r.json()["player_id"]
+
+
+async def store_hands(app: object, table_id: str, players: list[str]) -> list[Hand]:
+    """Random finished hands, stored action by action through the table store."""
+    store = app.state.table_store  # type: ignore[attr-defined]
+    rng = random.Random(2026)
+    games = list(GAMES)
+    played = []
+    for n in range(1, HANDS + 1):
+        stored, finished = random_hand(rng, games[n % len(games)], n, players)
+        hand = Hand(
+            id=finished.id,
+            number=n,
+            button=finished.button,
+            seats=finished.seats,
+            players=finished.players,
+            state=HandState(finished.state.setup, stored.deck),
+            straddle=finished.straddle,
+            names=finished.names,
+        )
+        seats = [
+            Seat(number=s, player_id=p, name=name, stack=stack)
+            for s, p, name, stack in zip(
+                hand.seats, hand.players, hand.names, hand.state.setup.stacks, strict=True
+            )
+        ]
+        await store.start_hand(table_id, hand, stored.deck, seats, hand.button, n)
+        for counter, action in enumerate(finished.state.history):
+            hand.state.apply(action)
+            final = None
+            if hand.state.complete:
+                for p, seat in enumerate(seats):
+                    seat.stack = hand.state.stacks[p]
+                final = seats
+            await store.record_action(table_id, hand, counter, action, final)
+        played.append(hand)
+    return played
+
+
+async def pages(client: httpx.AsyncClient, url: str, **params: object) -> list[dict[str, object]]:
+    items: list[dict[str, object]] = []
+    cursor = None
+    while True:
+        query = {**params, **({"cursor": cursor} if cursor else {})}
+        r = await client.get(url, params=query)
+        assert r.status_code == 200, r.text
+        body = r.json()
+        items.extend(body["hands"])
+        cursor = body["next"]
+        if cursor is None:
+            return items
+
+
+async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> None:
+    async with server(tmp_path, database_url) as (http, app):
+        host, host_id = await join(app, "Host")
+        stranger, _ = await join(app, "Stranger")
+        players = [await join(app, name) for name in ("Ann", "Ben", "Cat", "Dan")]
+        ids = [pid for _, pid in players]
+        r = await host.post("/api/tables", json={"name": "Friday", "seats": 6})
+        code, table_id = r.json()["code"], r.json()["id"]
+        played = await store_hands(app, table_id, ids)
+
+        # A table's hands, newest first, by cursor: every hand once, numbers unique.
+        listed = await pages(stranger, f"/api/tables/{code}/hands", limit=7)
+        numbers = [h["number"] for h in listed]
+        assert len(numbers) == HANDS and numbers == sorted(set(numbers), reverse=True)
+        assert [h["hand_at_table"] for h in listed] == list(range(HANDS, 0, -1))
+        by_number = dict(zip(reversed(numbers), played, strict=True))
+        pots = {h["number"]: h["pot"] for h in listed}
+        for number, hand in by_number.items():  # every chip put in, less what came back
+            log = hand.state.log
+            put = sum(e.amount for e in log if isinstance(e, Acted | ForcedBet))
+            assert pots[number] == put - sum(e.amount for e in log if isinstance(e, BetReturned))
+        big_o = await pages(stranger, f"/api/tables/{code}/hands", game="big-o", limit=2)
+        assert {h["game"] for h in big_o} == {"big-o"}
+        assert len(big_o) == sum(1 for h in played if h.state.config.game.key == "big-o")
+        rich = await pages(stranger, f"/api/tables/{code}/hands", min_pot=60)
+        assert len(rich) == sum(1 for h in listed if h["pot"] >= 60) and all(
+            h["pot"] >= 60 for h in rich
+        )
+        for bad in ({"cursor": "x"}, {"game": "holdem"}, {"min_pot": -1}, {"limit": 0}):
+            r = await stranger.get(f"/api/tables/{code}/hands", params=bad)
+            assert r.status_code == 422
+        assert (await stranger.get("/api/tables/nope/hands")).status_code == 404
+
+        # A player's hands: only theirs.
+        ann, ann_id = players[0]
+        mine = await pages(ann, "/api/hands", limit=9)
+        assert [h["number"] for h in mine] == [n for n in numbers if ann_id in by_number[n].players]
+        assert await pages(stranger, "/api/hands") == []
+        assert (await http.get("/api/hands")).status_code == 401
+
+        # One hand: to its players, the host, and whoever gives the code; nobody else.
+        first = numbers[-1]
+        assert (await stranger.get(f"/api/hands/{first}")).status_code == 404
+        assert (await stranger.get(f"/api/hands/{first}?code=wrong")).status_code == 404
+        assert (await stranger.get("/api/hands/999999")).status_code == 404
+        assert (await host.get(f"/api/hands/{first}")).status_code == 200
+
+        viewers: list[tuple[httpx.AsyncClient, str | None, dict[str, str]]] = [
+            (client, pid, {}) for client, pid in players
+        ]
+        viewers += [(host, host_id, {}), (stranger, None, {"code": code})]
+        for number, hand in by_number.items():
+            for client, pid, params in viewers:
+                position = hand.players.index(pid) if pid in hand.players else None
+                may = allowed(hand.state, position)
+                r = await client.get(f"/api/hands/{number}", params=params)
+                if position is None and not params and pid != host_id:
+                    assert r.status_code == 404
+                    continue
+                assert r.status_code == 200, r.text
+                record = r.json()
+                assert cards_in(record) <= may, (number, pid)
+                assert record["number"] == number and "deck" not in record
+                assert record["viewer"]["seat"] == (
+                    hand.seats[position] if position is not None else None
+                )
+                text = (await client.get(f"/api/hands/{number}/pokerstars.txt", params=params)).text
+                assert text_cards(text) <= may and text.startswith(f"PokerStars Hand #{number}:")
+                phh = await client.get(f"/api/hands/{number}/hand.phh", params=params)
+                assert phh_cards(phh.text) <= may
+                assert "attachment" in phh.headers["content-disposition"]
+
+        # Session exports from a player's seat read back and replay.
+        ben, ben_id = players[1]
+        session = (await ben.get(f"/api/tables/{code}/hands.txt")).text
+        parsed = parse_session(session)
+        assert [p.number for p in parsed] == sorted(numbers)
+        for p in parsed:
+            p.check_books()
+            hand = by_number[p.number]
+            assert {k: int(v) for k, v in p.final_stacks().items()} == dict(
+                zip(hand.names, hand.state.stacks, strict=True)
+            )
+        phhs = (await ben.get(f"/api/tables/{code}/hands.phhs")).text
+        for (_, history), number in zip(loads_all(phhs), sorted(numbers), strict=True):
+            assert tuple(history.replay().stacks) == tuple(by_number[number].state.stacks)
+            hand = by_number[number]
+            position = hand.players.index(ben_id) if ben_id in hand.players else None
+            assert phh_cards(history.dumps()) <= allowed(hand.state, position)
+
+        ledger = (await host.get(f"/api/tables/{code}/ledger.csv")).text
+        assert ledger.splitlines()[0].endswith(",net,all_in_adjusted_net")
+        lines = (await host.get(f"/api/tables/{code}/ledger")).json()["players"]
+        assert all("all_in_adjusted_net" in line for line in lines)
+        # Each hand's all-in luck is computed once in the background and stored; the
+        # ledger then sums each hand's.
+        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        for _ in range(600):
+            if not await history.luck_pending(table_id):
+                break
+            await asyncio.sleep(0.05)
+        assert await history.luck_pending(table_id) == []
+        expected: dict[str, float] = {}
+        for stored in await history.hands(sorted(numbers)):
+            for pid, value in luck(stored).items():
+                expected[pid] = expected.get(pid, 0.0) + value
+        totals = await history.luck_totals(table_id)
+        assert totals == pytest.approx(expected) and any(expected.values())
+        for client, _ in [*players, (host, None), (stranger, None)]:
+            await client.aclose()
+
+
+@pytest.mark.parametrize("number", ["0", "-1", "abc"])
+async def test_bad_hand_numbers(client: httpx.AsyncClient, number: str) -> None:
+    r = await client.get(f"/api/hands/{number}")
+    assert r.status_code in (404, 422)
