@@ -16,11 +16,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
 
 from app import __version__
-from app.api import health, identity, tables, ws
+from app.api import assets, health, identity, tables, ws
+from app.api.headers import SecurityHeaders
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
@@ -83,23 +82,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(AccessLogMiddleware)
     app.add_middleware(ws.ServerSend)
+    app.add_middleware(SecurityHeaders)  # outermost: every response, errors included
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
     app.include_router(ws.router)
 
-    static = static_dir()
-
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(static / "index.html", media_type="text/html")
-
-    @app.get("/t/{code}", include_in_schema=False)
-    async def invite(code: str) -> FileResponse:
-        """An invite link: the browser client reads the table code from the address."""
-        return FileResponse(static / "index.html", media_type="text/html")
-
-    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    app.include_router(assets.router(assets.Assets(static_dir())))
     return app
 
 
