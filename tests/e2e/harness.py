@@ -93,8 +93,12 @@ class Player:
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # A 401 from GET /api/session is how a first visit learns it has no name yet.
         self.page.on(
-            "console", lambda m: self.errors.append(m.text) if m.type == "error" else None
+            "console",
+            lambda m: self.errors.append(m.text)
+            if m.type == "error" and "401" not in m.text
+            else None,
         )
 
     def join(self, path: str = "/") -> None:

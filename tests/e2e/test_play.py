@@ -26,12 +26,15 @@ def no_foreign_cards(ps: list[Player]) -> None:
             assert not leaked, f"{p.name}'s page holds {q.name}'s cards {leaked}"
 
 
-# One read of a page: its hand, its phase, its own hole cards and every card in its DOM.
+# One read of a page's DOM (what is drawn, not the state behind it): its hand, its phase, its
+# own hole cards and every card in it (but the previous hand's results, shown cards of another
+# deal).
 SNAP = """() => {
-  const h = window.__omaha.ctrl.state.hand;
-  if (!h) return null;
+  const page = document.querySelector('.table-page');
+  if (!page || !page.dataset.hand) return null;
   const cards = (sel) => [...document.querySelectorAll(sel)].map((e) => e.dataset.card);
-  return { hand: h.id, phase: h.phase, own: cards('.cards.mine [data-card]'), dom: cards('[data-card]') };
+  return { hand: page.dataset.hand, phase: page.dataset.phase,
+           own: cards('.cards.mine [data-card]'), dom: cards(':not(.results.previous *)[data-card]') };
 }"""
 
 

@@ -15,7 +15,7 @@ export function tableView(ctrl) {
   }
   const c = s.table.config;
   const h = s.hand;
-  return html`<div class=${`page table-page seats-${c.seats}`}>
+  return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
     ${topbar(ctrl)}
     ${banner(ctrl)}
     <main class="felt-wrap">
