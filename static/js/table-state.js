@@ -208,9 +208,11 @@ export function applyEvent(state, ev) {
       hand.legal = null;
       hand.deadline = null;
       hand.reader = null;
-      Object.entries(ev.stacks).forEach(([seat, stack]) => {
-        const p = hand.players[seat];
+      Object.entries(ev.stacks).forEach(([number, stack]) => {
+        const p = hand.players[number];
         if (p) { p.stack = stack; p.bet = 0; }
+        const seat = state.seats[number];
+        if (seat) state.seats[number] = { ...seat, stack };
       });
       hand.pots = [];
       break;

@@ -106,6 +106,8 @@ class Player:
         self.page.goto(self.base + path)
         self.page.fill("input[name=name]", self.name)
         self.page.click("[data-cmd=save-name]")
+        # Named: the home page says so; an invite link opens its table.
+        self.page.wait_for_selector(".me, .table-page")
 
     def sit(self, seat: int, buy_in: int | None = None) -> None:
         self.page.click(f"[data-sit='{seat}']")
@@ -130,7 +132,10 @@ class Player:
         return self.page.evaluate(f"() => {{ const c = window.__omaha.ctrl; return {expression}; }}")
 
     def my_turn(self) -> bool:
-        return bool(self.page.evaluate("() => !!(window.__omaha.ctrl && window.__omaha.ctrl.isMyTurn())"))
+        """It is this player's turn and nothing is on its way to the server."""
+        return bool(self.page.evaluate(
+            "() => { const c = window.__omaha.ctrl; return !!(c && c.isMyTurn() && !c.pending); }"
+        ))
 
     def close(self) -> None:
         with suppress(Exception):
