@@ -39,6 +39,7 @@ export class TableSocket {
   connect() {
     clearTimeout(this.timer);
     if (this.stopped) return;
+    if (navigator.onLine === false) { this.retry(); return; } // the 'online' event calls back
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
@@ -67,6 +68,7 @@ export class TableSocket {
 
   receive(message) {
     if (message.type === 'snapshot') {
+      this.snapshots = (this.snapshots || 0) + 1;
       this.stream = message.stream;
       this.seq = message.seq;
     } else if (typeof message.seq === 'number') {

@@ -87,11 +87,13 @@ export class TableCtrl {
       this.ui.confirmFold = false;
     }
     if (!myTurn) { this.ui.confirmFold = false; this.ui.raising = false; }
-    // Pre-actions never survive a new street or a change in the amount to call.
+    // No pre-action survives a new street; "check" and "call N" do not survive a change in
+    // the amount to call either (check/fold and call any are meant for exactly that).
     if (this.pre) {
       const p = h && h.players[me];
+      const sticky = this.pre.kind === 'check_fold' || this.pre.kind === 'call_any';
       if (!h || h.id !== this.pre.hand || h.street !== this.pre.street || !p || p.folded || h.ended
-          || toCall(h, me) !== this.pre.toCall) this.pre = null;
+          || (!sticky && toCall(h, me) !== this.pre.toCall)) this.pre = null;
     }
     if (myTurn && h.phase === 'betting' && this.pre && !this.pending) {
       const pre = this.pre;
