@@ -13,7 +13,11 @@ async function call(method, path, body) {
     const detail = data && data.detail;
     let message = `HTTP ${res.status}`;
     if (detail && typeof detail === 'object' && !Array.isArray(detail)) message = detail.message || message;
-    else if (Array.isArray(detail) && detail[0]) message = `${(detail[0].loc || []).slice(1).join('.')}: ${detail[0].msg}`;
+    else if (Array.isArray(detail) && detail[0]) {
+      const where = (detail[0].loc || []).slice(1).join('.');
+      const what = String(detail[0].msg || 'invalid').replace(/^Value error, /, '');
+      message = where ? `${where.replace(/_/g, ' ')}: ${what}` : what;
+    }
     const err = new Error(message);
     err.status = res.status;
     err.code = detail && detail.code;
