@@ -56,5 +56,7 @@ def test_phone_portrait(players: PlayerFactory, bots: BotFactory) -> None:
         "els => els.map(e => e.getBoundingClientRect().right)"
     )
     assert max(boxes) <= 375
+    p.page.click(".menu-toggle")  # on a phone the table's menu folds into one button
+    check_layout(p.page, "menu")
     p.page.click("[data-cmd=settings]")
     check_layout(p.page, "settings")

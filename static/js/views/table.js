@@ -53,15 +53,19 @@ function topbar(ctrl) {
       <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>` : null}
       ${s.table.paused ? html` · <span class="paused">paused</span>` : null}</span>
     </div>
-    <nav class="menu">
-      <button type="button" class="btn ghost" data-cmd="invite" onClick=${() => { ctrl.ui.dialog = 'invite'; ctrl.redraw(); }}>Invite</button>
-      ${seated ? html`
-        <button type="button" class="btn ghost" data-cmd="top-up" onClick=${() => ctrl.openTopUp()}>Top up</button>
-        ${seat && seat.status === 'sitting_out'
-          ? html`<button type="button" class="btn ghost" data-cmd="sit-in" onClick=${() => ctrl.command('sit_in')}>Sit in</button>`
-          : html`<button type="button" class="btn ghost" data-cmd="sit-out" onClick=${() => ctrl.command('sit_out')}>Sit out</button>`}
-        <button type="button" class="btn ghost" data-cmd="leave" onClick=${() => ctrl.command('leave')}>Leave</button>` : null}
-      <button type="button" class="btn ghost icon" data-cmd="settings" aria-label="Settings" onClick=${() => { ctrl.ui.dialog = 'settings'; ctrl.redraw(); }}>⚙</button>
+    <nav class=${`menu ${ctrl.ui.menuOpen ? 'open' : ''}`}>
+      <button type="button" class="btn ghost icon menu-toggle" aria-label="Menu" aria-expanded=${!!ctrl.ui.menuOpen}
+        onClick=${() => { ctrl.ui.menuOpen = !ctrl.ui.menuOpen; ctrl.redraw(); }}>☰</button>
+      <div class="menu-items" onClick=${() => { ctrl.ui.menuOpen = false; }}>
+        <button type="button" class="btn ghost" data-cmd="invite" onClick=${() => { ctrl.ui.dialog = 'invite'; ctrl.redraw(); }}>Invite</button>
+        ${seated ? html`
+          <button type="button" class="btn ghost" data-cmd="top-up" onClick=${() => ctrl.openTopUp()}>Top up</button>
+          ${seat && seat.status === 'sitting_out'
+            ? html`<button type="button" class="btn ghost" data-cmd="sit-in" onClick=${() => ctrl.command('sit_in')}>Sit in</button>`
+            : html`<button type="button" class="btn ghost" data-cmd="sit-out" onClick=${() => ctrl.command('sit_out')}>Sit out</button>`}
+          <button type="button" class="btn ghost" data-cmd="leave" onClick=${() => ctrl.command('leave')}>Leave</button>` : null}
+        <button type="button" class="btn ghost" data-cmd="settings" aria-label="Settings" onClick=${() => { ctrl.ui.dialog = 'settings'; ctrl.redraw(); }}>⚙ Settings</button>
+      </div>
     </nav>
   </header>`;
 }
@@ -111,7 +115,8 @@ function seatView(ctrl, i, seat) {
     won ? 'winner' : '', seat.away ? 'away' : ''].join(' ');
   const marks = [];
   if (seat.away) marks.push('Away');
-  if (MARKS[seat.status]) marks.push(MARKS[seat.status]);
+  // A seat dealt into the running hand plays it, whatever it waited for before the deal.
+  if (MARKS[seat.status] && !(dealtIn && !h.ended && seat.status !== 'leaving')) marks.push(MARKS[seat.status]);
   if (p && p.all_in && !p.folded) marks.push('All in');
   return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} style=${pos}>
     ${acting ? clockRing(h) : null}
@@ -119,11 +124,11 @@ function seatView(ctrl, i, seat) {
     <div class="plate">
       <span class="name">${seat.name}</span>
       <span class="stack">${stack}</span>
+      ${won ? html`<span class="won">+${won}</span>` : null}
       ${acting && h.deadline ? html`<span class="clock">${Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000))}s${h.inBank ? ' bank' : ''}</span>` : null}
     </div>
     ${p && p.last ? html`<span class=${`last act-${p.last.split(' ')[0].toLowerCase()}`}>${p.last}</span>` : null}
     ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
-    ${won ? html`<span class="won">+${won}</span>` : null}
     ${h && h.button === i ? html`<span class="dealer" title="Button">D</span>` : null}
   </div>`;
 }
@@ -132,7 +137,7 @@ function otherCards(s, p) {
   if (p.folded || p.mucked) return null;
   if (p.cards) {
     const win = winningCards(s.hand);
-    return html`<div class="cards shown">${p.cards.map((c) => Card({ card: c, size: 'sm', mark: win.has(c) ? 'win' : '' }))}</div>`;
+    return html`<div class="cards shown">${p.cards.map((c) => Card({ card: c, size: 'sm', mark: win.get(c) || '' }))}</div>`;
   }
   const n = holeCount(s.table.config);
   return html`<div class="cards backs">${Array.from({ length: n }, () => CardBack({ size: 'xs' }))}</div>`;
@@ -153,13 +158,16 @@ function betView(ctrl, p) {
   </div>`;
 }
 
+// The cards of each award, as a mark: 'win' for a high (or whole) pot, 'win-low' for a low.
 function winningCards(h, run = null, board = null) {
-  const set = new Set();
-  if (!h) return set;
+  const marks = new Map();
+  if (!h) return marks;
   h.awards.forEach((a) => {
-    if ((run == null || a.run === run) && (board == null || a.board === board)) a.cards.forEach((c) => set.add(c));
+    if ((run == null || a.run === run) && (board == null || a.board === board)) {
+      a.cards.forEach((c) => { if (marks.get(c) !== 'win') marks.set(c, a.half === 'low' ? 'win-low' : 'win'); });
+    }
   });
-  return set;
+  return marks;
 }
 
 function readerCards(h, run, board) {
@@ -182,7 +190,7 @@ function boardsView(ctrl, h) {
         ${many ? html`<span class="board-label">${boards.length > 1 ? `Run ${r + 1}` : ''}${boards.length > 1 && run.length > 1 ? ' · ' : ''}${run.length > 1 ? `Board ${b + 1}` : ''}</span>` : null}
         <div class="cards">
           ${Array.from({ length: 5 }, (_, k) => (board[k]
-            ? Card({ card: board[k], size: 'md', mark: win.has(board[k]) ? 'win' : mine.has(board[k]) ? 'used' : '' })
+            ? Card({ card: board[k], size: 'md', mark: win.get(board[k]) || (mine.has(board[k]) ? 'used' : '') })
             : CardSlot({ size: 'md' })))}
         </div>
       </div>`;
@@ -219,7 +227,7 @@ function myHandView(ctrl) {
   if (reader && reader[0]) reader[0].high.hole_used.forEach((c) => used.add(c));
   const many = reader && reader.length > 1;
   return html`<div class="my-hand">
-    <div class="cards mine" data-mine="1">${p.cards.map((c) => Card({ card: c, size: 'lg', mark: win.has(c) ? 'win' : used.has(c) ? 'used' : '' }))}</div>
+    <div class="cards mine" data-mine="1">${p.cards.map((c) => Card({ card: c, size: 'lg', mark: win.get(c) || (used.has(c) ? 'used' : '') }))}</div>
     ${reader ? html`<div class="reader" aria-live="polite">
       ${reader.map((r) => html`<div class="reading" data-run=${r.run} data-board=${r.board}>
         ${many ? html`<span class="where">${h.boards.length > 1 ? `Run ${r.run + 1} ` : ''}${h.boards[0].length > 1 ? `Board ${r.board + 1}` : ''}</span>` : null}
