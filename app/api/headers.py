@@ -51,9 +51,7 @@ class SecurityHeaders:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [
-                    (k, v) for k, v in message.get("headers", []) if k.lower() not in names
-                ]
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
                 message = {**message, "headers": headers + extra}
             await send(message)
 

@@ -24,7 +24,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 FAILED = pytest.StashKey[bool]()
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
+# while it is started, and the asyncio tests after tests/e2e need the thread free again.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     if chromium_path() is None:
         missing("chromium is not installed (Debian: apt-get install chromium)")
@@ -32,7 +34,7 @@ def playwright() -> Iterator[Playwright]:
         yield pw
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     b = launch(playwright)
     yield b
@@ -49,9 +51,7 @@ PlayerFactory = Callable[..., Player]
 
 
 @pytest.fixture
-def players(
-    request: pytest.FixtureRequest, browser: Browser, base: str
-) -> Iterator[PlayerFactory]:
+def players(request: pytest.FixtureRequest, browser: Browser, base: str) -> Iterator[PlayerFactory]:
     made: list[Player] = []
 
     def make(name: str, **options: Any) -> Player:

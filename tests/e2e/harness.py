@@ -96,9 +96,9 @@ class Player:
         # A 401 from GET /api/session is how a first visit learns it has no name yet.
         self.page.on(
             "console",
-            lambda m: self.errors.append(m.text)
-            if m.type == "error" and "401" not in m.text
-            else None,
+            lambda m: (
+                self.errors.append(m.text) if m.type == "error" and "401" not in m.text else None
+            ),
         )
 
     def join(self, path: str = "/") -> None:
@@ -129,13 +129,16 @@ class Player:
 
     def state(self, expression: str) -> Any:
         """Read the client's state (`window.__omaha.ctrl`), for waiting on it."""
-        return self.page.evaluate(f"() => {{ const c = window.__omaha.ctrl; return {expression}; }}")
+        return self.page.evaluate(
+            f"() => {{ const c = window.__omaha.ctrl; return {expression}; }}"
+        )
 
     def my_turn(self) -> bool:
         """It is this player's turn and nothing is on its way to the server."""
-        return bool(self.page.evaluate(
-            "() => { const c = window.__omaha.ctrl; return !!(c && c.isMyTurn() && !c.pending); }"
-        ))
+        ready = "c && c.isMyTurn() && !c.pending"
+        return bool(
+            self.page.evaluate(f"() => {{ const c = window.__omaha.ctrl; return !!({ready}); }}")
+        )
 
     def close(self) -> None:
         with suppress(Exception):

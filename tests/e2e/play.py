@@ -45,7 +45,10 @@ def act_once(p: Player, keyboard: bool) -> None:
 
 
 def play_hand(
-    ps: list[Player], number: int, keyboard: bool = False, check: Check | None = None,
+    ps: list[Player],
+    number: int,
+    keyboard: bool = False,
+    check: Check | None = None,
     timeout: float = 60,
 ) -> None:
     """Everyone checks or calls until hand `number` is over."""

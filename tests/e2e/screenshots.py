@@ -71,57 +71,60 @@ def resume(p: Player) -> None:
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp), BETWEEN_HANDS="0.5") as base:
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            # 1. Six-handed pot-limit Omaha, to a showdown.
-            p = Player(browser, base, NAMES[0], **DESKTOP)
-            p.join()
-            _, bots = table(p, 5, name="Friday PLO", game="omaha", seats=6)
-            number = 0
-            for _ in range(10):
-                number = play_paused_hand(p, number)
-                shown = p.state("Object.values(c.state.hand.players).filter(x => x.shown).length")
-                if len(p.state("c.state.hand.order")) == 6 and shown >= 3:
-                    break
-                resume(p)
-            shoot(p, out / "plo-showdown.png")
-            for b in bots:
-                b.close()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        server(Path(tmp), BETWEEN_HANDS="0.5") as base,
+        sync_playwright() as pw,
+    ):
+        browser = launch(pw)
+        # 1. Six-handed pot-limit Omaha, to a showdown.
+        p = Player(browser, base, NAMES[0], **DESKTOP)
+        p.join()
+        _, bots = table(p, 5, name="Friday PLO", game="omaha", seats=6)
+        number = 0
+        for _ in range(10):
+            number = play_paused_hand(p, number)
+            shown = p.state("Object.values(c.state.hand.players).filter(x => x.shown).length")
+            if len(p.state("c.state.hand.order")) == 6 and shown >= 3:
+                break
+            resume(p)
+        shoot(p, out / "plo-showdown.png")
+        for b in bots:
+            b.close()
 
-            # 2. Double-board hi-lo, split high and low.
-            q = Player(browser, base, NAMES[0], **DESKTOP)
-            q.join()
-            _, bots = table(q, 3, name="Double board", game="omaha-hi-lo", boards=2, seats=4)
-            number = 0
-            for _ in range(25):
-                number = play_paused_hand(q, number)
-                halves = q.state("c.state.hand.awards.map(a => a.half)")
-                dealt = len(q.state("c.state.hand.order"))
-                if "low" in halves and "high" in halves and dealt >= 3:
-                    break
-                resume(q)
-            shoot(q, out / "double-board-hi-lo.png")
-            for b in bots:
-                b.close()
+        # 2. Double-board hi-lo, split high and low.
+        q = Player(browser, base, NAMES[0], **DESKTOP)
+        q.join()
+        _, bots = table(q, 3, name="Double board", game="omaha-hi-lo", boards=2, seats=4)
+        number = 0
+        for _ in range(25):
+            number = play_paused_hand(q, number)
+            halves = q.state("c.state.hand.awards.map(a => a.half)")
+            dealt = len(q.state("c.state.hand.order"))
+            if "low" in halves and "high" in halves and dealt >= 3:
+                break
+            resume(q)
+        shoot(q, out / "double-board-hi-lo.png")
+        for b in bots:
+            b.close()
 
-            # 3. The phone, at the viewer's turn after the flop (the hand reader showing).
-            r = Player(browser, base, NAMES[0], **PHONE)
-            r.join()
-            _, bots = table(r, 4, name="Phone game", game="five-card-omaha", seats=6)
-            number = 0
-            for _ in range(10):
-                number = play_paused_hand(
-                    r, number, until="h.street !== 'preflop' && h.legal && h.actor === 0"
-                )
-                if r.state("!!(c.state.hand.legal && !c.state.hand.ended)"):
-                    break
-                resume(r)
-            r.page.wait_for_selector("[data-act]:not([disabled])")
-            shoot(r, out / "phone.png")
-            for b in bots:
-                b.close()
-            browser.close()
+        # 3. The phone, at the viewer's turn after the flop (the hand reader showing).
+        r = Player(browser, base, NAMES[0], **PHONE)
+        r.join()
+        _, bots = table(r, 4, name="Phone game", game="five-card-omaha", seats=6)
+        number = 0
+        for _ in range(10):
+            number = play_paused_hand(
+                r, number, until="h.street !== 'preflop' && h.legal && h.actor === 0"
+            )
+            if r.state("!!(c.state.hand.legal && !c.state.hand.ended)"):
+                break
+            resume(r)
+        r.page.wait_for_selector("[data-act]:not([disabled])")
+        shoot(r, out / "phone.png")
+        for b in bots:
+            b.close()
+        browser.close()
 
 
 if __name__ == "__main__":

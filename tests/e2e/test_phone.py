@@ -13,10 +13,11 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touc
 
 # Every control a thumb may press, drawn on the page now.
 CONTROLS = """() => [...document.querySelectorAll(
-  'button, a[href], input:not([type=checkbox]):not([type=radio]), select, summary, label.btn, .sit-btn'
+  'button, a[href], input:not([type=checkbox]):not([type=radio]), select, summary, label.btn,'
+  + ' .sit-btn'
 )].filter((e) => e.offsetParent !== null || getComputedStyle(e).position === 'fixed').map((e) => {
   const r = e.getBoundingClientRect();
-  return { what: e.outerHTML.slice(0, 80), left: r.left, right: r.right, height: r.height, width: r.width };
+  return { what: e.outerHTML.slice(0, 80), left: r.left, right: r.right, height: r.height };
 })"""
 
 

@@ -34,7 +34,8 @@ SNAP = """() => {
   if (!page || !page.dataset.hand) return null;
   const cards = (sel) => [...document.querySelectorAll(sel)].map((e) => e.dataset.card);
   return { hand: page.dataset.hand, phase: page.dataset.phase,
-           own: cards('.cards.mine [data-card]'), dom: cards(':not(.results.previous *)[data-card]') };
+           own: cards('.cards.mine [data-card]'),
+           dom: cards(':not(.results.previous *)[data-card]') };
 }"""
 
 

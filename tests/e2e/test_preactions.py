@@ -42,7 +42,8 @@ def actor(p: Player) -> int | None:
 
 def wait_actor(p: Player, seat: int) -> None:
     p.page.wait_for_function(
-        f"() => {{ const h = window.__omaha.ctrl.state.hand; return h && !h.ended && h.actor === {seat}; }}"
+        f"() => {{ const h = window.__omaha.ctrl.state.hand;"
+        f" return h && !h.ended && h.actor === {seat}; }}"
     )
 
 
