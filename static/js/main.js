@@ -15,11 +15,20 @@ applySettings(settings);
 
 let view = () => null;
 let frame = 0;
+let since = 0; // when the oldest change not yet drawn happened
 function redraw() {
+  if (!since) since = performance.now();
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
     render(view(), root);
+    const t0 = since;
+    since = 0;
+    const trace = window.__omaha.trace; // set by bench/client.py: change -> painted frame
+    if (trace) requestAnimationFrame(() => trace.push(performance.now() - t0));
+    if (!window.__omaha.drawn && window.__omaha.ctrl && window.__omaha.ctrl.state) {
+      window.__omaha.drawn = performance.now(); // the first snapshot on screen
+    }
   });
 }
 // Rendering at once after a snapshot or an event, for tests and benchmarks that time it.

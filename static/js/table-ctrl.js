@@ -27,13 +27,23 @@ export class TableCtrl {
     this.requests = new Map(); // id -> what it was, for its reply
     this.socket = new TableSocket(code, {
       onMessage: (m) => this.receive(m),
-      onStatus: (s) => { this.conn = s; this.redraw(); },
+      onStatus: (s) => this.status(s),
     });
     this.ticker = setInterval(() => { if (this.state && this.state.hand && this.state.hand.deadline) this.redraw(); }, 1000);
     document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
   }
 
   start() { this.socket.connect(); }
+
+  status(s) {
+    // Back after a drop with an action sent but not answered: send it again. Applied before
+    // the drop, the server refuses it as a duplicate; lost on the way, it is applied now.
+    if (s === 'open' && this.conn !== 'open' && this.pending && !this.socket.queue.includes(this.pending.message)) {
+      this.socket.send(this.pending.message);
+    }
+    this.conn = s;
+    this.redraw();
+  }
 
   // ---------------------------------------------------------------- messages
   receive(m) {
@@ -129,18 +139,19 @@ export class TableCtrl {
 
   // ---------------------------------------------------------------- sending
   request(message) {
-    const id = this.nextId++;
+    const id = `${Date.now().toString(36)}-${this.nextId++}`; // unique across reloads
+    const sent = { ...message, id };
     this.requests.set(id, message);
-    this.socket.send({ ...message, id });
-    return id;
+    this.socket.send(sent);
+    return sent;
   }
 
   act(action, extra = {}) {
     const h = this.state && this.state.hand;
     if (!h || !this.isMyTurn() || this.pending) return; // no double submission
     const message = { type: 'act', hand: h.id, counter: h.counter, action, ...extra };
-    const id = this.request(message);
-    this.pending = { id, hand: h.id, counter: h.counter, action };
+    const sent = this.request(message);
+    this.pending = { id: sent.id, hand: h.id, counter: h.counter, action, message: sent };
     this.ui.confirmFold = false;
     this.ui.raising = false;
     this.redraw();

@@ -68,6 +68,7 @@ function bettingView(ctrl) {
         () => { if (fixed) ctrl.ui.amount = legal.min_to; ctrl.wager(); }, `raise ${ctrl.ui.raising ? 'armed' : ''}`) : null}
     </div>
     ${busy ? html`<p class="sending">Sending…</p>` : html`<p class="keys">Keys: f fold · c check/call · r raise · a all in · Enter confirm · Esc cancel</p>`}
+    ${h.timeBank != null && h.timeout != null ? html`<p class=${`bank ${h.inBank ? 'on' : ''}`}>${h.inBank ? 'Time bank running' : `Time bank ${Math.round(h.timeBank)} s`}</p>` : null}
   </div>`;
 }
 
