@@ -7,7 +7,8 @@ and prints each figure beside its reference from the same run:
    and the time from navigation to the snapshot drawn, against a one-line static file of the
    same server (navigation to its load event). Median of 5 cold loads (a new browser context
    each: empty cache).
-2. Rendering: from a WebSocket message's arrival to the next painted frame (the page's own
+2. Rendering: from a WebSocket message's arrival to the end of the animation-frame callback
+   that renders it, after which the browser paints that frame (the page's own
    instrumentation, on when ``window.__omaha.trace`` exists), p50/p95/max over a session of
    ``--hands`` hands at a six-handed table of protocol bots, the page watching as a spectator.
 3. Memory: the page's JS heap (after a forced garbage collection, over CDP) after 100 hands and
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -87,13 +89,13 @@ def main() -> None:
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,
-        server(Path(tmp), BETWEEN_HANDS="0", AWAY_GRACE="3600") as base,
+        server(Path(tmp), BETWEEN_HANDS="0", AWAY_GRACE="3600", WS_RATE="1000", WS_BURST="1000") as base,
         sync_playwright() as pw,
     ):
         browser = launch(pw)
         host = Player(browser, base, "Host")
         host.join()
-        code = new_table(host, decision_time=0, seats=6, buy_in_max=10_000, buy_in_min=40)
+        code = new_table(host, decision_time=5, seats=6, buy_in_max=10_000, buy_in_min=40)
         page_html = host.page.request.get(base + "/").text()
         reference = base + page_html.split('rel="icon" href="')[1].split('"')[0]
 
@@ -106,6 +108,7 @@ def main() -> None:
                 loads[kind].append(transferred(context.new_page(), url))
                 context.close()
 
+        print("  loads done", file=sys.stderr, flush=True)
         # 2 and 3. A session at a six-handed table of bots, the page watching.
         bots = [Bot(base, f"Bot{i}", random_bot(i)) for i in range(6)]
         for i, bot in enumerate(bots):
@@ -121,6 +124,8 @@ def main() -> None:
         t0 = time.monotonic()
         while True:
             played = hands_seen(page) - start
+            if played % 50 == 0:
+                print(f"  {played} hands", file=sys.stderr, flush=True)
             if played >= args.hands and not trace:
                 trace = page.evaluate("() => window.__omaha.trace.splice(0)")
                 page.evaluate("() => { delete window.__omaha.trace; }")
