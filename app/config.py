@@ -64,6 +64,15 @@ class Settings(BaseSettings):
         le=3600,
         description="Seconds a disconnected seated player stays in before being sat out.",
     )
+    bot_think: float = Field(
+        default=1.5, ge=0, le=30, description="Seconds a practice bot thinks, on average."
+    )
+    chat_burst: int = Field(
+        default=5, ge=1, le=100, description="Chat messages a person may send per CHAT_WINDOW."
+    )
+    chat_window: float = Field(
+        default=10.0, gt=0, le=3600, description="Seconds over which CHAT_BURST is counted."
+    )
     ws_max_message: int = Field(
         default=4096, ge=256, le=65536, description="Largest inbound WebSocket message (bytes)."
     )

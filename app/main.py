@@ -18,7 +18,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from app import __version__
-from app.api import assets, health, identity, tables, ws
+from app.api import assets, health, identity, ledger, tables, ws
 from app.api.headers import SecurityHeaders
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
@@ -56,6 +56,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 between_hands=settings.between_hands,
                 away_grace=settings.away_grace,
                 outbox_limit=settings.ws_outbox_limit,
+                bot_think=settings.bot_think,
+                chat_burst=settings.chat_burst,
+                chat_window=settings.chat_window,
             ),
         )
         await app.state.tables.start()
@@ -86,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
+    app.include_router(ledger.router)
     app.include_router(ws.router)
 
     app.include_router(assets.router(assets.Assets(static_dir())))

@@ -89,7 +89,9 @@ def main() -> None:
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,
-        server(Path(tmp), BETWEEN_HANDS="0", AWAY_GRACE="3600", WS_RATE="1000", WS_BURST="1000") as base,
+        server(
+            Path(tmp), BETWEEN_HANDS="0", AWAY_GRACE="3600", WS_RATE="1000", WS_BURST="1000"
+        ) as base,
         sync_playwright() as pw,
     ):
         browser = launch(pw)

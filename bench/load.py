@@ -56,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make ``app`` and ``tests`` importable
     sys.path.insert(0, str(ROOT))
 
+from app.bots.policy import random_action  # noqa: E402  (the bots' one policy module)
+
 SEATS = 6
 BUY_IN = 200
 HUMAN_THINK = 2.0  # seconds: one action every 2 s per table on average
@@ -315,28 +317,6 @@ class Counters:
         self.violations += other.violations[: max(0, 50 - len(self.violations))]
 
 
-def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A random legal action from a `turn` message's `legal` field."""
-    actions = legal["actions"]
-    if "run-twice" in actions:
-        return {"action": "run-twice", "agree": rng.random() < 0.5}
-    if "show" in actions:
-        if "muck" in actions and rng.random() < 0.5:
-            return {"action": "muck"}
-        return {"action": "show"}
-    r = rng.random()
-    for kind in ("bet", "raise"):
-        if kind in actions and r < 0.25:
-            amount = rng.choice([legal["min_to"], legal["min_to"], legal["pot_to"],
-                                 legal["max_to"]])  # fmt: skip
-            return {"action": kind, "amount": amount}
-    if "check" in actions:
-        return {"action": "check"}
-    if r < 0.4 and "fold" in actions:
-        return {"action": "fold"}
-    return {"action": "call"}
-
-
 class Run:
     """The state of one bot process: the window, the pace, the counters."""
 
@@ -558,7 +538,7 @@ class Seat:
                                   f"seat {m['seat']}")  # fmt: skip
                 elif self.acting != key:
                     self.acting = key
-                    action = choose(m["legal"], run.rng)
+                    action = random_action(m["legal"], run.rng)
                     delay = run.delay()
                     if delay:
                         asyncio.get_running_loop().call_later(delay, self.act, key, action)

@@ -6,11 +6,11 @@ anything else is refused with a typed error before it reaches a table.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
-from app.tables.config import MAX_CHIPS
+from app.tables.config import CHAT_MAX, MAX_CHIPS
 
 Chips = Annotated[StrictInt, Field(ge=-MAX_CHIPS, le=MAX_CHIPS)]
 SeatNo = Annotated[StrictInt, Field(ge=0, le=9)]
@@ -119,6 +119,46 @@ class TransferHost(Message):
     player_id: Id
 
 
+class AddBot(Message):
+    type: Literal["add_bot"]
+    seat: SeatNo
+    buy_in: Chips | None = None
+
+
+class BombPotNext(Message):
+    type: Literal["bomb_pot_next"]
+    on: StrictBool = True
+
+
+class SpectatorChat(Message):
+    type: Literal["spectator_chat"]
+    on: StrictBool
+
+
+class Chat(Message):
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
+
+
+class Show(Message):
+    type: Literal["show"]
+    hand: Id
+
+
+class MoreTime(Message):
+    type: Literal["more_time"]
+
+
+class SitOutNext(Message):
+    type: Literal["sit_out_next"]
+    on: StrictBool = True
+
+
+class SitOutNextBb(Message):
+    type: Literal["sit_out_next_bb"]
+    on: StrictBool = True
+
+
 Inbound = Annotated[
     Ping
     | Sit
@@ -135,7 +175,15 @@ Inbound = Annotated[
     | SetStakes
     | Remove
     | Adjust
-    | TransferHost,
+    | TransferHost
+    | AddBot
+    | BombPotNext
+    | SpectatorChat
+    | Chat
+    | Show
+    | MoreTime
+    | SitOutNext
+    | SitOutNextBb,
     Field(discriminator="type"),
 ]
-inbound: TypeAdapter[Message] = TypeAdapter(Inbound)
+inbound: TypeAdapter[Message] = TypeAdapter(cast(Any, Inbound))  # a union of messages

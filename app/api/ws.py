@@ -264,7 +264,7 @@ async def _reader(
             # the events the action caused, so the reader neither waits nor wakes again.
             table.tell("act", viewer.player_id, viewer, message.id, data)
             continue
-        if message.type == "sit":
+        if message.type in ("sit", "chat"):
             data["name"] = name
         try:
             # `timeout`, not `wait_for`: wait_for wraps the request in a task of its own.

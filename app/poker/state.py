@@ -208,6 +208,16 @@ class HandState:
     def contenders(self) -> list[int]:
         return [p for p in range(self.n) if not self.folded[p]]
 
+    def may_show(self, p: object) -> bool:
+        """After a pot nobody called: its winner may show their hand, once (TDA and most
+        rooms allow it). The show is the hand's last action."""
+        return (
+            self.phase is Phase.COMPLETE
+            and self.contenders() == [p]
+            and isinstance(p, int)
+            and not self.shown[p]
+        )
+
     def _can_bet(self, p: int) -> bool:
         return not self.folded[p] and self.stacks[p] > 0
 
@@ -308,6 +318,8 @@ class HandState:
         """Raise ``IllegalAction`` naming the rule if ``action`` is not allowed now."""
         p = action.player
         if self.phase is Phase.COMPLETE:
+            if action.kind is ActionKind.SHOW and self.may_show(p):
+                return
             raise IllegalAction("the hand is over", "hand_over")
         if not isinstance(p, int) or not 0 <= p < self.n:
             raise IllegalAction(f"there is no player {p!r} in this hand", "no_such_player")
@@ -395,7 +407,10 @@ class HandState:
         self.verify(action)
         events: list[Event] = []
         self.history.append(action)
-        if self.phase is Phase.RUN_IT_TWICE:
+        if self.phase is Phase.COMPLETE:  # a show after an uncontested win
+            self.shown[action.player] = True
+            events.append(CardsShown(action.player, self.hole[action.player]))
+        elif self.phase is Phase.RUN_IT_TWICE:
             self._vote(action.player, bool(action.agree), events)
         elif self.phase is Phase.SHOWDOWN:
             self._show_or_muck(action.player, action.kind is ActionKind.SHOW, events)

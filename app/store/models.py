@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     Uuid,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -51,6 +52,8 @@ class Player(Base):
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
     display_name: Mapped[str] = mapped_column(String(32))
     session_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: a practice bot living in the server (its "token hash" is `bot:<id>`, no session)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
@@ -75,6 +78,8 @@ class TableRow(Base):
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: the host called a one-off bomb pot for the next hand
+    bomb_pot_next: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -92,6 +97,9 @@ class SeatRow(Base):
     waiting: Mapped[bool] = mapped_column(Boolean, default=True)
     post: Mapped[bool] = mapped_column(Boolean, default=False)
     time_bank: Mapped[float] = mapped_column(Float, default=0.0)
+    #: the player's switches: sit out from the next hand / when the big blind reaches them
+    sit_out_next: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    sit_out_next_bb: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class HandRow(Base):
@@ -144,6 +152,22 @@ class LedgerEntry(Base):
     player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
     kind: Mapped[str] = mapped_column(String(16))
     amount: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+
+
+class ChatRow(Base):
+    """A chat message at a table, numbered with the table's events when it was sent."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"), index=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )

@@ -21,11 +21,19 @@ from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.poker import Action
-from app.store.models import HandActionRow, HandRow, LedgerEntry, SeatRow, TableRow
+from app.store.models import (
+    ChatRow,
+    HandActionRow,
+    HandRow,
+    LedgerEntry,
+    Player,
+    SeatRow,
+    TableRow,
+)
 from app.tables.config import TableConfig
 from app.tables.hand import Hand
 from app.tables.seat import Seat
-from app.tables.store import LEDGER_IN, StoredHand, StoredTable
+from app.tables.store import CHAT_KEPT, LEDGER_IN, LedgerTotal, StoredHand, StoredTable
 
 
 def _now() -> datetime:
@@ -223,9 +231,24 @@ class SqlTableStore:
                     waiting=r.waiting,
                     post=r.post,
                     time_bank=r.time_bank,
+                    bot=bot,
+                    sit_out_next=r.sit_out_next,
+                    sit_out_next_bb=r.sit_out_next_bb,
                 )
-                for r in await s.scalars(select(SeatRow).where(SeatRow.table_id == tid))
+                for r, bot in await s.execute(
+                    select(SeatRow, Player.bot)
+                    .join(Player, Player.id == SeatRow.player_id)
+                    .where(SeatRow.table_id == tid)
+                )
             ]
+            chat = list(
+                await s.scalars(
+                    select(ChatRow)
+                    .where(ChatRow.table_id == tid)
+                    .order_by(ChatRow.id.desc())
+                    .limit(CHAT_KEPT)
+                )
+            )
             hand: StoredHand | None = None
             open_hand = await s.scalar(
                 select(HandRow)
@@ -259,6 +282,16 @@ class SqlTableStore:
                 hand_number=row.hand_number,
                 seats=seats,
                 hand=hand,
+                bomb_pot_next=row.bomb_pot_next,
+                chat=[
+                    {
+                        "player_id": str(c.player_id),
+                        "name": c.name,
+                        "seat": c.seat,
+                        "text": c.text,
+                    }
+                    for c in reversed(chat)
+                ],
             )
 
     async def save_table(
@@ -311,6 +344,69 @@ class SqlTableStore:
         async with self.sessions.begin() as s:
             s.add(SeatRow(**_seat_row(uuid.UUID(table_id), seat)))
             s.add(self._ledger(table_id, seat.player_id, "buy_in", buy_in))
+
+    async def seat_bot(self, table_id: str, seat: Seat, buy_in: int) -> None:
+        """A bot's player row (once per bot: its id is fixed by table and seat) with the
+        seat and the buy-in, in one transaction."""
+        pid = uuid.UUID(seat.player_id)
+        async with self.sessions.begin() as s:
+            if await s.get(Player, pid) is None:
+                s.add(Player(id=pid, display_name=seat.name, session_token_hash=f"bot:{pid}",
+                             bot=True))  # fmt: skip
+                await s.flush()
+            s.add(SeatRow(**_seat_row(uuid.UUID(table_id), seat)))
+            s.add(self._ledger(table_id, seat.player_id, "buy_in", buy_in))
+
+    async def save_switches(self, table_id: str, seat: Seat) -> None:
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat.number)
+                .values(
+                    sitting_out=seat.sitting_out,
+                    sit_out_next=seat.sit_out_next,
+                    sit_out_next_bb=seat.sit_out_next_bb,
+                )
+            )
+
+    async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(TableRow).where(TableRow.id == uuid.UUID(table_id)).values(bomb_pot_next=on)
+            )
+
+    async def add_chat(
+        self, table_id: str, player_id: str, name: str, seat: int | None, text: str
+    ) -> None:
+        async with self.sessions.begin() as s:
+            s.add(
+                ChatRow(
+                    table_id=uuid.UUID(table_id),
+                    player_id=uuid.UUID(player_id),
+                    name=name,
+                    seat=seat,
+                    text=text,
+                )
+            )
+
+    async def ledger_totals(self, table_id: str) -> list[LedgerTotal]:
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(
+                    LedgerEntry.player_id,
+                    Player.display_name,
+                    Player.bot,
+                    LedgerEntry.kind,
+                    func.sum(LedgerEntry.amount),
+                )
+                .join(Player, Player.id == LedgerEntry.player_id)
+                .where(LedgerEntry.table_id == uuid.UUID(table_id))
+                .group_by(LedgerEntry.player_id, Player.display_name, Player.bot, LedgerEntry.kind)
+            )
+            return [
+                LedgerTotal(str(pid), name, bool(bot), kind, int(total))
+                for pid, name, bot, kind, total in rows
+            ]
 
     async def update_seats(self, table_id: str, seats: list[Seat]) -> None:
         async with self.sessions.begin() as s:

@@ -16,6 +16,8 @@ from app.poker import GAMES, Betting, HandConfig, OddChip, max_players
 
 #: No amount on a table may exceed this: chips stay far from any overflow in JSON clients.
 MAX_CHIPS = 10**12
+#: The longest chat message, in characters.
+CHAT_MAX = 200
 
 Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
 
@@ -51,6 +53,7 @@ class TableConfig(BaseModel):
     decision_time: float = Field(default=30.0, ge=0, le=600, description="0: no clock")
     time_bank: float = Field(default=60.0, ge=0, le=3600)
     approval_required: bool = False
+    spectator_chat: bool = Field(default=True, description="spectators may chat")
 
     @model_validator(mode="after")
     def _consistent(self) -> TableConfig:

@@ -86,6 +86,8 @@ class Hand:
     players: tuple[str, ...]  # player id of each position
     state: HandState
     straddle: int | None = None
+    #: positions played by practice bots (app.bots): the hand's record marks them
+    bots: tuple[int, ...] = ()
     #: hole cards of positions that mucked or folded are never shown: the engine's `shown`
     #: flags say what is public.
     meta: dict[str, Any] = field(default_factory=dict)
@@ -115,6 +117,7 @@ class Hand:
             "players": list(self.players),
             "button": self.button,
             "straddle": self.straddle,
+            "bots": list(self.bots),
         }
 
     @classmethod
@@ -136,4 +139,5 @@ class Hand:
             players=tuple(record["players"]),
             state=state,
             straddle=record.get("straddle"),
+            bots=tuple(record.get("bots", ())),
         )

@@ -29,6 +29,11 @@ class Seat:
     removed: bool = False
     away: bool = False
     time_bank: float = 0.0
+    #: a practice bot (app.bots) plays this seat
+    bot: bool = False
+    #: the player's switches: sit out from the next hand, or when the big blind reaches them
+    sit_out_next: bool = False
+    sit_out_next_bb: bool = False
     #: chips added after the current hand (top-ups and host adjustments made during a hand)
     pending_top_up: int = 0
     pending_adjust: int = 0

@@ -24,6 +24,8 @@ from app.tables.hand import Hand, action_to_json
 from app.tables.seat import Seat
 
 LEDGER_IN = ("buy_in", "top_up", "adjustment")
+#: chat messages a table keeps, and reloads after a restart, for its snapshot
+CHAT_KEPT = 100
 
 
 @dataclass
@@ -46,6 +48,19 @@ class StoredTable:
     hand_number: int = 0
     seats: list[Seat] = field(default_factory=list)
     hand: StoredHand | None = None
+    bomb_pot_next: bool = False
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the latest, oldest first
+
+
+@dataclass(frozen=True)
+class LedgerTotal:
+    """One player's total of one kind of ledger entry at a table."""
+
+    player_id: str
+    name: str
+    bot: bool
+    kind: str
+    amount: int
 
 
 class TableStore(Protocol):
@@ -78,6 +93,23 @@ class TableStore(Protocol):
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         """Record a `cash_out` of `seat.stack` and free the seat."""
 
+    async def seat_bot(self, table_id: str, seat: Seat, buy_in: int) -> None:
+        """`seat_player` for a practice bot: also creates its player (marked a bot) if new."""
+
+    async def save_switches(self, table_id: str, seat: Seat) -> None:
+        """Store a seat's sitting out and its sit-out switches."""
+
+    async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
+        """Store whether the next hand is a bomb pot called by the host."""
+
+    async def add_chat(
+        self, table_id: str, player_id: str, name: str, seat: int | None, text: str
+    ) -> None:
+        """Store a chat message."""
+
+    async def ledger_totals(self, table_id: str) -> list[LedgerTotal]:
+        """Every player's ledger totals per kind, with their name and whether a bot."""
+
     async def start_hand(
         self,
         table_id: str,
@@ -104,6 +136,8 @@ class MemoryTableStore:
         self.tables: dict[str, StoredTable] = {}
         self.ledger: list[tuple[str, str, str, int]] = []  # table, player, kind, amount
         self.fail_next = 0
+        self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
+        self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
 
     def _check(self) -> None:
         if self.fail_next:
@@ -148,7 +182,36 @@ class MemoryTableStore:
     async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
         self._check()
         self._put_seat(table_id, seat)
+        self.players.setdefault(seat.player_id, (seat.name, seat.bot))
         self.ledger.append((table_id, seat.player_id, "buy_in", buy_in))
+
+    async def seat_bot(self, table_id: str, seat: Seat, buy_in: int) -> None:
+        await self.seat_player(table_id, seat, buy_in)
+
+    async def save_switches(self, table_id: str, seat: Seat) -> None:
+        self._check()
+        self._put_seat(table_id, seat)
+
+    async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
+        self._check()
+        self.tables[table_id].bomb_pot_next = on
+
+    async def add_chat(
+        self, table_id: str, player_id: str, name: str, seat: int | None, text: str
+    ) -> None:
+        self._check()
+        entry = {"player_id": player_id, "name": name, "seat": seat, "text": text}
+        self.tables[table_id].chat.append(entry)
+
+    async def ledger_totals(self, table_id: str) -> list[LedgerTotal]:
+        totals: dict[tuple[str, str], int] = {}
+        for t, player, kind, amount in self.ledger:
+            if t == table_id:
+                totals[player, kind] = totals.get((player, kind), 0) + amount
+        return [
+            LedgerTotal(player, *self.players.get(player, (player[:8], False)), kind, amount)
+            for (player, kind), amount in totals.items()
+        ]
 
     async def update_seats(self, table_id: str, seats: list[Seat]) -> None:
         self._check()
@@ -189,6 +252,9 @@ class MemoryTableStore:
     ) -> None:
         self._check()
         t = self.tables[table_id]
+        if t.hand is None and hand.state.complete and final is None:
+            self.after_end.append((hand.id, action_to_json(action)))  # a show after it ended
+            return
         assert t.hand is not None and t.hand.id == hand.id
         assert len(t.hand.actions) == counter, "actions are stored in order, once each"
         t.hand.actions.append(action_to_json(action))

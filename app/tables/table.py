@@ -20,20 +20,24 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from pydantic import ValidationError
 
 from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction, Phase
-from app.tables.button import plan_deal
-from app.tables.config import MAX_CHIPS, TableConfig
+from app.tables.button import Deal, plan_deal
+from app.tables.config import CHAT_MAX, MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand
+from app.tables.ledger import ledger_lines
 from app.tables.seat import Seat
-from app.tables.store import StoredTable, TableStore
+from app.tables.store import CHAT_KEPT, StoredTable, TableStore
 from app.tables.viewer import CLOSE_GOING_AWAY, Viewer
 from app.tables.views import Record, event_records, render, table_view, turn_record
+
+if TYPE_CHECKING:
+    from app.bots.player import Bot
 
 log = logging.getLogger("omaha.tables")
 _shuffler = secrets.SystemRandom()
@@ -53,6 +57,9 @@ class Runtime:
     outbox_limit: int = 256  # messages a connection may fall behind before it is closed
     replay_buffer: int = 1024  # at most this many sent records kept for clients to catch up
     clock_enabled: bool = True  # tests switch the decision clock off
+    bot_think: float = 1.5  # seconds a practice bot thinks, on average
+    chat_burst: int = 5  # chat messages a player may send within `chat_window` seconds
+    chat_window: float = 10.0
 
 
 @dataclass
@@ -107,10 +114,14 @@ def shuffled_deck() -> list[int]:
 
 
 # Commands a player may send, and the ones only the host may send.
-PLAYER_COMMANDS = frozenset({"sit", "top_up", "sit_out", "sit_in", "leave", "straddle", "act"})
+PLAYER_COMMANDS = frozenset(
+    {"sit", "top_up", "sit_out", "sit_in", "leave", "straddle", "act", "show", "more_time",
+     "sit_out_next", "sit_out_next_bb", "chat"}
+)  # fmt: skip
 HOST_COMMANDS = frozenset(
-    {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host"}
-)
+    {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host",
+     "add_bot", "bomb_pot_next", "spectator_chat"}
+)  # fmt: skip
 
 
 class Table:
@@ -160,6 +171,11 @@ class Table:
         self._next_hand_timer: asyncio.TimerHandle | None = None
         self._grace: dict[str, asyncio.TimerHandle] = {}
         self._recovered = stored.hand is not None
+        self.bomb_pot_next = stored.bomb_pot_next
+        self.chat: deque[dict[str, Any]] = deque(stored.chat, maxlen=CHAT_KEPT)
+        self._chat_times: dict[str, deque[float]] = {}
+        self._bots: dict[str, tuple[Bot, asyncio.Task[None]]] = {}
+        self._bot_failures: dict[str, int] = {}
 
     # ------------------------------------------------------------------ outside API
     @staticmethod
@@ -216,6 +232,8 @@ class Table:
         for handle in (self._timer, self._next_hand_timer, *self._grace.values()):
             if handle is not None:
                 handle.cancel()
+        for player_id in list(self._bots):
+            self._stop_bot(player_id)
         while not self.mailbox.empty():
             command = self.mailbox.get_nowait()
             command.settle({}, TableError("unavailable", "the table is restarting"))
@@ -276,6 +294,9 @@ class Table:
                 "status": seat.status,
                 "away": seat.away,
                 "straddle": seat.straddle,
+                "bot": seat.bot,
+                "sit_out_next": seat.sit_out_next,
+                "sit_out_next_bb": seat.sit_out_next_bb,
             }
         )
 
@@ -285,6 +306,7 @@ class Table:
                 "type": "table",
                 "host": self.host_id,
                 "paused": self.paused,
+                "bomb_pot_next": self.bomb_pot_next,
                 "config": self.config.model_dump(mode="json"),
                 "next_config": self.next_config.model_dump(mode="json")
                 if self.next_config
@@ -318,6 +340,8 @@ class Table:
             if seat is not None and seat.away:
                 seat.away = False
                 self._emit(self._seat_record(seat))
+            if self._bots and viewer.player_id not in self._bots:
+                self._schedule_next_hand(0.0)  # bots alone wait for someone to watch them
         return {"seq": self.seq, "stream": self.stream}
 
     async def _on_detach(self, c: Command) -> None:
@@ -510,6 +534,8 @@ class Table:
     async def _cash_out(self, seat: Seat) -> None:
         await self.store.cash_out(self.id, seat)
         self.seats[seat.number] = None
+        if seat.bot:
+            self._stop_bot(seat.player_id)
         self._emit(
             Record(
                 {
@@ -614,8 +640,11 @@ class Table:
 
     async def _on_transfer_host(self, c: Command) -> dict[str, Any]:
         target = str(c.data.get("player_id"))
-        if self.seat_of(target) is None:
+        seat = self.seat_of(target)
+        if seat is None:
             raise TableError("not_seated", "the new host must have a seat at the table")
+        if seat.bot:
+            raise TableError("bot_cannot_host", "a practice bot cannot host")
         self.host_id = target
         await self._save_table()
         self._emit(self._table_record())
@@ -638,7 +667,7 @@ class Table:
             await self._save_table()
             self._emit(self._table_record())
         number = self.hand_number + 1
-        deal = plan_deal(self.seats, self.button, self.config, number)
+        deal = await self._plan(number)  # the players' sit-out switches, a called bomb pot
         if deal is None:
             return
         dealt = [self.seats[s] for s in deal.order]
@@ -660,6 +689,7 @@ class Table:
             players=tuple(s.player_id for s in seats),
             state=HandState(setup, deck),
             straddle=deal.straddle,
+            bots=tuple(p for p, s in enumerate(seats) if s.bot),
         )
         flags = [(s.waiting, s.post, s.stack) for s in seats]
         for s in seats:
@@ -682,6 +712,7 @@ class Table:
             self._schedule_next_hand(max(1.0, self.runtime.between_hands))
             return
         self.hand, self.button, self.hand_number = hand, deal.button, number
+        await self._dealt(deal)
         self._hand_starts.append(self.seq + 1)
         while self.records and self.records[0][0] < self._hand_starts[0]:
             self.records.popleft()  # older than the previous hand: a snapshot serves better
@@ -759,11 +790,15 @@ class Table:
         self._timer = None
         seat = self.seats[hand.seats[hand.state.actor]]
         if c.data.get("stage") == "decision" and seat is not None and seat.time_bank > 0:
-            self._bank_started = self.now()
-            self._arm(seat.time_bank, hand, "bank")
-            self._emit(turn_record(hand, seat.time_bank, seat.time_bank, True))
+            self._start_time_bank(hand, seat)
             return
         await self._auto_act(hand)
+
+    def _start_time_bank(self, hand: Hand, seat: Seat) -> None:
+        self._cancel_clock()
+        self._bank_started = self.now()
+        self._arm(seat.time_bank, hand, "bank")
+        self._emit(turn_record(hand, seat.time_bank, seat.time_bank, True))
 
     async def _on_auto(self, c: Command) -> None:
         hand = self._current(c)
@@ -899,12 +934,250 @@ class Table:
 
     async def _resume(self) -> None:
         """After a (re)start: continue the stored hand where it stopped, or deal."""
+        for seat in self.seats:
+            if seat is not None and seat.bot:
+                self._start_bot(seat)
         hand = self.hand
         if hand is not None and not hand.state.complete:
             log.info("table %s: hand %s continues after a restart", self.id, hand.number)
             self._start_turn()
         elif not self.paused:
             self._schedule_next_hand(0.0)
+
+    # ----------------------------------------------------------- practice bots
+    async def _on_add_bot(self, c: Command) -> dict[str, Any]:
+        """Host: seat a practice bot. Its player is fixed by table and seat, so a table
+        creates at most one bot player per seat however often bots come and go."""
+        number = self._free_seat(c.data.get("seat"))
+        buy_in = c.data.get("buy_in")
+        buy_in = self.config.buy_in_max if buy_in is None else self._check_buy_in(buy_in)
+        player_id = str(uuid.uuid5(uuid.UUID(self.id), f"bot-{number}"))
+        if self.seat_of(player_id) is not None:  # cannot happen: its seat was free
+            raise TableError("seat_taken", f"seat {number} is taken")
+        seat = Seat(
+            number=number,
+            player_id=player_id,
+            name=f"Bot {'ABCDEFGHIJ'[number]}",
+            stack=buy_in,
+            time_bank=self.config.time_bank,
+            bot=True,
+            away=True,  # until it attaches, like anyone
+            post=True,  # a bot comes in at once: it posts a big blind rather than wait for it
+        )
+        await self.store.seat_bot(self.id, seat, buy_in)
+        self.seats[number] = seat
+        self._emit(self._seat_record(seat))
+        self._start_bot(seat)
+        self._schedule_next_hand(0.0)
+        return {"status": "seated", "seat": number, "player_id": player_id}
+
+    def _start_bot(self, seat: Seat) -> None:
+        if seat.player_id in self._bots:
+            return
+        from app.bots.player import Bot  # here: app.bots imports app.tables (the viewer)
+
+        bot = Bot(
+            self, seat.player_id, self.runtime.bot_think, seat.stack or self.config.buy_in_max
+        )
+        task = asyncio.get_running_loop().create_task(bot.run(), name=f"bot-{seat.player_id}")
+        self._bots[seat.player_id] = (bot, task)
+        task.add_done_callback(lambda t: self._bot_ended(seat.player_id, t))
+
+    def _bot_ended(self, player_id: str, task: asyncio.Task[None]) -> None:
+        """A bot that failed (a bug) is started again while its seat is still a bot's, a few
+        times at most (then the clock acts for it, as for anyone who stopped playing)."""
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("table %s: bot %s failed", self.id, player_id, exc_info=task.exception())
+        entry = self._bots.get(player_id)
+        seat = self.seat_of(player_id)
+        self._bot_failures[player_id] = failures = self._bot_failures.get(player_id, 0) + 1
+        if entry is not None and entry[1] is task and seat is not None and failures <= 3:
+            del self._bots[player_id]
+            self._start_bot(seat)
+
+    def _stop_bot(self, player_id: str) -> None:
+        entry = self._bots.pop(player_id, None)
+        if entry is not None:
+            entry[1].cancel()
+
+    # ----------------------------------------------------------- switches and clock
+    async def _on_sit_out_next(self, c: Command) -> dict[str, Any]:
+        """Sit out from the next hand on (the current one is played out)."""
+        seat = self._my_seat(c)
+        seat.sit_out_next = bool(c.data.get("on", True))
+        await self.store.save_switches(self.id, seat)
+        self._emit(self._seat_record(seat))
+        return {"sit_out_next": seat.sit_out_next}
+
+    async def _on_sit_out_next_bb(self, c: Command) -> dict[str, Any]:
+        """Sit out when the big blind would next be this player's."""
+        seat = self._my_seat(c)
+        seat.sit_out_next_bb = bool(c.data.get("on", True))
+        await self.store.save_switches(self.id, seat)
+        self._emit(self._seat_record(seat))
+        return {"sit_out_next_bb": seat.sit_out_next_bb}
+
+    async def _plan(self, number: int) -> Deal | None:
+        """The next deal after the sit-out switches, and a bomb pot if the host called one."""
+        changed: list[Seat] = []
+        for seat in self.seats:
+            if seat is not None and seat.sit_out_next:
+                seat.sit_out_next, seat.sitting_out = False, True
+                changed.append(seat)
+        config = self.config
+        if self.bomb_pot_next:
+            config = config.model_copy(update={"bomb_pot_every": 1})
+        deal = plan_deal(self.seats, self.button, config, number)
+        while deal is not None:
+            big = self._big_blind_seat(deal)
+            seat = self.seats[big] if big is not None else None
+            if seat is None or not seat.sit_out_next_bb:
+                break
+            seat.sit_out_next_bb, seat.sitting_out = False, True
+            changed.append(seat)
+            deal = plan_deal(self.seats, self.button, config, number)
+        for seat in changed:
+            await self.store.save_switches(self.id, seat)
+            self._emit(self._seat_record(seat))
+        if deal is not None and self._bots_alone(deal):
+            return None  # nobody to play for: wait for a person (`_on_attach` deals again)
+        return deal
+
+    def _bots_alone(self, deal: Deal) -> bool:
+        """Only bots would be dealt in and no person is watching: an abandoned practice table
+        does not play on by itself."""
+        if not all((s := self.seats[n]) is not None and s.bot for n in deal.order):
+            return False
+        return all(v.player_id is None or v.player_id in self._bots for v in self.viewers.values())
+
+    def _big_blind_seat(self, deal: Deal) -> int | None:
+        if deal.bomb_pot:
+            return None
+        big = [
+            seat
+            for seat, blind in zip(deal.order, deal.blinds, strict=True)
+            if blind == self.config.big_blind and seat != deal.straddle
+        ]
+        if not big:
+            return None
+        return big[0] if len(deal.order) == 2 else big[-1]  # heads-up the blinds read (BB, SB)
+
+    async def _dealt(self, deal: Deal) -> None:
+        """A hand was dealt: a bomb pot the host called is used up."""
+        if self.bomb_pot_next and deal.bomb_pot:
+            self.bomb_pot_next = False
+            await self.store.set_bomb_pot_next(self.id, False)
+            self._emit(self._table_record())
+
+    async def _on_bomb_pot_next(self, c: Command) -> dict[str, Any]:
+        on = bool(c.data.get("on", True))
+        await self.store.set_bomb_pot_next(self.id, on)
+        self.bomb_pot_next = on
+        self._emit(self._table_record())
+        return {"bomb_pot_next": on}
+
+    async def _on_more_time(self, c: Command) -> dict[str, Any]:
+        """The player to act starts their time bank now instead of when the decision time
+        runs out."""
+        hand = self.hand
+        position = hand.position_of_player(c.player_id or "") if hand is not None else None
+        if hand is None or hand.state.complete or position is None:
+            raise TableError("not_in_hand", "you are not in the hand being played")
+        if hand.state.actor != position:
+            raise TableError("not_your_turn", "it is not your turn")
+        seat = self._my_seat(c)
+        if self._bank_started is not None:
+            raise TableError("in_time_bank", "your time bank is already running")
+        if self._timer is None or seat.time_bank <= 0:
+            raise TableError("no_time_bank", "there is no time bank to start")
+        self._start_time_bank(hand, seat)
+        return {"time_bank": round(seat.time_bank, 3)}
+
+    # ----------------------------------------------------------- show after winning
+    async def _on_show(self, c: Command) -> dict[str, Any]:
+        """The winner of a pot nobody called shows their hand, once, before the next deal.
+        It is the hand's last action (stored like any other, so its record keeps it)."""
+        hand = self.hand
+        if hand is None or c.data.get("hand") != hand.id:
+            raise TableError("stale_hand", "that hand is not the last hand")
+        position = hand.position_of_player(c.player_id or "")
+        if position is None:
+            raise TableError("not_in_hand", "you were not in that hand")
+        if not hand.state.complete:
+            raise TableError("not_over", "during a hand, show at the showdown (act: show)")
+        counter, action = hand.counter, Action(position, ActionKind.SHOW)
+        try:
+            events = hand.state.apply(action)  # the engine says whether it may show
+        except IllegalAction as error:
+            raise TableError(error.code, error.message) from None
+        try:
+            await self.store.record_action(self.id, hand, counter, action, None)
+        except Exception:
+            log.exception("table %s: cannot store a show; it is not applied", self.id)
+            hand.state = HandState.replay(
+                hand.state.setup, hand.state.deck, hand.state.history[:-1]
+            )
+            raise TableError("unavailable", "the show could not be stored; try again") from None
+        self._emit(*event_records(hand, events))
+        return {"shown": True}
+
+    # ----------------------------------------------------------- chat
+    async def _on_chat(self, c: Command) -> dict[str, Any]:
+        pid = c.player_id
+        if pid is None:
+            raise TableError("no_session", "join the server with a name first")
+        seat = self.seat_of(pid)
+        if seat is None and not any(v.player_id == pid for v in self.viewers.values()):
+            raise TableError("not_watching", "only players at the table and its watchers chat")
+        if seat is None and pid != self.host_id and not self.config.spectator_chat:
+            raise TableError("chat_off", "the host has turned spectators' chat off")
+        text = str(c.data.get("text", "")).strip()
+        if not text or len(text) > CHAT_MAX or not text.isprintable():
+            raise TableError(
+                "bad_chat", f"a chat message is one line of 1 to {CHAT_MAX} characters"
+            )
+        now = self.now()
+        times = self._chat_times.setdefault(pid, deque(maxlen=self.runtime.chat_burst))
+        if len(times) == times.maxlen and now - times[0] < self.runtime.chat_window:
+            raise TableError("rate_limited", "too many chat messages: wait a few seconds")
+        name = seat.name if seat is not None else str(c.data.get("name") or "spectator")[:32]
+        number = seat.number if seat is not None else None
+        await self.store.add_chat(self.id, pid, name, number, text)
+        times.append(now)
+        if len(self._chat_times) > 4 * len(self.seats) + len(self.viewers):  # bounded
+            for old in [p for p, t in self._chat_times.items() if now - t[-1] > 60]:
+                del self._chat_times[old]
+        entry = {"player_id": pid, "name": name, "seat": number, "text": text}
+        self.chat.append(entry)
+        self._emit(Record({"type": "chat", **entry}))
+        return {"sent": True}
+
+    async def _on_spectator_chat(self, c: Command) -> dict[str, Any]:
+        on = bool(c.data.get("on", True))
+        self.config = self.config.model_copy(update={"spectator_chat": on})
+        if self.next_config is not None:
+            self.next_config = self.next_config.model_copy(update={"spectator_chat": on})
+        await self._save_table()
+        self._emit(self._table_record())
+        return {"spectator_chat": on}
+
+    # ----------------------------------------------------------- ledger
+    async def _on_ledger(self, c: Command) -> dict[str, Any]:
+        """Every player's buy-ins, top-ups, adjustments, cash-outs, stack and net, read in
+        the actor so that the figures and the stacks are of one moment (the identity of
+        docs/protocol.md section 7 holds on them)."""
+        totals = await self.store.ledger_totals(self.id)
+        live: dict[str, tuple[int, int]] = {}  # player -> (stack, chips in the middle)
+        for seat in self.seats:
+            if seat is not None:
+                live[seat.player_id] = (seat.stack, 0)
+        hand = self.hand
+        if hand is not None and not hand.state.complete:
+            for p, player in enumerate(hand.players):
+                if player in live:
+                    live[player] = (hand.state.stacks[p], hand.state.committed[p])
+        return {"players": ledger_lines(totals, live)}
 
 
 async def load_table(store: TableStore, table_id: str, runtime: Runtime | None = None) -> Table:

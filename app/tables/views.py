@@ -196,13 +196,16 @@ def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
                 )
             )
         elif isinstance(e, HandEnded):
+            # The winner of a pot nobody called is told they may show it (`show`).
+            may_show = [p for p in range(state.n) if state.may_show(p)]
             out.append(
                 Record(
                     {
                         **base,
                         "type": "hand_ended",
                         "stacks": {str(seat[p]): s for p, s in enumerate(e.stacks)},
-                    }
+                    },
+                    {hand.players[p]: {"can_show": True} for p in may_show},
                 )
             )
     out.extend(reader_records(hand, boards_dealt))
@@ -313,6 +316,8 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
         legal = state.legal_actions()
         if legal is not None:
             view["legal"] = legal_to_json(legal)
+    if position is not None and state.may_show(position):
+        view["can_show"] = True
     return view
 
 
@@ -332,6 +337,9 @@ def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
                 "status": s.status,
                 "away": s.away,
                 "straddle": s.straddle,
+                "bot": s.bot,
+                "sit_out_next": s.sit_out_next,
+                "sit_out_next_bb": s.sit_out_next_bb,
             }
         )
     you: dict[str, Any] = {"player_id": player_id, "seat": None, "host": False}
@@ -351,12 +359,14 @@ def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
             ),
             "host": table.host_id,
             "paused": table.paused,
+            "bomb_pot_next": table.bomb_pot_next,
             "button": table.button,
             "hands_played": table.hand_number,
         },
         "seats": seats,
         "hand": hand_view(table.hand, player_id) if table.hand is not None else None,
         "you": you,
+        "chat": list(table.chat),
     }
     if table.hand is not None and table.turn_deadline is not None:
         view["hand"]["timeout"] = max(0.0, round(table.turn_deadline - table.now(), 3))

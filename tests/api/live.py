@@ -15,6 +15,8 @@ import uvicorn
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from app.bots.policy import choose, random_action
+from app.bots.tracker import Tracker
 from app.config import Settings
 from app.main import create_app, uvicorn_options
 from app.store.db import create_engine
@@ -151,33 +153,17 @@ class Client:
         await self.http.aclose()
 
 
-def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A random legal action from a `turn` message's `legal` field."""
-    actions = legal["actions"]
-    if "run-twice" in actions:
-        return {"action": "run-twice", "agree": rng.random() < 0.6}
-    if "show" in actions:
-        if "muck" in actions and rng.random() < 0.5:
-            return {"action": "muck"}
-        return {"action": "show"}
-    r = rng.random()
-    for kind in ("bet", "raise"):
-        if kind in actions and r < 0.3:
-            amount = rng.choice([legal["min_to"]] * 4 + [legal["max_to"], legal["pot_to"]])
-            return {"action": kind, "amount": amount}
-    if "check" in actions:
-        return {"action": "check"}
-    if r < 0.45:
-        return {"action": "fold"}
-    return {"action": "call"}
-
-
-async def bot(client: Client, rng: random.Random, hands: int, stop: asyncio.Event) -> None:
-    """Act on every `turn` that carries our legal actions, until `hands` hands have ended."""
+async def bot(
+    client: Client, rng: random.Random, hands: int, stop: asyncio.Event, *, smart: bool = False
+) -> None:
+    """Act on every `turn` that carries our legal actions, until `hands` hands have ended:
+    a random legal action, or with `smart` the practice bots' policy (app.bots.policy)."""
     handled: set[tuple[str, int]] = set()
+    tracker = Tracker(client.player_id)
     seen = 0
     while not stop.is_set():
         for message in client.messages[seen:]:
+            tracker.see(message)
             if (
                 message["type"] == "seat"
                 and message["player_id"] == client.player_id
@@ -189,10 +175,13 @@ async def bot(client: Client, rng: random.Random, hands: int, stop: asyncio.Even
                 if key in handled:
                     continue
                 handled.add(key)
+                situation = tracker.situation(message) if smart else None
+                action = (
+                    choose(situation, rng) if situation else random_action(message["legal"], rng)
+                )
                 await client.send(
-                    type="act", hand=message["hand"], counter=message["counter"],
-                    **choose(message["legal"], rng),
-                )  # fmt: skip
+                    type="act", hand=message["hand"], counter=message["counter"], **action
+                )
         seen = len(client.messages)
         ended = sum(1 for m in client.messages if m["type"] == "hand_ended")
         if ended >= hands:

@@ -15,7 +15,8 @@ from urllib.parse import urlparse
 
 import websockets
 
-from tests.api.live import Client, choose, live_server
+from app.bots.policy import random_action
+from tests.api.live import Client, live_server
 from tests.api.test_play import live_settings
 
 
@@ -46,7 +47,7 @@ class Driver:
                         self.handled.add(key)  # type: ignore[arg-type]
                         self.sent[key] = time.perf_counter()  # type: ignore[index]
                         await p.send(type="act", hand=m["hand"], counter=m["counter"],
-                                     **choose(m["legal"], self.rng))  # fmt: skip
+                                     **random_action(m["legal"], self.rng))  # fmt: skip
                     if m["type"] == "seat" and m["player_id"] == p.player_id and m["stack"] == 0:
                         await p.send(type="top_up", amount=500)
                 self.seen[id(p)] = len(p.messages)

@@ -1,0 +1,123 @@
+"""REST: a table's ledger and settle-up, for everyone at the table (anyone with its code and a
+session). The figures come from the table actor, so the stacks and the ledger are of one
+moment and the identity of docs/protocol.md section 7 holds on them."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+from pydantic import BaseModel
+
+from app.api.identity import PlayerDep
+from app.api.tables import table_by_code
+from app.tables.errors import TableError
+from app.tables.ledger import KINDS, settle_up
+from app.tables.table import Table
+
+router = APIRouter(prefix="/api/tables", tags=["ledger"])
+LEDGER_TIMEOUT = 15.0
+
+
+class LedgerLine(BaseModel):
+    player_id: str
+    name: str
+    bot: bool
+    seated: bool
+    buy_in: int
+    top_up: int
+    adjustment: int
+    cash_out: int
+    stack: int
+    in_play: int  # chips this player has in the middle of the hand being played
+    net: int
+
+
+class PaymentOut(BaseModel):
+    payer: str  # player ids
+    payee: str
+    amount: int
+    text: str  # "Bob pays Alice 35"
+
+
+class Totals(BaseModel):
+    """Both sides of the ledger identity: `chips_in` == `on_table` + `cashed_out`."""
+
+    chips_in: int  # buy-ins + top-ups + adjustments
+    on_table: int  # stacks + chips in the middle
+    cashed_out: int
+
+
+class Ledger(BaseModel):
+    players: list[LedgerLine]
+    totals: Totals
+    payments: list[PaymentOut]
+
+
+async def read_ledger(table: Table) -> Ledger:
+    try:
+        result = await table.request("ledger", None)
+    except TableError as error:
+        raise HTTPException(503, detail={"code": error.code, "message": error.message}) from None
+    lines = [LedgerLine(**row) for row in result["players"]]
+    names = {line.player_id: line.name for line in lines}
+    payments = [
+        PaymentOut(
+            payer=p.payer,
+            payee=p.payee,
+            amount=p.amount,
+            text=f"{names[p.payer]} pays {names[p.payee]} {p.amount}",
+        )
+        for p in settle_up({line.player_id: line.net for line in lines})
+    ]
+    totals = Totals(
+        chips_in=sum(line.buy_in + line.top_up + line.adjustment for line in lines),
+        on_table=sum(line.stack + line.in_play for line in lines),
+        cashed_out=sum(line.cash_out for line in lines),
+    )
+    return Ledger(players=lines, totals=totals, payments=payments)
+
+
+@router.get("/{code}/ledger", response_model=Ledger)
+async def ledger(code: str, request: Request, player: PlayerDep) -> Ledger:
+    """Per player: buy-ins, top-ups, adjustments, cash-outs, stack, chips in play and net
+    (bots marked), the identity's totals, and the fewest payments that square every net."""
+    return await read_ledger(await table_by_code(request, code))
+
+
+def _csv(rows: list[list[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in rows:
+        # A cell starting like a formula is quoted as text for spreadsheets (names are free).
+        writer.writerow(
+            ["'" + c if isinstance(c, str) and c[:1] in ("=", "+", "-", "@") else c for c in row]
+        )
+    return out.getvalue()
+
+
+@router.get("/{code}/ledger.csv", response_class=Response)
+async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response:
+    """The ledger as CSV: one row per player, then the settle-up payments."""
+    table = await table_by_code(request, code)
+    data = await read_ledger(table)
+    header = ["player_id", "name", "bot", "seated", *KINDS, "stack", "in_play", "net"]
+    rows: list[list[Any]] = [header]
+    for line in data.players:
+        rows.append([getattr(line, column) for column in header])
+    rows.append([])
+    rows.append(["payer", "payee", "amount", "text"])
+    for p in data.payments:
+        rows.append([names_of(data, p.payer), names_of(data, p.payee), p.amount, p.text])
+    return Response(
+        _csv(rows),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="ledger-{table.code[:8]}.csv"'},
+    )
+
+
+def names_of(data: Ledger, player_id: str) -> str:
+    return next(line.name for line in data.players if line.player_id == player_id)

@@ -1,0 +1,92 @@
+"""The bot player against a recording door (no table): what it tells the table, and when."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app.bots.player import Bot, think_time
+from app.tables.viewer import Viewer
+
+
+class Door:
+    def __init__(self) -> None:
+        self.told: list[tuple[str, dict[str, Any]]] = []
+
+    def tell(
+        self, kind: str, sender: str | None, viewer: Viewer, ref: Any, data: dict[str, Any]
+    ) -> None:
+        self.told.append((kind, data))
+
+    def post_detach(self, viewer: Viewer) -> None:
+        self.told.append(("detach", {}))
+
+
+SNAPSHOT = {
+    "type": "snapshot",
+    "table": {"config": {"game": "omaha", "boards": 1, "decision_time": 3}},
+    "you": {"seat": 1},
+    "seats": [None, {"stack": 50}],
+    "hand": None,
+}
+
+
+async def test_a_busted_bot_tops_up_once_to_its_buy_in() -> None:
+    door = Door()
+    bot = Bot(door, "b", think=0.0, buy_in=120)
+    task = asyncio.create_task(bot.run())
+    bot.viewer.send(SNAPSHOT)
+    bot.viewer.send({"type": "seat", "seat": 1, "player_id": "b", "stack": 0})
+    bot.viewer.send({"type": "seat", "seat": 0, "player_id": "x", "stack": 0})  # not its own
+    await asyncio.sleep(0.05)
+    assert [k for k, _ in door.told] == ["attach", "top_up"]
+    assert door.told[1][1] == {"amount": 120}
+    bot.viewer.send({"type": "hand_ended", "hand": None})  # nothing new: no second top-up
+    await asyncio.sleep(0.05)
+    assert [k for k, _ in door.told] == ["attach", "top_up"]
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert door.told[-1][0] == "detach"
+
+
+async def test_a_bot_answers_its_turn_once_with_the_turn_it_was_given() -> None:
+    door = Door()
+    bot = Bot(door, "b", think=0.0, buy_in=100)
+    task = asyncio.create_task(bot.run())
+    bot.viewer.send(SNAPSHOT)
+    bot.viewer.send({"type": "hand_started", "hand": "h", "seats": [1, 0], "stacks": [50, 50]})
+    for seat, amount in ((1, 1), (0, 2)):  # the blinds: a pot of 3, 1 to call
+        bot.viewer.send({"type": "forced_bet", "hand": "h", "seat": seat, "amount": amount})
+    bot.viewer.send({"type": "hole_cards", "hand": "h", "seat": 1,
+                     "cards": ["As", "Ad", "Kh", "Kd"]})  # fmt: skip
+    turn = {
+        "type": "turn",
+        "hand": "h",
+        "counter": 0,
+        "seat": 1,
+        "legal": {
+            "actions": ["fold", "call", "raise"],
+            "call": 1,
+            "min_to": 4,
+            "max_to": 6,
+            "pot_to": 6,
+        },
+    }
+    bot.viewer.send(turn)
+    bot.viewer.send(dict(turn))  # the same turn again (a duplicate): answered once
+    await asyncio.sleep(0.2)
+    acts = [data for kind, data in door.told if kind == "act"]
+    assert len(acts) == 1
+    assert acts[0]["hand"] == "h" and acts[0]["counter"] == 0
+    assert acts[0]["action"] in ("call", "raise")  # aces and kings are not folded
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+def test_think_time_is_around_the_setting() -> None:
+    import random
+
+    rng = random.Random(1)
+    times = [think_time(1.5, rng) for _ in range(200)]
+    assert min(times) >= 1.0 and max(times) <= 2.0
+    assert think_time(0.0, rng) == 0.0
