@@ -97,11 +97,16 @@ def main(out: Path) -> None:
         q.join()
         _, bots = table(q, 3, name="Double board", game="omaha-hi-lo", boards=2, seats=4)
         number = 0
-        for _ in range(25):
+        for _ in range(40):
             number = play_paused_hand(q, number)
-            halves = q.state("c.state.hand.awards.map(a => a.half)")
+            # A split: on some board, the low goes to someone other than the high.
+            split = q.state(
+                "c.state.hand.awards.some(a => a.half === 'low' && c.state.hand.awards.some("
+                "b => b.half === 'high' && b.board === a.board && b.run === a.run"
+                " && b.seat !== a.seat))"
+            )
             dealt = len(q.state("c.state.hand.order"))
-            if "low" in halves and "high" in halves and dealt >= 3:
+            if split and dealt >= 3:
                 break
             resume(q)
         shoot(q, out / "double-board-hi-lo.png")
