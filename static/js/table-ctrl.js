@@ -292,6 +292,9 @@ export class TableCtrl {
       this.ui.amount = legal.max_to;
       this.ui.raising = true;
       this.redraw();
+    } else if (k === 'a' && legal.actions.includes('call')) {
+      e.preventDefault(); // no raise left: all in is the call (for less)
+      this.checkOrCall();
     }
   }
 }
