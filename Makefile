@@ -22,11 +22,11 @@ TEST_STAMP := $(VENV)/.installed-test-$(DEPS_HASH)
 
 # Programs the tests need from the system, as command:debian-package. Installed with apt-get
 # when missing and root; otherwise `make test` stops with one line naming them.
-# Later work adds to this list (for example chromium:chromium for the browser tests).
-TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose
+# Chromium is Debian's, driven by Playwright in tests/e2e (nothing downloads a browser).
+TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose chromium:chromium
 
 .PHONY: help run test lint typecheck migrate migration install install-test system-tools \
-	docker-check clean
+	docker-check clean screenshots
 
 help:
 	@echo "make run        install and serve on http://127.0.0.1:8000 (HOST, PORT settable)"
@@ -35,6 +35,7 @@ help:
 	@echo "make typecheck  mypy app"
 	@echo "make migrate    upgrade DATABASE_URL (default: the embedded SQLite) to the latest schema"
 	@echo 'make migration m="what changed"   write a migration from app/store/models.py'
+	@echo "make screenshots  the README's pictures (docs/screenshots/), from real play in Chromium"
 	@echo "make clean      remove .venv and caches (keeps ./data, your database)"
 
 $(PY):
@@ -101,6 +102,10 @@ test: $(TEST_STAMP) system-tools
 	$(BIN)/ruff check .
 	$(BIN)/mypy app
 	@$(MAKE) --no-print-directory docker-check
+
+# Real play on a throwaway server, in Debian's Chromium (installed like `make test` does).
+screenshots: $(TEST_STAMP) system-tools
+	$(PY) -m tests.e2e.screenshots docs/screenshots
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

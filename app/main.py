@@ -18,11 +18,11 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 
 from app import __version__
-from app.api import health, history, identity, ledger, tables, ws
+from app.api import assets, health, history, identity, ledger, tables, ws
+from app.api.headers import SecurityHeaders
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections, PerMinute
 from app.api.transport import bounded_protocol
@@ -105,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AccessLogMiddleware)
     app.add_middleware(ws.ServerSend)
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
+    app.add_middleware(SecurityHeaders)  # outermost: every response, errors included
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
@@ -112,18 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ledger.router)
     app.include_router(ws.router)
 
-    static = static_dir()
-
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(static / "index.html", media_type="text/html")
-
-    @app.get("/t/{code}", include_in_schema=False)
-    async def invite(code: str) -> FileResponse:
-        """An invite link: the browser client reads the table code from the address."""
-        return FileResponse(static / "index.html", media_type="text/html")
-
-    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    app.include_router(assets.router(assets.Assets(static_dir())))
     return app
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.poker import Card, HandState, LegalActions, card_str
+from app.poker.evaluation import HandDescription, describe_high, describe_low
 from app.poker.events import (
     Acted,
     BetReturned,
@@ -111,7 +112,9 @@ def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
     state = hand.state
     base = {"hand": hand.id}
     out: list[Record] = []
+    boards_dealt = False
     for e in events:
+        boards_dealt = boards_dealt or isinstance(e, BoardDealt)
         if isinstance(e, ForcedBet):
             out.append(
                 Record(
@@ -224,7 +227,51 @@ def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
                     {hand.players[p]: {"can_show": True} for p in may_show},
                 )
             )
+    out.extend(reader_records(hand, boards_dealt))
     return out
+
+
+def _described(d: HandDescription) -> dict[str, Any]:
+    return {"name": d.name, "cards": cards(d.cards), "hole_used": cards(d.hole_used)}
+
+
+def hand_reader(state: HandState, position: int) -> list[dict[str, Any]] | None:
+    """The player at `position`'s best hand now, per run and board with three cards or more
+    (the engine's names and cards: no rules in the client). None once the hand is over or
+    the player folded or mucked; an empty list before the flop."""
+    if state.complete or not own_cards_visible(state, position):
+        return None
+    hole = state.hole[position]
+    hi_lo = state.config.game.hi_lo
+    out: list[dict[str, Any]] = []
+    for r, run in enumerate(state.boards):
+        for b, board in enumerate(run):
+            if len(board) < 3:
+                continue  # Courchevel's early card alone makes no hand yet
+            entry: dict[str, Any] = {"run": r, "board": b, "high": _described(
+                describe_high(hole, board))}  # fmt: skip
+            if hi_lo:
+                low = describe_low(hole, board)
+                entry["low"] = _described(low) if low is not None else None
+            out.append(entry)
+    return out
+
+
+def reader_records(hand: Hand, boards_dealt: bool) -> list[Record]:
+    """After board cards were dealt: one `hand_reader` record whose private part gives each
+    player still in the hand their own reading. Everyone gets the (empty) public part, so the
+    table's sequence stays whole."""
+    state = hand.state
+    if not boards_dealt or state.complete:
+        return []
+    private: dict[str, dict[str, Any]] = {}
+    for p, player in enumerate(hand.players):
+        reading = hand_reader(state, p)
+        if reading:
+            private[player] = {"boards": reading}
+    if not private:
+        return []
+    return [Record({"type": "hand_reader", "hand": hand.id}, private)]
 
 
 def turn_record(hand: Hand, timeout: float | None, time_bank: float, in_bank: bool) -> Record:
@@ -280,6 +327,10 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
         "players": players,
         "actor": hand.seats[state.actor] if state.actor is not None else None,
     }
+    if position is not None:
+        reading = hand_reader(state, position)
+        if reading:
+            view["reader"] = reading
     if position is not None and state.actor == position:
         legal = state.legal_actions()
         if legal is not None:

@@ -1,0 +1,114 @@
+"""The browser client's files: served compressed, cacheable forever under a versioned URL.
+
+At start-up every file of `static/` is read once, gzipped once (when that makes it smaller)
+and given one version: a hash of all of them. The page (`index.html`, served at `/` and at
+every invite link `/t/{code}`) names its assets under `/static/<version>/...`; the ES modules
+import each other by relative paths, so they stay under the same version without rewriting.
+A changed file changes the version, so a browser never mixes old and new modules.
+
+- `/static/<current version>/<path>`: `Cache-Control: public, max-age=31536000, immutable`;
+- an older version's URL still gets the current file, `no-cache` (a page open across a
+  restart keeps working);
+- the page itself: `no-cache` (revalidated with its ETag each time, so a new version is seen
+  at once).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import APIRouter, Request, Response
+
+PAGE = "index.html"
+#: the page writes its asset URLs as `{{static}}/app.css`
+PLACEHOLDER = b"{{static}}"
+IMMUTABLE = "public, max-age=31536000, immutable"
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+    ".txt": "text/plain; charset=utf-8",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".woff2": "font/woff2",
+}
+COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".svg", ".json", ".txt"}
+
+
+@dataclass(frozen=True)
+class Asset:
+    body: bytes
+    gzipped: bytes | None
+    media_type: str
+    etag: str
+
+
+def _asset(body: bytes, suffix: str) -> Asset:
+    packed = gzip.compress(body, 9, mtime=0) if suffix in COMPRESSIBLE else None
+    if packed is not None and len(packed) >= len(body):
+        packed = None
+    return Asset(
+        body,
+        packed,
+        TYPES.get(suffix, "application/octet-stream"),
+        '"' + hashlib.sha256(body).hexdigest()[:20] + '"',
+    )
+
+
+class Assets:
+    """Every file under `root`, in memory, with its gzip form, and the page."""
+
+    def __init__(self, root: Path) -> None:
+        self.files: dict[str, Asset] = {}
+        digest = hashlib.sha256()
+        paths = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+        for path in paths:
+            rel = path.relative_to(root).as_posix()
+            if rel.startswith(".") or "/." in rel:
+                continue
+            body = path.read_bytes()
+            digest.update(rel.encode() + b"\0" + body + b"\0")
+            self.files[rel] = _asset(body, path.suffix.lower())
+        self.version = digest.hexdigest()[:12]
+        page = self.files.pop(PAGE, None)
+        text = page.body if page else b"<!doctype html><title>Omaha</title><p>static/ is missing."
+        self.page = _asset(text.replace(PLACEHOLDER, f"/static/{self.version}".encode()), ".html")
+
+    def response(self, request: Request, asset: Asset, cache: str) -> Response:
+        headers = {"Cache-Control": cache, "ETag": asset.etag, "Vary": "Accept-Encoding"}
+        if request.headers.get("if-none-match") == asset.etag:
+            return Response(status_code=304, headers=headers)
+        body = asset.body
+        if asset.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+            body = asset.gzipped
+            headers["Content-Encoding"] = "gzip"
+        return Response(body, media_type=asset.media_type, headers=headers)
+
+
+def router(assets: Assets) -> APIRouter:
+    r = APIRouter(include_in_schema=False)
+
+    @r.get("/")
+    async def home(request: Request) -> Response:
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/t/{code}")
+    async def table_page(code: str, request: Request) -> Response:
+        """An invite link: the client reads the table code from the address."""
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/static/{version}/{path:path}")
+    async def asset(version: str, path: str, request: Request) -> Response:
+        found = assets.files.get(path)
+        if found is None:
+            return Response("not found", status_code=404, media_type="text/plain")
+        cache = IMMUTABLE if version == assets.version else "no-cache"
+        return assets.response(request, found, cache)
+
+    return r

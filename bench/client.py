@@ -1,0 +1,180 @@
+"""Browser client benchmark: ``.venv/bin/python -m bench.client [--hands 200] [--heap-hands 1000]``.
+
+Runs a real server process (SQLite, between hands 0 s) and Debian's Chromium with Playwright,
+and prints each figure beside its reference from the same run:
+
+1. First load of a table page on loopback: bytes transferred (compressed, headers included)
+   and the time from navigation to the snapshot drawn, against a one-line static file of the
+   same server (navigation to its load event). Median of 5 cold loads (a new browser context
+   each: empty cache).
+2. Rendering: from a WebSocket message's arrival to the end of the animation-frame callback
+   that renders it, after which the browser paints that frame (the page's own
+   instrumentation, on when ``window.__omaha.trace`` exists), p50/p95/max over a session of
+   ``--hands`` hands at a six-handed table of protocol bots, the page watching as a spectator.
+3. Memory: the page's JS heap (after a forced garbage collection, over CDP) after 100 hands and
+   after ``--heap-hands`` hands of the same session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, sync_playwright
+
+from tests.e2e.harness import Bot, Player, launch, server
+from tests.e2e.test_games import new_table
+
+
+def random_bot(seed: int) -> Any:
+    rng = random.Random(seed)
+
+    def policy(legal: dict[str, Any]) -> dict[str, Any]:
+        actions = legal["actions"]
+        if "run-twice" in actions:
+            return {"action": "run-twice", "agree": rng.random() < 0.5}
+        if "show" in actions:
+            return {"action": "muck" if "muck" in actions and rng.random() < 0.5 else "show"}
+        r = rng.random()
+        for kind in ("bet", "raise"):
+            if kind in actions and r < 0.2:
+                return {"action": kind, "amount": rng.choice([legal["min_to"], legal["pot_to"]])}
+        if "check" in actions:
+            return {"action": "check"}
+        return {"action": "fold" if r < 0.4 else "call"}
+
+    return policy
+
+
+def transferred(page: Page, url: str) -> tuple[int, float]:
+    """Navigate; return (bytes over the wire, milliseconds to the snapshot drawn or load)."""
+    sizes: list[Any] = []
+    page.on("requestfinished", lambda r: sizes.append(r))
+    page.goto(url, wait_until="load")
+    if "/t/" in url:
+        page.wait_for_function("() => window.__omaha && window.__omaha.drawn")
+        ms = page.evaluate("() => window.__omaha.drawn")
+    else:
+        ms = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+    total = 0
+    for request in sizes:
+        s = request.sizes()
+        total += s["responseBodySize"] + s["responseHeadersSize"]
+    return total, float(ms)
+
+
+def heap(page: Page) -> int:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("HeapProfiler.collectGarbage")
+    used = int(cdp.send("Runtime.getHeapUsage")["usedSize"])
+    cdp.detach()
+    return used
+
+
+def hands_seen(page: Page) -> int:
+    return int(page.evaluate("() => window.__omaha.ctrl.state.table.hands_played || 0"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--heap-hands", type=int, default=1000)
+    parser.add_argument("--loads", type=int, default=5)
+    args = parser.parse_args()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        server(
+            Path(tmp), BETWEEN_HANDS="0", AWAY_GRACE="3600", WS_RATE="1000", WS_BURST="1000"
+        ) as base,
+        sync_playwright() as pw,
+    ):
+        browser = launch(pw)
+        host = Player(browser, base, "Host")
+        host.join()
+        code = new_table(host, decision_time=5, seats=6, buy_in_max=10_000, buy_in_min=40)
+        page_html = host.page.request.get(base + "/").text()
+        reference = base + page_html.split('rel="icon" href="')[1].split('"')[0]
+
+        # 1. First load, cold (each in a new context: nothing cached), table and reference.
+        loads: dict[str, list[tuple[int, float]]] = {"table": [], "reference": []}
+        for _ in range(args.loads):
+            for kind, url in (("reference", reference), ("table", f"{base}/t/{code}")):
+                context = browser.new_context()
+                context.add_cookies(host.context.cookies())
+                loads[kind].append(transferred(context.new_page(), url))
+                context.close()
+
+        print("  loads done", file=sys.stderr, flush=True)
+        # 2 and 3. A session at a six-handed table of bots, the page watching.
+        bots = [Bot(base, f"Bot{i}", random_bot(i)) for i in range(6)]
+        for i, bot in enumerate(bots):
+            bot.start(code, i, 10_000)
+        watcher = Player(browser, base, "Watcher")
+        watcher.join(f"/t/{code}")
+        page = watcher.page
+        page.wait_for_function("() => window.__omaha.drawn")
+        page.evaluate("() => { window.__omaha.trace = []; }")
+        start = hands_seen(page)
+        heap_100 = None
+        trace: list[float] = []
+        t0 = time.monotonic()
+        while True:
+            played = hands_seen(page) - start
+            if played % 50 == 0:
+                print(f"  {played} hands", file=sys.stderr, flush=True)
+            if played >= args.hands and not trace:
+                trace = page.evaluate("() => window.__omaha.trace.splice(0)")
+                page.evaluate("() => { delete window.__omaha.trace; }")
+            if heap_100 is None and played >= 100:
+                heap_100 = heap(page)
+            if played >= max(args.heap_hands, args.hands):
+                break
+            for bot in bots:  # a busted bot buys back in
+                stack = page.evaluate(
+                    f"() => (window.__omaha.ctrl.state.seats[{bots.index(bot)}] || {{}}).stack"
+                )
+                if stack == 0:
+                    bot.ws.send('{"type": "top_up", "amount": 1000}')  # type: ignore[union-attr]
+            time.sleep(1)
+        heap_end = heap(page)
+        elapsed = time.monotonic() - t0
+        for bot in bots:
+            bot.close()
+        browser.close()
+
+    def median(kind: str, i: int) -> float:
+        return statistics.median(x[i] for x in loads[kind])
+
+    t_bytes, r_bytes = median("table", 0), median("reference", 0)
+    t_ms, r_ms = median("table", 1), median("reference", 1)
+    trace.sort()
+    p = lambda q: trace[min(len(trace) - 1, int(q * len(trace)))]  # noqa: E731
+    print(
+        f"first load   table page {t_bytes / 1024:7.1f} KB   one-line file {r_bytes / 1024:5.1f} KB"
+        f"   (target: table <= 150 KB)"
+    )
+    print(
+        f"             to snapshot drawn {t_ms:6.0f} ms   one-line file loaded {r_ms:5.0f} ms"
+        f"   ratio {t_ms / r_ms:.2f} (target <= 2)   median of {args.loads} cold loads"
+    )
+    print(
+        f"rendering    message -> painted frame over {args.hands} hands, {len(trace)} frames:"
+        f" p50 {p(0.5):.1f} ms, p95 {p(0.95):.1f} ms, max {trace[-1]:.1f} ms"
+        f"   (target p95 <= 16 ms; one frame at 60 Hz is 16.7 ms)"
+    )
+    assert heap_100 is not None
+    print(
+        f"memory       JS heap after 100 hands {heap_100 / 1e6:.2f} MB, after"
+        f" {max(args.heap_hands, args.hands)} hands {heap_end / 1e6:.2f} MB:"
+        f" {100 * (heap_end / heap_100 - 1):+.1f}% (target <= +10%)   session {elapsed:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+// REST calls (docs/protocol.md sections 1 and 2). Errors come back as {code, message}.
+
+async function call(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+    credentials: 'same-origin',
+  });
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) {
+    const detail = data && data.detail;
+    let message = `HTTP ${res.status}`;
+    if (detail && typeof detail === 'object' && !Array.isArray(detail)) message = detail.message || message;
+    else if (Array.isArray(detail) && detail[0]) {
+      const where = (detail[0].loc || []).slice(1).join('.');
+      const what = String(detail[0].msg || 'invalid').replace(/^Value error, /, '');
+      message = where ? `${where.replace(/_/g, ' ')}: ${what}` : what;
+    }
+    const err = new Error(message);
+    err.status = res.status;
+    err.code = detail && detail.code;
+    throw err;
+  }
+  return data;
+}
+
+export const whoami = () => call('GET', '/api/session');
+export const setName = (name) => call('POST', '/api/session', { name });
+export const createTable = (config) => call('POST', '/api/tables', config);
+export const myTables = () => call('GET', '/api/tables');

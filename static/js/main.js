@@ -1,0 +1,106 @@
+// Entry point: which page, who the viewer is, and the redraw loop. A change schedules one
+// render on the next animation frame, however many messages arrived before it.
+import { html, render } from './html.js';
+import * as api from './api.js';
+import { loadSettings, applySettings } from './settings.js';
+import { unlockAudio } from './sound.js';
+import { homeView, DEFAULTS } from './views/home.js';
+import { tableView } from './views/table.js';
+import { TableCtrl } from './table-ctrl.js';
+
+const root = document.getElementById('app');
+const settings = loadSettings();
+applySettings(settings);
+['pointerdown', 'keydown'].forEach((t) => window.addEventListener(t, unlockAudio, { once: true }));
+
+let view = () => null;
+let frame = 0;
+let since = 0; // when the oldest change not yet drawn happened
+function redraw() {
+  if (!since) since = performance.now();
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    render(view(), root);
+    const t0 = since;
+    since = 0;
+    // Set by bench/client.py: from the change to the end of the frame's render (the browser
+    // paints this frame right after the callback).
+    const trace = window.__omaha.trace;
+    if (trace) trace.push(performance.now() - t0);
+    if (!window.__omaha.drawn && window.__omaha.ctrl && window.__omaha.ctrl.state) {
+      window.__omaha.drawn = performance.now(); // the first snapshot on screen
+    }
+  });
+}
+// Rendering at once after a snapshot or an event, for tests and benchmarks that time it.
+window.__omaha = { redrawNow: () => { cancelAnimationFrame(frame); frame = 0; render(view(), root); } };
+
+const code = (location.pathname.match(/^\/t\/([^/]+)/) || [])[1];
+
+function homeCtrl(me) {
+  const home = {
+    me,
+    nameDraft: me ? me.name : '',
+    tables: [],
+    form: { ...DEFAULTS },
+    moreOpen: false,
+    busy: false,
+    message: null,
+    redraw,
+    next: null, // a table to open once the viewer has a name
+    async saveName(name) {
+      try {
+        home.me = await api.setName(name.trim());
+        home.message = null;
+        if (home.next) { location.assign(`/t/${encodeURIComponent(home.next)}`); return; }
+        await home.load();
+      } catch (e) { home.message = e.message; }
+      redraw();
+    },
+    async load() {
+      try { home.tables = await api.myTables(); } catch { home.tables = []; }
+      redraw();
+    },
+    join(text) {
+      const t = text.trim();
+      const m = t.match(/\/t\/([A-Za-z0-9_-]+)/);
+      const c = m ? m[1] : t;
+      if (/^[A-Za-z0-9_-]{1,64}$/.test(c)) location.assign(`/t/${c}`);
+      else { home.message = 'That is not an invite link or a table code.'; redraw(); }
+    },
+    async create() {
+      home.busy = true;
+      redraw();
+      try {
+        const made = await api.createTable(home.form);
+        location.assign(`/t/${made.code}`);
+      } catch (e) {
+        home.message = e.message;
+        home.busy = false;
+        redraw();
+      }
+    },
+  };
+  return home;
+}
+
+async function start() {
+  let me = null;
+  try { me = await api.whoami(); } catch { me = null; }
+  if (code && me) {
+    const ctrl = new TableCtrl(code, me, settings, redraw);
+    window.addEventListener('keydown', (e) => ctrl.key(e));
+    window.__omaha.ctrl = ctrl;
+    view = () => tableView(ctrl);
+    ctrl.start();
+  } else {
+    const home = homeCtrl(me);
+    home.next = code || null;
+    view = () => (code ? html`<div class="join-note">You are invited to a table. Pick a name to join.</div>${homeView(home)}` : homeView(home));
+    if (me) home.load();
+  }
+  redraw();
+}
+
+start();

@@ -1,0 +1,23 @@
+// The viewer's comfort settings, kept in localStorage.
+const KEY = 'omaha.settings';
+const DEFAULTS = { sound: true, titleBadge: true, fourColour: false, animations: true };
+
+export function loadSettings() {
+  try {
+    return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || '{}') };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+export function saveSettings(settings) {
+  try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* private mode */ }
+  applySettings(settings);
+}
+
+// Settings that are CSS live as classes on <html>.
+export function applySettings(settings) {
+  const root = document.documentElement.classList;
+  root.toggle('four-colour', !!settings.fourColour);
+  root.toggle('no-anim', !settings.animations);
+}

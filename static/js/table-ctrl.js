@@ -1,0 +1,300 @@
+// The table page's controller: owns the state, the socket and what the viewer is doing
+// (amount, pre-action, dialogs). The view is rebuilt from it on each animation frame after
+// a change (`redraw`), so a burst of messages costs one render.
+
+import { TableSocket } from './socket.js';
+import { fromSnapshot, applyEvent, toCall } from './table-state.js';
+import { turnSound } from './sound.js';
+import { saveSettings } from './settings.js';
+
+const TITLE = document.title;
+
+export class TableCtrl {
+  constructor(code, me, settings, redraw) {
+    this.code = code;
+    this.me = me;
+    this.settings = settings;
+    this.redraw = redraw;
+    this.state = null;
+    this.conn = 'connecting';
+    this.ui = {
+      amount: null, amountFor: null, raising: false, confirmFold: false, dialog: null,
+      sitSeat: null, buyIn: null, post: false, topUp: null, message: null,
+    };
+    this.pre = null; // {kind, hand, street, toCall}
+    this.pending = null; // {id, hand, counter, label}
+    this.nextId = 1;
+    this.requests = new Map(); // id -> what it was, for its reply
+    this.socket = new TableSocket(code, {
+      onMessage: (m) => this.receive(m),
+      onStatus: (s) => this.status(s),
+    });
+    this.ticker = setInterval(() => { if (this.state && this.state.hand && this.state.hand.deadline) this.redraw(); }, 1000);
+    document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
+  }
+
+  start() { this.socket.connect(); }
+
+  status(s) {
+    // Back after a drop with an action sent but not answered: send it again. Applied before
+    // the drop, the server refuses it as a duplicate; lost on the way, it is applied now.
+    if (s === 'open' && this.conn !== 'open' && this.pending && !this.socket.queue.includes(this.pending.message)) {
+      this.socket.send(this.pending.message);
+    }
+    this.conn = s;
+    this.redraw();
+  }
+
+  // ---------------------------------------------------------------- messages
+  receive(m) {
+    if (m.type === 'snapshot') {
+      this.state = fromSnapshot(m);
+    } else if (m.type === 'ok' || m.type === 'error') {
+      this.reply(m);
+    } else if (m.type === 'pong') {
+      return;
+    } else if (this.state) {
+      applyEvent(this.state, m);
+    }
+    this.afterChange(m);
+    this.redraw();
+  }
+
+  reply(m) {
+    const what = m.id != null ? this.requests.get(m.id) : null;
+    if (m.id != null) this.requests.delete(m.id);
+    if (this.pending && m.id === this.pending.id) this.pending = null;
+    if (m.type === 'error') {
+      if (m.code === 'duplicate') return; // sent twice across a reconnect: applied once
+      if (['stale_counter', 'stale_hand', 'not_your_turn', 'hand_over'].includes(m.code) && what && what.type === 'act') {
+        this.flash(`The turn had passed: your ${what.action} was not applied.`);
+        return;
+      }
+      this.flash(m.message || m.code);
+      return;
+    }
+    if (what && what.type === 'sit' && m.status === 'requested') this.flash('Asked the host for the seat: waiting for approval.');
+    if (what && what.type === 'top_up' && m.status === 'after_hand') this.flash('Top-up added after this hand.');
+    if (what && what.type === 'leave' && m.status === 'after_hand') this.flash('You leave after this hand.');
+  }
+
+  flash(text) {
+    this.ui.message = text;
+    clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => { this.ui.message = null; this.redraw(); }, 5000);
+  }
+
+  afterChange(m) {
+    const s = this.state;
+    if (!s) return;
+    const h = s.hand;
+    const me = s.you.seat;
+    const myTurn = this.isMyTurn();
+    if (myTurn && this.ui.amountFor !== `${h.id}:${h.counter}`) {
+      this.ui.amountFor = `${h.id}:${h.counter}`;
+      this.ui.amount = h.legal.min_to != null ? h.legal.min_to : null;
+      this.ui.raising = false;
+      this.ui.confirmFold = false;
+    }
+    if (!myTurn) { this.ui.confirmFold = false; this.ui.raising = false; }
+    // No pre-action survives a new street; "check" and "call N" do not survive a change in
+    // the amount to call either (check/fold and call any are meant for exactly that).
+    if (this.pre) {
+      const p = h && h.players[me];
+      const sticky = this.pre.kind === 'check_fold' || this.pre.kind === 'call_any';
+      if (!h || h.id !== this.pre.hand || h.street !== this.pre.street || !p || p.folded || h.ended
+          || (!sticky && toCall(h, me) !== this.pre.toCall)) this.pre = null;
+    }
+    if (myTurn && h.phase === 'betting' && this.pre && !this.pending) {
+      const pre = this.pre;
+      this.pre = null;
+      const can = (k) => h.legal.actions.includes(k);
+      if (pre.kind === 'check_fold') return this.act(can('check') ? 'check' : 'fold');
+      if (pre.kind === 'check' && can('check')) return this.act('check');
+      if (pre.kind === 'call' && can('call') && h.legal.call === pre.toCall) return this.act('call');
+      if (pre.kind === 'call_any') return this.act(can('call') ? 'call' : 'check');
+    }
+    if (m.type === 'turn' && myTurn && !m.in_time_bank) {
+      if (this.settings.sound) turnSound();
+      if (this.settings.titleBadge && document.hidden) document.title = `● Your turn · ${TITLE}`;
+    }
+    if (!myTurn && document.title !== TITLE) document.title = TITLE;
+  }
+
+  // ---------------------------------------------------------------- reading
+  mySeat() { return this.state ? this.state.you.seat : null; }
+
+  isMyTurn() {
+    const s = this.state;
+    const h = s && s.hand;
+    return !!(h && !h.ended && h.legal && h.actor === s.you.seat && s.you.seat != null);
+  }
+
+  inHand() {
+    const s = this.state;
+    const h = s && s.hand;
+    const p = h && s.you.seat != null && h.players[s.you.seat];
+    return !!(p && !h.ended && !p.folded && !p.mucked);
+  }
+
+  // ---------------------------------------------------------------- sending
+  request(message) {
+    const id = `${Date.now().toString(36)}-${this.nextId++}`; // unique across reloads
+    const sent = { ...message, id };
+    this.requests.set(id, message);
+    this.socket.send(sent);
+    return sent;
+  }
+
+  act(action, extra = {}) {
+    const h = this.state && this.state.hand;
+    if (!h || !this.isMyTurn() || this.pending) return; // no double submission
+    const message = { type: 'act', hand: h.id, counter: h.counter, action, ...extra };
+    const sent = this.request(message);
+    this.pending = { id: sent.id, hand: h.id, counter: h.counter, action, message: sent };
+    this.ui.confirmFold = false;
+    this.ui.raising = false;
+    this.redraw();
+  }
+
+  fold() {
+    const h = this.state.hand;
+    if (!this.isMyTurn() || h.phase !== 'betting') return;
+    if (h.legal.actions.includes('check') && !this.ui.confirmFold) {
+      this.ui.confirmFold = true; // folding when checking is free: ask once
+      this.redraw();
+      return;
+    }
+    this.act('fold');
+  }
+
+  checkOrCall() {
+    const h = this.state.hand;
+    if (!this.isMyTurn() || h.phase !== 'betting') return;
+    if (h.legal.actions.includes('check')) this.act('check');
+    else if (h.legal.actions.includes('call')) this.act('call');
+  }
+
+  wagerKind() {
+    const h = this.state && this.state.hand;
+    if (!h || !h.legal) return null;
+    if (h.legal.actions.includes('bet')) return 'bet';
+    if (h.legal.actions.includes('raise')) return 'raise';
+    return null;
+  }
+
+  setAmount(value) {
+    const h = this.state.hand;
+    if (!h || !h.legal || h.legal.min_to == null) return;
+    let n = Math.round(Number(value));
+    if (!Number.isFinite(n)) n = h.legal.min_to;
+    this.ui.amount = Math.max(h.legal.min_to, Math.min(h.legal.max_to, n));
+    this.redraw();
+  }
+
+  // A fraction of the pot, from the server's exact pot-size figure: raise to the call,
+  // then `fraction` of what the pot would be after calling.
+  presetAmount(fraction) {
+    const h = this.state.hand;
+    const legal = h.legal;
+    const mine = h.players[this.mySeat()];
+    const callTo = (mine ? mine.bet : 0) + (legal.call || 0);
+    const raw = callTo + Math.floor((legal.pot_to - callTo) * fraction);
+    return Math.max(legal.min_to, Math.min(legal.max_to, raw));
+  }
+
+  wager() {
+    const kind = this.wagerKind();
+    if (!kind || this.ui.amount == null) return;
+    this.act(kind, { amount: this.ui.amount });
+  }
+
+  setPre(kind) {
+    const s = this.state;
+    const h = s.hand;
+    if (this.pre && this.pre.kind === kind) { this.pre = null; this.redraw(); return; }
+    this.pre = { kind, hand: h.id, street: h.street, toCall: toCall(h, s.you.seat) };
+    this.redraw();
+  }
+
+  // ---------------------------------------------------------------- seats
+  openSit(seat) {
+    const c = this.state.table.config;
+    this.ui.dialog = 'sit';
+    this.ui.sitSeat = seat;
+    this.ui.buyIn = c.buy_in_max;
+    this.ui.post = false;
+    this.redraw();
+  }
+
+  sit() {
+    const c = this.state.table.config;
+    const buyIn = Math.max(c.buy_in_min, Math.min(c.buy_in_max, Math.round(Number(this.ui.buyIn))));
+    this.request({ type: 'sit', seat: this.ui.sitSeat, buy_in: buyIn, post: !!this.ui.post });
+    this.ui.dialog = null;
+    this.redraw();
+  }
+
+  openTopUp() {
+    const s = this.state;
+    const seat = s.seats[s.you.seat];
+    const room = s.table.config.buy_in_max - (seat ? seat.stack : 0);
+    if (room <= 0) { this.flash('Your stack is already at the maximum buy-in.'); this.redraw(); return; }
+    this.ui.dialog = 'topup';
+    this.ui.topUp = room;
+    this.redraw();
+  }
+
+  topUp() {
+    const n = Math.round(Number(this.ui.topUp));
+    if (n > 0) this.request({ type: 'top_up', amount: n });
+    this.ui.dialog = null;
+    this.redraw();
+  }
+
+  command(type, extra = {}) { this.request({ type, ...extra }); }
+
+  closeDialog() { this.ui.dialog = null; this.redraw(); }
+
+  setSetting(key, value) {
+    this.settings[key] = value;
+    saveSettings(this.settings);
+    this.redraw();
+  }
+
+  // ---------------------------------------------------------------- keyboard
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const typing = e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT' || e.target.tagName === 'TEXTAREA');
+    if (e.key === 'Escape') {
+      if (this.ui.dialog) this.ui.dialog = null;
+      else { this.ui.confirmFold = false; this.ui.raising = false; }
+      this.redraw();
+      return;
+    }
+    if (e.key === 'Enter') {
+      if (this.ui.confirmFold) { e.preventDefault(); this.act('fold'); return; }
+      if (this.ui.raising) { e.preventDefault(); this.wager(); }
+      return;
+    }
+    if (typing || !this.isMyTurn() || this.state.hand.phase !== 'betting') return;
+    const k = e.key.toLowerCase();
+    const legal = this.state.hand.legal;
+    if (k === 'f') { e.preventDefault(); this.fold(); }
+    else if (k === 'c') { e.preventDefault(); this.checkOrCall(); }
+    else if ((k === 'r' || k === 'b') && this.wagerKind()) {
+      e.preventDefault();
+      this.ui.raising = true;
+      this.redraw();
+      requestAnimationFrame(() => { const el = document.getElementById('amount'); if (el) el.focus(); });
+    } else if (k === 'a' && this.wagerKind()) {
+      e.preventDefault();
+      this.ui.amount = legal.max_to;
+      this.ui.raising = true;
+      this.redraw();
+    } else if (k === 'a' && legal.actions.includes('call')) {
+      e.preventDefault(); // no raise left: all in is the call (for less)
+      this.checkOrCall();
+    }
+  }
+}

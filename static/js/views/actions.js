@@ -1,0 +1,130 @@
+// What the viewer can do now: the legal actions with the server's exact amounts, or
+// pre-actions before the turn comes.
+import { html } from '../html.js';
+import { toCall } from '../table-state.js';
+
+export function actionsView(ctrl) {
+  const s = ctrl.state;
+  const h = s.hand;
+  if (ctrl.isMyTurn()) {
+    if (h.phase === 'run-it-twice') return voteView(ctrl);
+    if (h.phase === 'showdown') return showdownView(ctrl);
+    return bettingView(ctrl);
+  }
+  if (ctrl.inHand() && h.phase === 'betting') {
+    const p = h.players[s.you.seat];
+    if (!p.all_in) return preView(ctrl);
+  }
+  return straddleView(ctrl);
+}
+
+function btn(label, attrs, onClick, cls = '') {
+  return html`<button type="button" class=${`btn act ${cls}`} ...${attrs} onClick=${onClick}>${label}</button>`;
+}
+
+function bettingView(ctrl) {
+  const h = ctrl.state.hand;
+  const legal = h.legal;
+  const busy = !!ctrl.pending;
+  const can = (k) => legal.actions.includes(k);
+  const kind = ctrl.wagerKind();
+  if (ctrl.ui.confirmFold) {
+    return html`<div class="actions confirm" role="alertdialog" aria-label="Fold when checking is free?">
+      <p>Checking is free. Fold anyway?</p>
+      <div class="row">
+        ${btn('Fold', { 'data-act': 'confirm-fold', disabled: busy }, () => ctrl.act('fold'), 'fold')}
+        ${btn('Check', { 'data-act': 'check', disabled: busy }, () => ctrl.act('check'), 'check')}
+      </div>
+    </div>`;
+  }
+  const amount = ctrl.ui.amount;
+  const fixed = kind && legal.min_to === legal.max_to;
+  const label = kind === 'bet' ? 'Bet' : 'Raise to';
+  const allIn = kind && amount === legal.max_to;
+  return html`<div class=${`actions betting ${busy ? 'busy' : ''}`} data-counter=${h.counter}>
+    ${kind && !fixed ? html`<div class="sizing">
+      <div class="presets">
+        ${presetBtn(ctrl, 'Min', legal.min_to, 'min')}
+        ${presetBtn(ctrl, '½ pot', ctrl.presetAmount(0.5), 'half')}
+        ${presetBtn(ctrl, '¾ pot', ctrl.presetAmount(0.75), 'three-quarters')}
+        ${presetBtn(ctrl, 'Pot', legal.pot_to, 'pot')}
+        ${presetBtn(ctrl, 'All in', legal.max_to, 'all-in')}
+      </div>
+      <div class="amount-row">
+        <input type="range" class="slider" min=${legal.min_to} max=${legal.max_to} step="1" value=${amount}
+          aria-label="Amount" onInput=${(e) => ctrl.setAmount(e.target.value)} />
+        <input id="amount" type="number" class="amount" inputmode="numeric" min=${legal.min_to} max=${legal.max_to}
+          value=${amount} aria-label="Amount to bet to"
+          onFocus=${() => { ctrl.ui.raising = true; }}
+          onChange=${(e) => ctrl.setAmount(e.target.value)} />
+      </div>
+    </div>` : null}
+    <div class="row main-actions">
+      ${can('fold') ? btn('Fold', { 'data-act': 'fold', disabled: busy, title: 'f' }, () => ctrl.fold(), 'fold') : null}
+      ${can('check') ? btn('Check', { 'data-act': 'check', disabled: busy, title: 'c' }, () => ctrl.act('check'), 'check') : null}
+      ${can('call') ? btn(`Call ${legal.call}`, { 'data-act': 'call', disabled: busy, title: 'c' }, () => ctrl.act('call'), 'call') : null}
+      ${kind ? btn(fixed ? `${kind === 'bet' ? 'Bet' : 'Raise to'} ${legal.min_to}` : `${allIn ? 'All in' : label} ${amount}`,
+        { 'data-act': kind, 'data-amount': amount, disabled: busy, title: 'r, then Enter' },
+        () => { if (fixed) ctrl.ui.amount = legal.min_to; ctrl.wager(); }, `raise ${ctrl.ui.raising ? 'armed' : ''}`) : null}
+    </div>
+    ${busy ? html`<p class="sending">Sending…</p>` : html`<p class="keys">Keys: f fold · c check/call · r raise · a all in · Enter confirm · Esc cancel</p>`}
+    ${h.timeBank != null && h.timeout != null ? html`<p class=${`bank ${h.inBank ? 'on' : ''}`}>${h.inBank ? 'Time bank running' : `Time bank ${Math.round(h.timeBank)} s`}</p>` : null}
+  </div>`;
+}
+
+function presetBtn(ctrl, label, value, name) {
+  const active = ctrl.ui.amount === value;
+  return html`<button type="button" class=${`btn preset ${active ? 'on' : ''}`} data-preset=${name} data-value=${value}
+    onClick=${() => { ctrl.ui.raising = true; ctrl.setAmount(value); }}>${label}</button>`;
+}
+
+function showdownView(ctrl) {
+  const legal = ctrl.state.hand.legal;
+  const busy = !!ctrl.pending;
+  return html`<div class="actions showdown">
+    <p>Showdown: show your hand${legal.actions.includes('muck') ? ' or muck it' : ''}?</p>
+    <div class="row">
+      ${legal.actions.includes('show') ? btn('Show', { 'data-act': 'show', disabled: busy }, () => ctrl.act('show'), 'check') : null}
+      ${legal.actions.includes('muck') ? btn('Muck', { 'data-act': 'muck', disabled: busy }, () => ctrl.act('muck'), 'fold') : null}
+    </div>
+  </div>`;
+}
+
+function voteView(ctrl) {
+  const busy = !!ctrl.pending;
+  return html`<div class="actions vote">
+    <p>Everyone is all in. Run it twice?</p>
+    <div class="row">
+      ${btn('Run it twice', { 'data-act': 'run-twice-yes', disabled: busy }, () => ctrl.act('run-twice', { agree: true }), 'check')}
+      ${btn('Once', { 'data-act': 'run-twice-no', disabled: busy }, () => ctrl.act('run-twice', { agree: false }), 'fold')}
+    </div>
+  </div>`;
+}
+
+function preView(ctrl) {
+  const s = ctrl.state;
+  const h = s.hand;
+  const owe = toCall(h, s.you.seat);
+  const pre = ctrl.pre ? ctrl.pre.kind : null;
+  const opt = (kind, label) => html`<label class=${`btn pre ${pre === kind ? 'on' : ''}`} data-pre=${kind}>
+    <input type="checkbox" checked=${pre === kind} onChange=${() => ctrl.setPre(kind)} />${label}</label>`;
+  return html`<div class="actions pre" aria-label="Pre-actions">
+    <div class="row">
+      ${opt('check_fold', owe ? 'Fold' : 'Check / fold')}
+      ${owe ? opt('call', `Call ${owe}`) : opt('check', 'Check')}
+      ${opt('call_any', 'Call any')}
+    </div>
+  </div>`;
+}
+
+function straddleView(ctrl) {
+  const s = ctrl.state;
+  const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
+  if (!seat || !s.table.config.straddle) return null;
+  return html`<div class="actions extra">
+    <label class="btn pre ${seat.straddle ? 'on' : ''}" data-cmd="straddle">
+      <input type="checkbox" checked=${seat.straddle} onChange=${() => ctrl.command('straddle', { on: !seat.straddle })} />
+      Straddle when first after the big blind
+    </label>
+  </div>`;
+}

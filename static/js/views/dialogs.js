@@ -1,0 +1,97 @@
+// Dialogs over the table: sit down (buy-in), top up, invite, settings; the host's requests.
+import { html } from '../html.js';
+
+export function dialogsView(ctrl) {
+  const d = ctrl.ui.dialog;
+  return html`
+    ${requestsView(ctrl)}
+    ${d === 'sit' ? sitDialog(ctrl) : null}
+    ${d === 'topup' ? topUpDialog(ctrl) : null}
+    ${d === 'invite' ? inviteDialog(ctrl) : null}
+    ${d === 'settings' ? settingsDialog(ctrl) : null}`;
+}
+
+function modal(ctrl, title, body, name) {
+  return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget) ctrl.closeDialog(); }}>
+    <div class="modal" role="dialog" aria-modal="true" aria-label=${title} data-dialog=${name}>
+      <h2>${title}</h2>
+      ${body}
+    </div>
+  </div>`;
+}
+
+function sitDialog(ctrl) {
+  const c = ctrl.state.table.config;
+  const ui = ctrl.ui;
+  return modal(ctrl, `Sit in seat ${ui.sitSeat + 1}`, html`
+    <form onSubmit=${(e) => { e.preventDefault(); ctrl.sit(); }}>
+      <label class="field">Buy-in (${c.buy_in_min} to ${c.buy_in_max})
+        <input type="range" min=${c.buy_in_min} max=${c.buy_in_max} value=${ui.buyIn} aria-label="Buy-in slider"
+          onInput=${(e) => { ui.buyIn = Number(e.target.value); ctrl.redraw(); }} />
+        <input type="number" name="buy_in" min=${c.buy_in_min} max=${c.buy_in_max} value=${ui.buyIn} required
+          onInput=${(e) => { ui.buyIn = e.target.value; }} />
+      </label>
+      <fieldset class="choice">
+        <label><input type="radio" name="post" checked=${!ui.post} onChange=${() => { ui.post = false; ctrl.redraw(); }} /> Wait for the big blind</label>
+        <label><input type="radio" name="post" checked=${ui.post} onChange=${() => { ui.post = true; ctrl.redraw(); }} /> Post a big blind and play now</label>
+      </fieldset>
+      ${c.approval_required && !ctrl.state.you.host ? html`<p class="hint">The host approves each seat.</p>` : null}
+      <div class="row">
+        <button type="button" class="btn" onClick=${() => ctrl.closeDialog()}>Cancel</button>
+        <button type="submit" class="btn primary" data-cmd="confirm-sit">Sit down</button>
+      </div>
+    </form>`, 'sit');
+}
+
+function topUpDialog(ctrl) {
+  const s = ctrl.state;
+  const c = s.table.config;
+  const seat = s.seats[s.you.seat];
+  const room = c.buy_in_max - (seat ? seat.stack : 0);
+  return modal(ctrl, 'Top up', html`
+    <form onSubmit=${(e) => { e.preventDefault(); ctrl.topUp(); }}>
+      <label class="field">Add up to ${room} chips
+        <input type="number" name="top_up" min="1" max=${room} value=${ctrl.ui.topUp} required
+          onInput=${(e) => { ctrl.ui.topUp = e.target.value; }} />
+      </label>
+      <div class="row">
+        <button type="button" class="btn" onClick=${() => ctrl.closeDialog()}>Cancel</button>
+        <button type="submit" class="btn primary" data-cmd="confirm-top-up">Top up</button>
+      </div>
+    </form>`, 'topup');
+}
+
+function inviteDialog(ctrl) {
+  const url = `${location.origin}/t/${ctrl.code}`;
+  return modal(ctrl, 'Invite friends', html`
+    <p>Send this link. Anyone with it can watch and take a seat.</p>
+    <input class="invite-url" readonly value=${url} onFocus=${(e) => e.target.select()} />
+    <div class="row">
+      <button type="button" class="btn primary" onClick=${() => { if (navigator.clipboard) navigator.clipboard.writeText(url); ctrl.flash('Link copied.'); ctrl.closeDialog(); }}>Copy link</button>
+      <button type="button" class="btn" onClick=${() => ctrl.closeDialog()}>Close</button>
+    </div>`, 'invite');
+}
+
+function settingsDialog(ctrl) {
+  const st = ctrl.settings;
+  const toggle = (key, label) => html`<label class="toggle">
+    <input type="checkbox" name=${key} checked=${!!st[key]} onChange=${(e) => ctrl.setSetting(key, e.target.checked)} /> ${label}</label>`;
+  return modal(ctrl, 'Settings', html`
+    ${toggle('sound', 'Sound when it is my turn')}
+    ${toggle('titleBadge', 'Mark the tab title when it is my turn')}
+    ${toggle('fourColour', 'Four-colour deck')}
+    ${toggle('animations', 'Animations')}
+    <div class="row"><button type="button" class="btn primary" onClick=${() => ctrl.closeDialog()}>Done</button></div>`, 'settings');
+}
+
+function requestsView(ctrl) {
+  const s = ctrl.state;
+  if (!s.you.host || !s.requests.length) return null;
+  return html`<aside class="requests" aria-label="Seat requests">
+    ${s.requests.map((r) => html`<div class="request">
+      <span><b>${r.name}</b> asks for seat ${r.seat + 1} with ${r.buy_in}</span>
+      <button type="button" class="btn small primary" onClick=${() => ctrl.command('approve', { player_id: r.player_id })}>Approve</button>
+      <button type="button" class="btn small" onClick=${() => ctrl.command('refuse', { player_id: r.player_id })}>Refuse</button>
+    </div>`)}
+  </aside>`;
+}

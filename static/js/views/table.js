@@ -1,0 +1,276 @@
+// The table page, rebuilt from the controller's state on every redraw.
+import { html } from '../html.js';
+import { Card, CardBack, CardSlot } from './cards.js';
+import { gameLabel, stakes, holeCount, STATUS, MARKS } from '../format.js';
+import { potTotal } from '../table-state.js';
+import { actionsView } from './actions.js';
+import { dialogsView } from './dialogs.js';
+
+const HALF = { whole: '', high: 'High', low: 'Low' };
+
+export function tableView(ctrl) {
+  const s = ctrl.state;
+  if (!s) {
+    return html`<div class="page table-page">${banner(ctrl)}<p class="loading">Joining the table…</p></div>`;
+  }
+  const c = s.table.config;
+  const h = s.hand;
+  return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
+    ${topbar(ctrl)}
+    ${banner(ctrl)}
+    <main class="felt-wrap">
+      <div class="felt">
+        <div class="rail"></div>
+        ${s.seats.map((seat, i) => seatView(ctrl, i, seat))}
+        ${h ? Object.values(h.players).map((p) => betView(ctrl, p)) : null}
+        <div class="center">
+          ${h && h.bombPot ? html`<span class="badge bomb">Bomb pot</span>` : null}
+          ${boardsView(ctrl, h)}
+          ${potView(h)}
+        </div>
+      </div>
+    </main>
+    <section class="dock">
+      ${myHandView(ctrl)}
+      ${actionsView(ctrl)}
+    </section>
+    ${resultsView(ctrl)}
+    ${ctrl.ui.message ? html`<div class="toast" role="status">${ctrl.ui.message}</div>` : null}
+    ${dialogsView(ctrl)}
+  </div>`;
+}
+
+function topbar(ctrl) {
+  const s = ctrl.state;
+  const c = s.table.config;
+  const h = s.hand;
+  const seated = s.you.seat != null;
+  const seat = seated ? s.seats[s.you.seat] : null;
+  return html`<header class="topbar">
+    <a class="home-link" href="/" aria-label="Home">♠</a>
+    <div class="title">
+      <strong class="table-name">${c.name}</strong>
+      <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>` : null}
+      ${s.table.paused ? html` · <span class="paused">paused</span>` : null}</span>
+    </div>
+    <nav class=${`menu ${ctrl.ui.menuOpen ? 'open' : ''}`}>
+      <button type="button" class="btn ghost icon menu-toggle" aria-label="Menu" aria-expanded=${!!ctrl.ui.menuOpen}
+        onClick=${() => { ctrl.ui.menuOpen = !ctrl.ui.menuOpen; ctrl.redraw(); }}>☰</button>
+      <div class="menu-items" onClick=${() => { ctrl.ui.menuOpen = false; }}>
+        <button type="button" class="btn ghost" data-cmd="invite" onClick=${() => { ctrl.ui.dialog = 'invite'; ctrl.redraw(); }}>Invite</button>
+        ${seated ? html`
+          <button type="button" class="btn ghost" data-cmd="top-up" onClick=${() => ctrl.openTopUp()}>Top up</button>
+          ${seat && seat.status === 'sitting_out'
+            ? html`<button type="button" class="btn ghost" data-cmd="sit-in" onClick=${() => ctrl.command('sit_in')}>Sit in</button>`
+            : html`<button type="button" class="btn ghost" data-cmd="sit-out" onClick=${() => ctrl.command('sit_out')}>Sit out</button>`}
+          <button type="button" class="btn ghost" data-cmd="leave" onClick=${() => ctrl.command('leave')}>Leave</button>` : null}
+        <button type="button" class="btn ghost" data-cmd="settings" aria-label="Settings" onClick=${() => { ctrl.ui.dialog = 'settings'; ctrl.redraw(); }}>⚙ Settings</button>
+      </div>
+    </nav>
+  </header>`;
+}
+
+function banner(ctrl) {
+  if (ctrl.conn === 'open' || ctrl.conn === 'connecting' && !ctrl.state) return null;
+  if (ctrl.conn === 'gone') return html`<div class="banner error" role="alert">This table does not exist. <a href="/">Home</a></div>`;
+  if (ctrl.conn === 'connecting') return html`<div class="banner" role="status">Reconnecting…</div>`;
+  const wait = Math.max(0, Math.ceil((ctrl.socket.retryAt - Date.now()) / 1000));
+  return html`<div class="banner offline" role="alert" data-conn="offline">
+    Connection lost. Reconnecting${wait ? ` in ${wait} s` : '…'}
+    <button type="button" class="btn small" onClick=${() => ctrl.socket.reconnectNow()}>Retry now</button>
+  </div>`;
+}
+
+// Seats are placed around an ellipse, the viewer's own seat at the bottom.
+// On a phone in portrait the oval stands up: seats go nearer the middle across, further along.
+function place(ctrl, seat, rx, ry) {
+  const s = ctrl.state;
+  if (window.innerWidth < 700) { rx *= 0.88; ry *= 1.06; }
+  const n = s.seats.length;
+  const base = s.you.seat != null ? s.you.seat : 0;
+  const k = (seat - base + n) % n;
+  const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
+  return { '--x': `${(50 + rx * Math.cos(angle)).toFixed(2)}%`, '--y': `${(50 + ry * Math.sin(angle)).toFixed(2)}%` };
+}
+
+function seatView(ctrl, i, seat) {
+  const s = ctrl.state;
+  const h = s.hand;
+  const pos = place(ctrl, i, 43, 41);
+  if (!seat) {
+    const canSit = s.you.seat == null;
+    return html`<div class="seat empty" data-seat=${i} style=${pos}>
+      ${canSit
+        ? html`<button type="button" class="sit-btn" data-sit=${i} onClick=${() => ctrl.openSit(i)}>Sit here</button>`
+        : html`<span class="open">Open</span>`}
+    </div>`;
+  }
+  const p = h && h.players[i] && h.players[i];
+  const dealtIn = p && h.order.includes(i);
+  const acting = h && !h.ended && h.actor === i;
+  const mine = i === s.you.seat;
+  const won = h && h.awards.filter((a) => a.seat === i).reduce((sum, a) => sum + a.amount, 0);
+  const stack = p && !h.ended ? p.stack : seat.stack;
+  const classes = ['seat', mine ? 'mine' : '', acting ? 'acting' : '', p && p.folded ? 'folded' : '',
+    won ? 'winner' : '', seat.away ? 'away' : ''].join(' ');
+  const marks = [];
+  if (seat.away) marks.push('Away');
+  // A seat dealt into the running hand plays it, whatever it waited for before the deal.
+  if (MARKS[seat.status] && !(dealtIn && !h.ended && seat.status !== 'leaving')) marks.push(MARKS[seat.status]);
+  if (p && p.all_in && !p.folded) marks.push('All in');
+  return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} style=${pos}>
+    ${acting ? clockRing(h) : null}
+    <div class="hole">${dealtIn && !mine ? otherCards(s, p) : null}</div>
+    <div class="plate">
+      <span class="name">${seat.name}</span>
+      <span class="stack">${stack}</span>
+      ${won ? html`<span class="won">+${won}</span>` : null}
+      ${acting && h.deadline ? html`<span class="clock">${Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000))}s${h.inBank ? ' bank' : ''}</span>` : null}
+    </div>
+    ${p && p.last ? html`<span class=${`last act-${p.last.split(' ')[0].toLowerCase()}`}>${p.last}</span>` : null}
+    ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
+    ${h && h.button === i ? html`<span class="dealer" title="Button">D</span>` : null}
+  </div>`;
+}
+
+function otherCards(s, p) {
+  if (p.folded || p.mucked) return null;
+  if (p.cards) {
+    const win = winningCards(s.hand);
+    return html`<div class="cards shown">${p.cards.map((c) => Card({ card: c, size: 'sm', mark: win.get(c) || '' }))}</div>`;
+  }
+  const n = holeCount(s.table.config);
+  return html`<div class="cards backs">${Array.from({ length: n }, () => CardBack({ size: 'xs' }))}</div>`;
+}
+
+function clockRing(h) {
+  if (h.timeout == null) return null;
+  return html`<svg key=${`${h.id}:${h.counter}:${h.inBank}`} class=${`ring ${h.inBank ? 'bank' : ''}`}
+    viewBox="0 0 100 100" style=${{ '--dur': `${h.timeout}s` }} aria-hidden="true">
+    <rect x="3" y="3" width="94" height="94" rx="22" pathLength="100"></rect>
+  </svg>`;
+}
+
+function betView(ctrl, p) {
+  if (!p.bet) return null;
+  return html`<div class="bet" data-bet-seat=${p.seat} style=${place(ctrl, p.seat, 27, 24)}>
+    <span class="chip"></span>${p.bet}
+  </div>`;
+}
+
+// The cards of each award, as a mark: 'win' for a high (or whole) pot, 'win-low' for a low.
+function winningCards(h, run = null, board = null) {
+  const marks = new Map();
+  if (!h) return marks;
+  h.awards.forEach((a) => {
+    if ((run == null || a.run === run) && (board == null || a.board === board)) {
+      a.cards.forEach((c) => { if (marks.get(c) !== 'win') marks.set(c, a.half === 'low' ? 'win-low' : 'win'); });
+    }
+  });
+  return marks;
+}
+
+function readerCards(h, run, board) {
+  const set = new Set();
+  if (!h || !h.reader || h.awards.length) return set;
+  const r = h.reader.find((e) => e.run === run && e.board === board);
+  if (r) r.high.cards.forEach((c) => set.add(c));
+  return set;
+}
+
+function boardsView(ctrl, h) {
+  const c = ctrl.state.table.config;
+  const boards = h ? h.boards : [Array.from({ length: c.boards }, () => [])];
+  const many = boards.length > 1 || boards[0].length > 1;
+  return html`<div class=${`boards runs-${boards.length} boards-${boards[0].length}`}>
+    ${boards.map((run, r) => run.map((board, b) => {
+      const win = winningCards(h, r, b);
+      const mine = readerCards(h, r, b);
+      return html`<div class="board" data-run=${r} data-board=${b}>
+        ${many ? html`<span class="board-label">${boards.length > 1 ? `Run ${r + 1}` : ''}${boards.length > 1 && run.length > 1 ? ' · ' : ''}${run.length > 1 ? `Board ${b + 1}` : ''}</span>` : null}
+        <div class="cards">
+          ${Array.from({ length: 5 }, (_, k) => (board[k]
+            ? Card({ card: board[k], size: 'md', mark: win.get(board[k]) || (mine.has(board[k]) ? 'used' : '') })
+            : CardSlot({ size: 'md' })))}
+        </div>
+      </div>`;
+    }))}
+  </div>`;
+}
+
+function potView(h) {
+  if (!h) return html`<div class="pot idle">Waiting for players</div>`;
+  if (h.ended) return null;
+  const total = potTotal(h);
+  const pots = h.pots.filter((p) => p.amount > 0);
+  return html`<div class="pot">
+    <span class="pot-total" data-pot=${total}>Pot ${total}</span>
+    ${pots.length > 1 ? html`<span class="side-pots">${pots.map((p, i) => html`<span>${i === 0 ? 'Main' : `Side ${i}`} ${p.amount}</span>`)}</span>` : null}
+  </div>`;
+}
+
+function myHandView(ctrl) {
+  const s = ctrl.state;
+  const h = s.hand;
+  if (s.you.seat == null) {
+    return html`<div class="my-hand spectator"><p>You are watching. ${s.seats.some((x) => !x) ? 'Pick an open seat to play.' : 'The table is full.'}</p></div>`;
+  }
+  const p = h && h.players[s.you.seat];
+  if (!p || !p.cards) {
+    const seat = s.seats[s.you.seat];
+    const note = p && p.folded ? 'Folded' : seat && STATUS[seat.status] ? STATUS[seat.status] : h && !h.ended ? 'Not in this hand' : 'Waiting for the next hand';
+    return html`<div class="my-hand empty"><p class="note">${note}</p></div>`;
+  }
+  const reader = h.reader && !h.ended ? h.reader : null;
+  const used = new Set();
+  const win = winningCards(h);
+  if (reader && reader[0]) reader[0].high.hole_used.forEach((c) => used.add(c));
+  const many = reader && reader.length > 1;
+  return html`<div class="my-hand">
+    <div class="cards mine" data-mine="1">${p.cards.map((c) => Card({ card: c, size: 'lg', mark: win.get(c) || (used.has(c) ? 'used' : '') }))}</div>
+    ${reader ? html`<div class="reader" aria-live="polite">
+      ${reader.map((r) => html`<div class="reading" data-run=${r.run} data-board=${r.board}>
+        ${many ? html`<span class="where">${h.boards.length > 1 ? `Run ${r.run + 1} ` : ''}${h.boards[0].length > 1 ? `Board ${r.board + 1}` : ''}</span>` : null}
+        <span class="high" data-hand=${r.high.name}>${r.high.name}</span>
+        ${'low' in r ? html`<span class="low">${r.low ? r.low.name : 'No low'}</span>` : null}
+      </div>`)}
+    </div>` : null}
+  </div>`;
+}
+
+function resultsView(ctrl) {
+  const s = ctrl.state;
+  const h = s.hand && s.hand.awards.length ? s.hand : s.lastHand;
+  if (!h || !h.awards.length) return null;
+  const name = (seat) => (s.seats[seat] ? s.seats[seat].name : `Seat ${seat + 1}`);
+  const groups = new Map();
+  h.awards.forEach((a) => {
+    const key = `${a.run}:${a.board}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(a);
+  });
+  const runs = Math.max(...h.awards.map((a) => a.run)) + 1;
+  const boards = Math.max(...h.awards.map((a) => a.board)) + 1;
+  const current = h === s.hand;
+  return html`<section class=${`results ${current ? 'current' : 'previous'}`} aria-live="polite">
+    <h2>${current ? `Hand #${h.number}` : `Last hand (#${h.number})`}</h2>
+    ${[...groups.entries()].map(([key, list]) => {
+      const [run, board] = key.split(':').map(Number);
+      const winners = new Set(list.map((a) => a.seat));
+      const scoop = winners.size === 1 && list.some((a) => a.half === 'high') && list.some((a) => a.half === 'low');
+      return html`<div class="award-group">
+        ${runs > 1 || boards > 1 ? html`<span class="where">${runs > 1 ? `Run ${run + 1}` : ''}${runs > 1 && boards > 1 ? ' · ' : ''}${boards > 1 ? `Board ${board + 1}` : ''}</span>` : null}
+        ${scoop ? html`<span class="scoop">${name(list[0].seat)} scoops</span>` : null}
+        ${list.map((a) => html`<div class="award" data-award-seat=${a.seat} data-half=${a.half}>
+          ${HALF[a.half] ? html`<span class=${`half ${a.half}`}>${HALF[a.half]}</span>` : null}
+          <span class="who">${name(a.seat)}</span>
+          <span class="amount">+${a.amount}</span>
+          ${a.hand_name ? html`<span class="hand-name">${a.hand_name}</span>` : null}
+          ${a.cards.length ? html`<span class="cards tiny">${a.cards.map((c) => Card({ card: c, size: 'xs' }))}</span>` : null}
+        </div>`)}
+      </div>`;
+    })}
+  </section>`;
+}
+
+

@@ -1,0 +1,84 @@
+"""Browser fixtures: one Chromium for the session, one server process per module, players
+(browser contexts) that are screenshotted to tests/artifacts/ when their test fails."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Playwright, sync_playwright
+
+from tests.e2e.harness import Bot, Player, chromium_path, launch, screenshot_all, server
+from tests.servers import missing
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
+# while it is started, and the asyncio tests after tests/e2e need the thread free again.
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    if chromium_path() is None:
+        missing("chromium is not installed (Debian: apt-get install chromium)")
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    b = launch(playwright)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with server(tmp_path_factory.mktemp("e2e")) as url:
+        yield url
+
+
+PlayerFactory = Callable[..., Player]
+
+
+@pytest.fixture
+def players(request: pytest.FixtureRequest, browser: Browser, base: str) -> Iterator[PlayerFactory]:
+    made: list[Player] = []
+
+    def make(name: str, **options: Any) -> Player:
+        options.setdefault("viewport", {"width": 1280, "height": 860})
+        p = Player(browser, base, name, **options)
+        made.append(p)
+        return p
+
+    yield make
+    if request.node.stash.get(FAILED, False):
+        screenshot_all(made, request.node.name)
+    for p in made:
+        p.close()
+
+
+BotFactory = Callable[..., Bot]
+
+
+@pytest.fixture
+def bots(base: str) -> Iterator[BotFactory]:
+    made: list[Bot] = []
+
+    def make(name: str, policy: Callable[[dict[str, Any]], dict[str, Any]]) -> Bot:
+        b = Bot(base, name, policy)
+        made.append(b)
+        return b
+
+    yield make
+    for b in made:
+        b.close()

@@ -1,0 +1,245 @@
+"""The pieces of the browser tests (and of `make screenshots`): a real server process, Debian's
+Chromium driven by Playwright, players as browser contexts, and protocol bots that fill the
+other seats over real WebSockets.
+
+Nothing downloads a browser: Chromium is /usr/bin/chromium (`make test` installs Debian's
+`chromium` package when it is missing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
+from websockets.sync.client import ClientConnection, connect
+
+from tests.servers import free_port
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+
+def chromium_path() -> str | None:
+    return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+
+
+def launch(playwright: Playwright) -> Browser:
+    path = chromium_path()
+    assert path, "Chromium is missing (Debian: apt-get install chromium)"
+    return playwright.chromium.launch(
+        executable_path=path,
+        args=["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage"],
+        headless=True,
+    )
+
+
+@contextmanager
+def server(tmp: Path, **env: str) -> Iterator[str]:
+    """`python -m app serve` in its own process, on SQLite in `tmp`, on a free port."""
+    port = free_port()
+    environ = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "REDIS_"))},
+        "DATA_DIR": str(tmp),
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "LOG_LEVEL": "warning",
+        "BETWEEN_HANDS": "1.5",
+        **env,
+    }
+    log = (tmp / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=environ, stdout=log, stderr=log
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError((tmp / "server.log").read_text()) from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+class Player:
+    """One person: a browser context (own cookie jar) with one page."""
+
+    def __init__(self, browser: Browser, base: str, name: str, **options: Any) -> None:
+        self.base = base
+        self.name = name
+        self.context: BrowserContext = browser.new_context(**options)
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # A 401 from GET /api/session is how a first visit learns it has no name yet.
+        self.page.on(
+            "console",
+            lambda m: (
+                self.errors.append(m.text) if m.type == "error" and "401" not in m.text else None
+            ),
+        )
+
+    def join(self, path: str = "/") -> None:
+        """Open `path` and pick the display name on the page."""
+        self.page.goto(self.base + path)
+        self.page.fill("input[name=name]", self.name)
+        self.page.click("[data-cmd=save-name]")
+        # Named: the home page says so; an invite link opens its table.
+        self.page.wait_for_selector(".me, .table-page")
+
+    def sit(self, seat: int, buy_in: int | None = None) -> None:
+        self.page.click(f"[data-sit='{seat}']")
+        if buy_in is not None:
+            self.page.fill("input[name=buy_in]", str(buy_in))
+        self.page.click("[data-cmd=confirm-sit]")
+        expect(self.page.locator(f".seat.mine[data-seat='{seat}']")).to_be_visible()
+
+    def my_cards(self) -> list[str]:
+        return self.page.locator(".cards.mine .card").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+
+    def dom_cards(self) -> set[str]:
+        """Every card face anywhere in the page's DOM (not only what is on screen)."""
+        return set(
+            self.page.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        )
+
+    def state(self, expression: str) -> Any:
+        """Read the client's state (`window.__omaha.ctrl`), for waiting on it."""
+        return self.page.evaluate(
+            f"() => {{ const c = window.__omaha.ctrl; return {expression}; }}"
+        )
+
+    def my_turn(self) -> bool:
+        """It is this player's turn and nothing is on its way to the server."""
+        ready = "c && c.isMyTurn() && !c.pending"
+        return bool(
+            self.page.evaluate(f"() => {{ const c = window.__omaha.ctrl; return !!({ready}); }}")
+        )
+
+    def close(self) -> None:
+        with suppress(Exception):
+            self.context.close()
+
+
+def create_table(host: Player, **settings: Any) -> str:
+    """Create a table through the page's form; returns the code from the new address."""
+    page = host.page
+    page.click("details.more summary")  # the form is the last one on the page
+    for key, value in settings.items():
+        locator = page.locator(f"form [name={key}]").last
+        kind = locator.evaluate("e => e.tagName + ':' + (e.type || '')")
+        if kind.startswith("SELECT"):
+            locator.select_option(str(value))
+        elif kind.endswith("checkbox"):
+            locator.set_checked(bool(value))
+        else:
+            locator.fill(str(value))
+    page.click("[data-cmd=create]")
+    page.wait_for_url("**/t/*")
+    return page.url.rsplit("/t/", 1)[1]
+
+
+def screenshot_all(players: list[Player], name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for p in players:
+        with suppress(Exception):
+            p.page.screenshot(path=str(ARTIFACTS / f"{name}-{p.name}.png"), full_page=True)
+
+
+class Bot:
+    """A player over the protocol (a WebSocket with the same cookie rules as a browser), who
+    plays by `policy(legal) -> action dict`, in a thread."""
+
+    def __init__(self, base: str, name: str, policy: Callable[[dict[str, Any]], dict[str, Any]]):
+        self.base = base
+        self.name = name
+        self.policy = policy
+        req = urllib.request.Request(
+            base + "/api/session",
+            data=json.dumps({"name": name}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(req) as r:
+            self.player_id = json.load(r)["player_id"]
+            cookie = r.headers["set-cookie"].split(";")[0]
+        self.cookie = cookie
+        self.ws: ClientConnection | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.thread: threading.Thread | None = None
+        self.stop = threading.Event()
+
+    def start(self, code: str, seat: int, buy_in: int) -> None:
+        url = self.base.replace("http", "ws", 1) + f"/ws/tables/{code}"
+        self.ws = connect(url, origin=self.base, additional_headers={"Cookie": self.cookie})
+        self.ws.send(json.dumps({"type": "sit", "seat": seat, "buy_in": buy_in}))
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        assert self.ws is not None
+        done: set[tuple[str, int]] = set()
+        while not self.stop.is_set():
+            try:
+                raw = self.ws.recv(timeout=0.5)
+            except TimeoutError:
+                continue
+            except Exception:
+                return
+            message = json.loads(raw)
+            self.messages.append(message)
+            if message.get("type") == "turn" and "legal" in message:
+                key = (message["hand"], message["counter"])
+                if key in done:
+                    continue
+                done.add(key)
+                action = self.policy(message["legal"])
+                with suppress(Exception):
+                    self.ws.send(json.dumps({
+                        "type": "act", "hand": message["hand"], "counter": message["counter"],
+                        **action,
+                    }))  # fmt: skip
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.ws is not None:
+            with suppress(Exception):
+                self.ws.close()
+        if self.thread is not None:
+            self.thread.join(5)
+
+
+def calling_station(legal: dict[str, Any]) -> dict[str, Any]:
+    """Checks or calls everything, shows at showdown, agrees to run it twice."""
+    actions = legal["actions"]
+    if "run-twice" in actions:
+        return {"action": "run-twice", "agree": True}
+    if "show" in actions:
+        return {"action": "show"}
+    if "check" in actions:
+        return {"action": "check"}
+    return {"action": "call"}

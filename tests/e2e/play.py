@@ -1,0 +1,68 @@
+"""Playing from the page: waiting on the client's state and acting as a person would."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from tests.e2e.harness import Player
+
+Check = Callable[[list[Player]], None]
+
+
+def hand_number(p: Player) -> int:
+    return int(p.state("c.state && c.state.hand ? c.state.hand.number : 0"))
+
+
+def wait_for_hand(p: Player, after: int = 0, timeout: float = 20) -> int:
+    p.page.wait_for_function(
+        f"() => {{ const c = window.__omaha.ctrl; return c && c.state && c.state.hand"
+        f" && c.state.hand.number > {after} && !c.state.hand.ended; }}",
+        timeout=timeout * 1000,
+    )
+    return hand_number(p)
+
+
+def act_once(p: Player, keyboard: bool) -> None:
+    """Check or call (show at showdown, agree to run it twice); waits until it is applied."""
+    phase = p.state("c.state.hand.phase")
+    counter = p.state("c.state.hand.counter")
+    page = p.page
+    if phase == "betting":
+        if keyboard:
+            page.keyboard.press("c")
+        else:
+            page.locator("[data-act=check], [data-act=call]").first.click()
+    elif phase == "showdown":
+        page.click("[data-act=show]")
+    else:
+        page.click("[data-act=run-twice-yes]")
+    page.wait_for_function(
+        f"() => {{ const c = window.__omaha.ctrl; const h = c.state.hand;"
+        f" return !h || h.counter > {counter} || h.ended; }}",
+        timeout=15000,
+    )
+
+
+def play_hand(
+    ps: list[Player],
+    number: int,
+    keyboard: bool = False,
+    check: Check | None = None,
+    timeout: float = 60,
+) -> None:
+    """Everyone checks or calls until hand `number` is over."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(
+            p.state(f"!!(c.state.hand && (c.state.hand.number > {number} || c.state.hand.ended))")
+            for p in ps
+        ):
+            return
+        for p in ps:
+            if p.my_turn() and hand_number(p) == number:
+                if check is not None:
+                    check(ps)
+                act_once(p, keyboard)
+        time.sleep(0.05)
+    raise AssertionError(f"hand {number} did not end in {timeout} s")

@@ -1,0 +1,136 @@
+"""`make screenshots`: the pictures in the README, taken from real play on a real server.
+
+    python -m tests.e2e.screenshots [OUTPUT_DIR]     (default: docs/screenshots)
+
+1. a six-handed pot-limit Omaha showdown (desktop);
+2. a double-board hi-lo hand split high and low (desktop);
+3. the phone layout (375x667), at the player's turn after the flop.
+The viewer plays from the page; the other seats are protocol bots that check and call. The
+viewer, as host, pauses the table during each hand so the showdown stays on screen.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from tests.e2e.harness import Bot, Player, calling_station, launch, server
+from tests.e2e.play import act_once, wait_for_hand
+from tests.e2e.test_games import new_table
+
+NAMES = ["Maya", "Theo", "Ines", "Kofi", "Lena", "Ravi", "Sam"]
+DESKTOP = {"viewport": {"width": 1280, "height": 1000}, "device_scale_factor": 1}
+PHONE = {
+    "viewport": {"width": 375, "height": 667},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def table(p: Player, others: int, **config: object) -> tuple[str, list[Bot]]:
+    code = new_table(p, decision_time=0, **config)
+    p.page.goto(f"{p.base}/t/{code}")
+    p.sit(0, 200)
+    bots = []
+    for i in range(others):
+        bot = Bot(p.base, NAMES[i + 1], calling_station)
+        bot.start(code, i + 1, 200)
+        bots.append(bot)
+    return code, bots
+
+
+def play_paused_hand(p: Player, after: int, until: str | None = None) -> int:
+    """Play one hand from the page with the table paused (no next deal) when it ends; return
+    its number. `until` is a JavaScript condition on `h` (the hand) to stop early at."""
+    number = wait_for_hand(p, after=after)
+    p.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+    while True:
+        if p.state(f"(h => h.ended || h.number > {number})(c.state.hand)"):
+            return number
+        if until and p.state(f"(h => {until})(c.state.hand)"):
+            return number
+        if p.my_turn():
+            act_once(p, keyboard=False)
+        time.sleep(0.05)
+
+
+def shoot(p: Player, path: Path) -> None:
+    p.page.mouse.move(0, 0)
+    p.page.wait_for_timeout(500)  # let the highlights finish moving
+    p.page.screenshot(path=str(path))
+
+
+def resume(p: Player) -> None:
+    p.page.evaluate("() => window.__omaha.ctrl.command('resume')")
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        server(Path(tmp), BETWEEN_HANDS="0.5") as base,
+        sync_playwright() as pw,
+    ):
+        browser = launch(pw)
+        # 1. Six-handed pot-limit Omaha, to a showdown.
+        p = Player(browser, base, NAMES[0], **DESKTOP)
+        p.join()
+        _, bots = table(p, 5, name="Friday PLO", game="omaha", seats=6)
+        number = 0
+        for _ in range(10):
+            number = play_paused_hand(p, number)
+            shown = p.state("Object.values(c.state.hand.players).filter(x => x.shown).length")
+            if len(p.state("c.state.hand.order")) == 6 and shown >= 3:
+                break
+            resume(p)
+        shoot(p, out / "plo-showdown.png")
+        for b in bots:
+            b.close()
+
+        # 2. Double-board hi-lo, split high and low.
+        q = Player(browser, base, NAMES[0], **DESKTOP)
+        q.join()
+        _, bots = table(q, 3, name="Double board", game="omaha-hi-lo", boards=2, seats=4)
+        number = 0
+        for _ in range(40):
+            number = play_paused_hand(q, number)
+            # A split: on some board, the low goes to someone other than the high.
+            split = q.state(
+                "c.state.hand.awards.some(a => a.half === 'low' && c.state.hand.awards.some("
+                "b => b.half === 'high' && b.board === a.board && b.run === a.run"
+                " && b.seat !== a.seat))"
+            )
+            dealt = len(q.state("c.state.hand.order"))
+            if split and dealt >= 3:
+                break
+            resume(q)
+        shoot(q, out / "double-board-hi-lo.png")
+        for b in bots:
+            b.close()
+
+        # 3. The phone, at the viewer's turn after the flop (the hand reader showing).
+        r = Player(browser, base, NAMES[0], **PHONE)
+        r.join()
+        _, bots = table(r, 4, name="Phone game", game="five-card-omaha", seats=6)
+        number = 0
+        for _ in range(10):
+            number = play_paused_hand(
+                r, number, until="h.street !== 'preflop' && h.legal && h.actor === 0"
+            )
+            if r.state("!!(c.state.hand.legal && !c.state.hand.ended)"):
+                break
+            resume(r)
+        r.page.wait_for_selector("[data-act]:not([disabled])")
+        shoot(r, out / "phone.png")
+        for b in bots:
+            b.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/screenshots"))

@@ -1,0 +1,98 @@
+"""Done-when 3: a reload mid-hand shows the same hand and cards and the player can act; a
+socket cut mid-hand (the browser context offline, then online) shows the banner, resumes with
+`stream` and `since`, and an action pressed while offline is applied once; pressed after the
+turn passed, it is dropped with a clear message."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import BotFactory, PlayerFactory
+from tests.e2e.harness import Bot, Player, calling_station
+from tests.e2e.play import hand_number, wait_for_hand
+from tests.e2e.test_games import new_table
+
+READY = ":is([data-act=check], [data-act=call]):not([disabled])"
+
+
+def heads_up(p: Player, bots: BotFactory, **config: object) -> Bot:
+    p.join()
+    code = new_table(p, **config)
+    p.page.goto(f"{p.base}/t/{code}")
+    bot = bots("Bot", calling_station)
+    bot.start(code, 1, 200)
+    p.sit(0)
+    return bot
+
+
+def acted(bot: Bot, hand: str, seat: int) -> list[dict[str, object]]:
+    return [
+        m for m in list(bot.messages)
+        if m.get("type") == "acted" and m.get("hand") == hand and m.get("seat") == seat
+    ]  # fmt: skip
+
+
+def test_reload_and_socket_cut_mid_hand(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Remy")
+    bot = heads_up(p, bots, decision_time=0)
+    page = p.page
+    wait_for_hand(p)
+    page.wait_for_selector(READY)
+    number, cards = hand_number(p), p.my_cards()
+    assert len(cards) == 4
+
+    page.reload()
+    page.wait_for_selector(READY)
+    assert hand_number(p) == number
+    assert p.my_cards() == cards
+    hand = p.state("c.state.hand.id")
+    counter = p.state("c.state.hand.counter")
+    page.locator(READY).first.click()
+    page.wait_for_function(f"() => window.__omaha.ctrl.state.hand.counter > {counter}")
+
+    # The next decision of this hand (or of a later one), taken while the network is down.
+    page.wait_for_selector(READY)
+    hand = p.state("c.state.hand.id")
+    counter = p.state("c.state.hand.counter")
+    snapshots = p.state("c.socket.snapshots")
+    before = len(acted(bot, hand, 0))
+    p.context.set_offline(True)
+    expect(page.locator("[data-conn=offline]")).to_be_visible()
+    page.locator(READY).first.click()  # queued: sent once the connection is back
+    page.wait_for_timeout(300)
+    assert len(acted(bot, hand, 0)) == before, "nothing can reach the server while offline"
+    p.context.set_offline(False)
+    expect(page.locator("[data-conn=offline]")).to_have_count(0, timeout=10000)
+    page.wait_for_function(
+        f"() => {{ const h = window.__omaha.ctrl.state.hand;"
+        f" return h.id !== '{hand}' || h.counter > {counter}; }}"
+    )
+    # Resumed from where it was (the missed events), not from a fresh snapshot.
+    assert p.state("c.socket.snapshots") == snapshots
+    # A resend of the same action (as after a reconnect) is refused as a duplicate, quietly.
+    p.page.evaluate(
+        "([hand, counter]) => window.__omaha.ctrl.socket.send({type: 'act', id: 'again', hand,"
+        " counter, action: 'check'})",
+        [hand, counter],
+    )
+    page.wait_for_timeout(500)
+    mine = [m for m in acted(bot, hand, 0) if m not in acted(bot, hand, 0)[:before]]
+    assert len(mine) == 1, f"the offline action was applied {len(mine)} times"
+    expect(page.locator(".toast")).to_have_count(0)
+    assert not p.errors, p.errors
+
+
+def test_action_after_the_turn_passed_is_dropped_with_a_message(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Tess")
+    heads_up(p, bots, decision_time=1, time_bank=0)
+    page = p.page
+    wait_for_hand(p)
+    page.wait_for_selector(READY)
+    p.context.set_offline(True)
+    expect(page.locator("[data-conn=offline]")).to_be_visible()
+    page.locator(READY).first.click()
+    page.wait_for_timeout(2500)  # the clock acts for the player meanwhile
+    p.context.set_offline(False)
+    expect(page.locator(".toast")).to_contain_text("turn had passed", timeout=10000)
