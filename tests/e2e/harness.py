@@ -217,7 +217,10 @@ class Bot:
                 if key in done:
                     continue
                 done.add(key)
-                action = self.policy(message["legal"])
+                try:
+                    action = self.policy(message["legal"])
+                except Exception:  # a puppet never fed before its test ended: stop quietly
+                    return
                 with suppress(Exception):
                     self.ws.send(json.dumps({
                         "type": "act", "hand": message["hand"], "counter": message["counter"],
