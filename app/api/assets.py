@@ -2,7 +2,7 @@
 
 At start-up every file of `static/` is read once, gzipped once (when that makes it smaller)
 and given one version: a hash of all of them. The page (`index.html`, served at `/` and at
-every invite link `/t/{code}`) names its assets under `/static/<version>/...`; the ES modules
+every invite link `/t/{code}` and hand link `/h/{number}`) names its assets under `/static/<version>/...`; the ES modules
 import each other by relative paths, so they stay under the same version without rewriting.
 A changed file changes the version, so a browser never mixes old and new modules.
 
@@ -101,6 +101,11 @@ def router(assets: Assets) -> APIRouter:
     @r.get("/t/{code}")
     async def table_page(code: str, request: Request) -> Response:
         """An invite link: the client reads the table code from the address."""
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/h/{number}")
+    async def hand_page(number: str, request: Request) -> Response:
+        """A hand's replayer: the client reads the hand number from the address."""
         return assets.response(request, assets.page, "no-cache")
 
     @r.get("/static/{version}/{path:path}")

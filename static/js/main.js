@@ -7,6 +7,8 @@ import { unlockAudio } from './sound.js';
 import { homeView, DEFAULTS } from './views/home.js';
 import { tableView } from './views/table.js';
 import { TableCtrl } from './table-ctrl.js';
+import { ReplayCtrl } from './replay.js';
+import { replayView } from './views/replay.js';
 
 const root = document.getElementById('app');
 const settings = loadSettings();
@@ -86,6 +88,17 @@ function homeCtrl(me) {
 }
 
 async function start() {
+  const replay = location.pathname.match(/^\/h\/(\d+)$/);
+  if (replay) {
+    // A hand link: what it shows is up to the server (who the viewer is, `?code=`).
+    const r = new ReplayCtrl(Number(replay[1]), new URLSearchParams(location.search).get('code'), redraw);
+    window.addEventListener('keydown', (e) => r.key(e));
+    window.__omaha.replay = r;
+    view = () => replayView(r);
+    redraw();
+    r.load();
+    return;
+  }
   let me = null;
   try { me = await api.whoami(); } catch { me = null; }
   if (code && me) {

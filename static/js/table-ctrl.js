@@ -6,6 +6,7 @@ import { TableSocket } from './socket.js';
 import { fromSnapshot, applyEvent, toCall } from './table-state.js';
 import { turnSound } from './sound.js';
 import { saveSettings } from './settings.js';
+import { lastHands } from './views/last-hands.js';
 
 const TITLE = document.title;
 
@@ -33,7 +34,7 @@ export class TableCtrl {
     document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
   }
 
-  start() { this.socket.connect(); }
+  start() { this.socket.connect(); lastHands.load(this.code, this.redraw); }
 
   status(s) {
     // Back after a drop with an action sent but not answered: send it again. Applied before
@@ -57,6 +58,8 @@ export class TableCtrl {
       applyEvent(this.state, m);
     }
     this.afterChange(m);
+    // The hand is stored as it ends; asked a moment later, the list has it.
+    if (m.type === 'hand_ended') setTimeout(() => lastHands.load(this.code, this.redraw), 400);
     this.redraw();
   }
 

@@ -5,6 +5,7 @@ import { gameLabel, stakes, holeCount, STATUS, MARKS } from '../format.js';
 import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
 import { dialogsView } from './dialogs.js';
+import { lastHandsView } from './last-hands.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -35,6 +36,7 @@ export function tableView(ctrl) {
       ${actionsView(ctrl)}
     </section>
     ${resultsView(ctrl)}
+    ${lastHandsView()}
     ${ctrl.ui.message ? html`<div class="toast" role="status">${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
   </div>`;
@@ -93,12 +95,12 @@ function place(ctrl, seat, rx, ry) {
   return { '--x': `${(50 + rx * Math.cos(angle)).toFixed(2)}%`, '--y': `${(50 + ry * Math.sin(angle)).toFixed(2)}%` };
 }
 
-function seatView(ctrl, i, seat) {
+export function seatView(ctrl, i, seat) {
   const s = ctrl.state;
   const h = s.hand;
   const pos = place(ctrl, i, 43, 41);
   if (!seat) {
-    const canSit = s.you.seat == null;
+    const canSit = s.you.seat == null && !s.replay; // a replay is not a table to sit at
     return html`<div class="seat empty" data-seat=${i} style=${pos}>
       ${canSit
         ? html`<button type="button" class="sit-btn" data-sit=${i} onClick=${() => ctrl.openSit(i)}>Sit here</button>`
@@ -151,7 +153,7 @@ function clockRing(h) {
   </svg>`;
 }
 
-function betView(ctrl, p) {
+export function betView(ctrl, p) {
   if (!p.bet) return null;
   return html`<div class="bet" data-bet-seat=${p.seat} style=${place(ctrl, p.seat, 27, 24)}>
     <span class="chip"></span>${p.bet}
@@ -178,7 +180,7 @@ function readerCards(h, run, board) {
   return set;
 }
 
-function boardsView(ctrl, h) {
+export function boardsView(ctrl, h) {
   const c = ctrl.state.table.config;
   const boards = h ? h.boards : [Array.from({ length: c.boards }, () => [])];
   const many = boards.length > 1 || boards[0].length > 1;
@@ -198,7 +200,7 @@ function boardsView(ctrl, h) {
   </div>`;
 }
 
-function potView(h) {
+export function potView(h) {
   if (!h) return html`<div class="pot idle">Waiting for players</div>`;
   if (h.ended) return null;
   const total = potTotal(h);
@@ -238,7 +240,7 @@ function myHandView(ctrl) {
   </div>`;
 }
 
-function resultsView(ctrl) {
+export function resultsView(ctrl) {
   const s = ctrl.state;
   const h = s.hand && s.hand.awards.length ? s.hand : s.lastHand;
   if (!h || !h.awards.length) return null;

@@ -1,0 +1,28 @@
+// The table page's "last hands": the newest finished hands, each a link to its replayer.
+// Loaded when the page opens and after each hand ends (`lastHands.load(code)`).
+import { html } from '../html.js';
+
+export const lastHands = {
+  code: null,
+  hands: [],
+  async load(code, redraw) {
+    this.code = code;
+    try {
+      const res = await fetch(`/api/tables/${encodeURIComponent(code)}/hands?limit=5`, { credentials: 'same-origin' });
+      if (res.ok) this.hands = (await res.json()).hands;
+    } catch { /* the list is a convenience: the table works without it */ }
+    redraw();
+  },
+};
+
+export function lastHandsView() {
+  if (!lastHands.hands.length) return null;
+  const q = `?code=${encodeURIComponent(lastHands.code)}`;
+  return html`<section class="last-hands" aria-label="Last hands">
+    <h2>Last hands</h2>
+    <ul>${lastHands.hands.map((h) => html`<li>
+      <a href=${`/h/${h.number}${q}`} data-hand-link=${h.number}>#${h.number}</a>
+      <span class="pot-size">pot ${h.pot}</span>
+    </li>`)}</ul>
+  </section>`;
+}
