@@ -1,0 +1,146 @@
+"""The replayer `/h/{number}`: a finished hand's steps through the live table's reducer.
+Hands are played from the page against protocol bots on the real server (two boards hi-lo;
+run it twice with an all-in), then replayed: stepping forward and back shows the board and
+the pot the record says, and no card the viewer may not see is anywhere in the DOM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import BotFactory, PlayerFactory
+from tests.e2e.harness import Player, calling_station
+from tests.e2e.play import play_hand, wait_for_hand
+from tests.e2e.test_games import seated_heads_up, shove
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def finished_hand(p: Player) -> int:
+    """The number of the newest hand in the table page's "last hands" list."""
+    link = p.page.locator("[data-hand-link]").first
+    expect(link).to_be_visible(timeout=15000)
+    return int(link.get_attribute("data-hand-link") or 0)
+
+
+def record(p: Player, number: int, code: str | None = None) -> dict[str, Any]:
+    query = f"?code={code}" if code else ""
+    r = p.page.request.get(f"{p.base}/api/hands/{number}{query}")
+    assert r.ok, r.text()
+    return dict(r.json())
+
+
+def at_step(p: Player, k: int) -> None:
+    expect(p.page.locator(f".replay-page[data-step='{k}']")).to_have_count(1)
+
+
+def board_cards(p: Player, run: int, board: int) -> list[str]:
+    return p.page.locator(f".board[data-run='{run}'][data-board='{board}'] [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+
+
+def allowed_cards(rec: dict[str, Any]) -> set[str]:
+    """What this viewer may see: the boards and the hole cards the record gives them."""
+    cards = {c for run in rec["boards"] for board in run for c in board}
+    for s in rec["seats"]:
+        cards.update(s["cards"] or [])
+    return cards
+
+
+def check_replay(p: Player, number: int, rec: dict[str, Any], hidden: set[str]) -> None:
+    page = p.page
+    steps = rec["steps"]
+    page.goto(f"{p.base}/h/{number}")
+    at_step(p, len(steps))  # opens on the result
+    expect(page.locator(".results .award").first).to_be_visible()
+    assert p.dom_cards() <= allowed_cards(rec)
+    assert not (p.dom_cards() & hidden)
+    # Back to the start: the empty table.
+    page.keyboard.press("Home")
+    at_step(p, 0)
+    assert board_cards(p, 0, 0) == []
+    # Forward with the arrow key to just after the first board card: the flop the record has.
+    first_board = next(i for i, s in enumerate(steps) if s["type"] == "board")
+    for _ in range(first_board + 1):
+        page.keyboard.press("ArrowRight")
+    at_step(p, first_board + 1)
+    flop = steps[first_board]
+    assert board_cards(p, flop["run"], flop["board"]) == flop["cards"]
+    # One step back (the button): the flop is gone again.
+    page.click("[data-replay=back]")
+    at_step(p, first_board)
+    assert board_cards(p, flop["run"], flop["board"]) == []
+    # The pot right after the first gathering of the bets is that gathering's total.
+    gathered = next(i for i, s in enumerate(steps) if s["type"] == "pots")
+    page.keyboard.press("Home")
+    for _ in range(gathered + 1):
+        page.click("[data-replay=forward]")
+    at_step(p, gathered + 1)
+    total = sum(pot["amount"] for pot in steps[gathered]["pots"])
+    expect(page.locator(".pot-total")).to_have_attribute("data-pot", str(total))
+    # Every step along the way: only cards the viewer may see.
+    page.keyboard.press("End")
+    at_step(p, len(steps))
+    for s in ("pokerstars", "phh"):
+        href = page.locator(f"[data-export={s}]").get_attribute("href") or ""
+        assert page.request.get(p.base + href).ok
+    assert not p.errors, p.errors
+
+
+def test_replay_two_boards_hi_lo(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Pat")
+    code = seated_heads_up(p, bots, calling_station, game="big-o", boards=2)
+    number = wait_for_hand(p)
+    play_hand([p], number)
+    n = finished_hand(p)
+    rec = record(p, n)
+    assert rec["boards_per_run"] == 2 and rec["hi_lo"]
+    check_replay(p, n, rec, set())
+    p.page.screenshot(path=str(ARTIFACTS / "replay-desktop.png"), full_page=True)
+    # A spectator with the link sees the same hand without the hole cards nobody showed.
+    viewer = players("Vic", viewport={"width": 375, "height": 667}, is_mobile=True)
+    spectator = record(viewer, n, code)
+    mine = {c for s in rec["seats"] if not s["shown"] for c in s["cards"] or []}
+    assert all(s["cards"] is None for s in spectator["seats"] if not s["shown"])
+    viewer.page.goto(f"{viewer.base}/h/{n}?code={code}")
+    at_step(viewer, len(spectator["steps"]))
+    assert viewer.dom_cards() <= allowed_cards(spectator)
+    assert not (viewer.dom_cards() & mine)
+    viewer.page.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
+    for _ in range(len(spectator["steps"])):
+        viewer.page.keyboard.press("ArrowLeft")
+        assert not (viewer.dom_cards() & mine)
+    at_step(viewer, 0)
+
+
+def test_replay_run_it_twice(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Rita")
+    seated_heads_up(
+        p, bots, shove, game="omaha", betting="no-limit", run_it_twice=True,
+        buy_in_min=40, buy_in_max=40,
+    )  # fmt: skip
+    page = p.page
+    number = wait_for_hand(p)
+    ready = ":is([data-act=run-twice-yes], [data-act=call], [data-act=check]):not([disabled])"
+    for _ in range(6):
+        button = page.wait_for_selector(ready, timeout=15000)
+        assert button is not None
+        voting = button.get_attribute("data-act") == "run-twice-yes"
+        counter = p.state("c.state.hand.counter")
+        button.click()
+        if voting:
+            break
+        page.wait_for_function(f"() => window.__omaha.ctrl.state.hand.counter > {counter}")
+    play_hand([p], number)
+    n = finished_hand(p)
+    rec = record(p, n)
+    assert rec["runs"] == 2
+    check_replay(p, n, rec, set())
+    for run in (0, 1):
+        expect(page.locator(f".board[data-run='{run}'] [data-card]")).to_have_count(5)
+    if rec["equity"]:
+        expect(page.locator("[data-equity]")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "replay-run-twice.png"), full_page=True)
