@@ -23,7 +23,7 @@ function start(record) {
   // The record's steps begin after the deal's announcement: it is made from the record.
   const order = record.seats.slice().sort((a, b) => a.position - b.position);
   applyEvent(state, {
-    type: 'hand_started', number: record.hand_at_table, button: record.button, bomb_pot: record.bomb_pot,
+    type: 'hand_started', number: record.number, button: record.button, bomb_pot: record.bomb_pot,
     straddle: record.straddle, seats: order.map((x) => x.seat), stacks: order.map((x) => x.stack),
   });
   return state;

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
 from tests.e2e.play import play_hand, wait_for_hand
-from tests.e2e.test_games import seated_heads_up, shove
+from tests.e2e.test_games import new_table, seated_heads_up, shove
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -81,7 +81,6 @@ def check_replay(p: Player, number: int, rec: dict[str, Any], hidden: set[str]) 
     at_step(p, gathered + 1)
     total = sum(pot["amount"] for pot in steps[gathered]["pots"])
     expect(page.locator(".pot-total")).to_have_attribute("data-pot", str(total))
-    # Every step along the way: only cards the viewer may see.
     page.keyboard.press("End")
     at_step(p, len(steps))
     for s in ("pokerstars", "phh"):
@@ -144,3 +143,51 @@ def test_replay_run_it_twice(players: PlayerFactory, bots: BotFactory) -> None:
     if rec["equity"]:
         expect(page.locator("[data-equity]")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "replay-run-twice.png"), full_page=True)
+
+
+def raiser(legal: dict[str, Any]) -> dict[str, Any]:
+    """Raises the minimum whenever it can: the other player faces a bet and may fold."""
+    if "raise" in legal["actions"]:
+        return {"action": "raise", "amount": legal["min_to"]}
+    return calling_station(legal)
+
+
+def test_replay_never_shows_folded_cards(players: PlayerFactory, bots: BotFactory) -> None:
+    """Pat folds to a raise: Pat's replay never has the bot's cards, and a spectator's replay
+    (the shared link) never has Pat's, at any step."""
+    p = players("Pat")
+    p.join()
+    code = new_table(p, decision_time=0)
+    p.page.goto(f"{p.base}/t/{code}")
+    bot = bots("Bot", raiser)
+    bot.start(code, 1, 200)
+    p.sit(0)
+    number = wait_for_hand(p)
+    p.page.wait_for_selector("[data-act=fold]:not([disabled])", timeout=15000)
+    p.page.click("[data-act=fold]")
+    n = finished_hand(p)
+    rec = record(p, n)
+    pat = next(s for s in rec["seats"] if s["name"] == "Pat")
+    assert pat["folded"] and pat["cards"]
+    dealt = [m for m in bot.messages if m.get("type") == "hole_cards" and m.get("cards")]
+    bot_cards = set(dealt[-1]["cards"]) if dealt else set()
+    assert len(bot_cards) == 4
+    check_replay_steps(p, n, None, bot_cards)
+    viewer = players("Vic", viewport={"width": 375, "height": 667}, is_mobile=True)
+    check_replay_steps(viewer, n, code, set(pat["cards"]) | bot_cards)
+    assert number <= n
+
+
+def check_replay_steps(p: Player, number: int, code: str | None, hidden: set[str]) -> None:
+    """Every step from the last to the first: none of `hidden` in the DOM."""
+    query = f"?code={code}" if code else ""
+    p.page.goto(f"{p.base}/h/{number}{query}")
+    p.page.wait_for_selector(".replay-page[data-steps]")
+    last = int(p.page.locator(".replay-page").get_attribute("data-steps") or 0)
+    assert last > 0
+    at_step(p, last)
+    for k in range(last, -1, -1):
+        at_step(p, k)
+        assert not (p.dom_cards() & hidden), k
+        p.page.keyboard.press("ArrowLeft")
+    assert not p.errors, p.errors

@@ -46,13 +46,13 @@ function controls(r) {
   const ev = step > 0 ? r.record.steps[step - 1] : null;
   return html`<section class="replay-controls" aria-label="Replay">
     <div class="replay-buttons">
-      <button type="button" class="btn ghost" data-replay="start" aria-label="First step" disabled=${step === 0} onClick=${() => { r.pause(); r.go(0); }}>⏮</button>
+      <button type="button" class="btn ghost" data-replay="start" aria-label="First step" disabled=${step === 0} onClick=${() => { r.pause(); r.go(0); }}>«</button>
       <button type="button" class="btn ghost" data-replay="back" aria-label="Step back" disabled=${step === 0} onClick=${() => r.back()}>◀</button>
       ${r.playing
         ? html`<button type="button" class="btn" data-replay="pause" onClick=${() => r.pause()}>Pause</button>`
         : html`<button type="button" class="btn" data-replay="play" onClick=${() => r.play()}>Play</button>`}
       <button type="button" class="btn ghost" data-replay="forward" aria-label="Step forward" disabled=${step >= r.last} onClick=${() => { r.pause(); r.forward(); }}>▶</button>
-      <button type="button" class="btn ghost" data-replay="end" aria-label="Last step" disabled=${step >= r.last} onClick=${() => r.go(r.last)}>⏭</button>
+      <button type="button" class="btn ghost" data-replay="end" aria-label="Last step" disabled=${step >= r.last} onClick=${() => r.go(r.last)}>»</button>
       <label class="speed">Speed
         <select data-replay="speed" onChange=${(e) => r.setSpeed(Number(e.target.value))}>
           ${SPEEDS.map((v) => html`<option value=${v} selected=${v === r.speed}>${v}×</option>`)}

@@ -122,7 +122,7 @@ export function seatView(ctrl, i, seat) {
   if (p && p.all_in && !p.folded) marks.push('All in');
   return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} style=${pos}>
     ${acting ? clockRing(h) : null}
-    <div class="hole">${dealtIn && !mine ? otherCards(s, p) : null}</div>
+    <div class="hole">${dealtIn && (!mine || s.replay) ? otherCards(s, p) : null}</div>
     <div class="plate">
       <span class="name">${seat.name}</span>
       <span class="stack">${stack}</span>
