@@ -18,7 +18,7 @@ def asset_urls(page: str) -> list[str]:
 
 
 async def test_pages_name_versioned_assets_and_are_revalidated(client: httpx.AsyncClient) -> None:
-    for path in ("/", "/t/AnyCode_123"):
+    for path in ("/", "/t/AnyCode_123", "/h/42"):
         r = await client.get(path)
         assert r.status_code == 200
         assert r.headers["content-type"].startswith("text/html")
