@@ -1,10 +1,11 @@
 """The browser client's files: served compressed, cacheable forever under a versioned URL.
 
 At start-up every file of `static/` is read once, gzipped once (when that makes it smaller)
-and given one version: a hash of all of them. The page (`index.html`, served at `/` and at
-every invite link `/t/{code}` and hand link `/h/{number}`) names its assets under `/static/<version>/...`; the ES modules
-import each other by relative paths, so they stay under the same version without rewriting.
-A changed file changes the version, so a browser never mixes old and new modules.
+and given one version: a hash of all of them. The page (`index.html`, served at `/`, at
+every invite link `/t/{code}` and every hand link `/h/{number}`) names its assets under
+`/static/<version>/...`; the ES modules import each other by relative paths, so they stay
+under the same version without rewriting. A changed file changes the version, so a browser
+never mixes old and new modules.
 
 - `/static/<current version>/<path>`: `Cache-Control: public, max-age=31536000, immutable`;
 - an older version's URL still gets the current file, `no-cache` (a page open across a

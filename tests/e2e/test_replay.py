@@ -37,9 +37,9 @@ def at_step(p: Player, k: int) -> None:
 
 
 def board_cards(p: Player, run: int, board: int) -> list[str]:
-    return p.page.locator(f".board[data-run='{run}'][data-board='{board}'] [data-card]").evaluate_all(
-        "els => els.map(e => e.dataset.card)"
-    )
+    return p.page.locator(
+        f".board[data-run='{run}'][data-board='{board}'] [data-card]"
+    ).evaluate_all("els => els.map(e => e.dataset.card)")
 
 
 def allowed_cards(rec: dict[str, Any]) -> set[str]:
@@ -166,6 +166,7 @@ def test_replay_never_shows_folded_cards(players: PlayerFactory, bots: BotFactor
     p.page.wait_for_selector("[data-act=fold]:not([disabled])", timeout=15000)
     p.page.click("[data-act=fold]")
     n = finished_hand(p)
+    p.page.screenshot(path=str(ARTIFACTS / "table-last-hands.png"), full_page=True)
     rec = record(p, n)
     pat = next(s for s in rec["seats"] if s["name"] == "Pat")
     assert pat["folded"] and pat["cards"]
