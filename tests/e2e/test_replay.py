@@ -143,6 +143,15 @@ def test_replay_run_it_twice(players: PlayerFactory, bots: BotFactory) -> None:
     if rec["equity"]:
         expect(page.locator("[data-equity]")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "replay-run-twice.png"), full_page=True)
+    # Auto-play at 4 steps a second from the start: it moves on by itself, and Pause stops it.
+    page.keyboard.press("Home")
+    page.select_option("[data-replay=speed]", "4")
+    page.click("[data-replay=play]")
+    page.wait_for_function("() => window.__omaha.replay.step >= 4", timeout=5000)
+    page.click("[data-replay=pause]")
+    stopped = page.evaluate("() => window.__omaha.replay.step")
+    page.wait_for_timeout(600)
+    assert page.evaluate("() => window.__omaha.replay.step") == stopped
 
 
 def raiser(legal: dict[str, Any]) -> dict[str, Any]:
