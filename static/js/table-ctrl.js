@@ -76,6 +76,11 @@ export class TableCtrl {
     if (what && what.type === 'sit' && m.status === 'requested') this.flash('Asked the host for the seat: waiting for approval.');
     if (what && what.type === 'top_up' && m.status === 'after_hand') this.flash('Top-up added after this hand.');
     if (what && what.type === 'leave' && m.status === 'after_hand') this.flash('You leave after this hand.');
+    if (what && what.type === 'set_stakes') this.flash(m.from_next_hand ? 'New stakes from the next hand.' : 'New stakes now.');
+    if (what && what.type === 'adjust') this.flash(m.after_hand || m.status === 'after_hand' ? 'Stack adjusted after this hand.' : 'Stack adjusted.');
+    if (what && what.type === 'pause') this.flash('Paused: no new hand is dealt.');
+    if (what && what.type === 'remove') this.flash('Removed (after the hand in play, if any).');
+    if (what && what.type === 'close') this.flash('Closing the table (after the hand in play, if any).');
   }
 
   flash(text) {
@@ -253,6 +258,34 @@ export class TableCtrl {
   }
 
   command(type, extra = {}) { this.request({ type, ...extra }); }
+
+  // ---------------------------------------------------------------- host
+  setStakes() {
+    const c = this.state.table.next_config || this.state.table.config;
+    const sb = Math.round(Number(this.ui.hostSb != null ? this.ui.hostSb : c.small_blind));
+    const bb = Math.round(Number(this.ui.hostBb != null ? this.ui.hostBb : c.big_blind));
+    this.request({ type: 'set_stakes', small_blind: sb, big_blind: bb });
+    this.ui.hostSb = null;
+    this.ui.hostBb = null;
+  }
+
+  adjust() {
+    const s = this.state;
+    const seats = s.seats.map((x, i) => (x ? i : null)).filter((i) => i != null);
+    const seat = this.ui.adjustSeat != null && this.ui.adjustSeat !== '' ? Number(this.ui.adjustSeat) : seats[0];
+    const amount = Math.round(Number(this.ui.adjustAmount));
+    if (seat == null || !Number.isFinite(amount) || amount === 0) { this.flash('Give a whole amount, + to add or − to take.'); return; }
+    this.request({ type: 'adjust', seat, amount });
+    this.ui.adjustAmount = '';
+    this.redraw();
+  }
+
+  copyInvite() {
+    const url = `${location.origin}/t/${this.code}`;
+    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+    this.flash(`Link copied: ${url}`);
+    this.redraw();
+  }
 
   closeDialog() { this.ui.dialog = null; this.redraw(); }
 

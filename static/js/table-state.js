@@ -240,6 +240,7 @@ export function applyEvent(state, ev) {
     case 'table':
       state.table.host = ev.host;
       state.table.paused = ev.paused;
+      state.table.bomb_pot_next = ev.bomb_pot_next;
       state.table.config = ev.config;
       state.table.next_config = ev.next_config;
       state.you.host = ev.host === state.you.player_id;

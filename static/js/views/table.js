@@ -5,6 +5,7 @@ import { gameLabel, stakes, holeCount, STATUS, MARKS } from '../format.js';
 import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
 import { dialogsView } from './dialogs.js';
+import { hostView } from './host.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -35,6 +36,7 @@ export function tableView(ctrl) {
       ${actionsView(ctrl)}
     </section>
     ${resultsView(ctrl)}
+    ${hostView(ctrl)}
     ${ctrl.ui.message ? html`<div class="toast" role="status">${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
   </div>`;
@@ -72,6 +74,7 @@ function topbar(ctrl) {
 
 function banner(ctrl) {
   if (ctrl.conn === 'open' || ctrl.conn === 'connecting' && !ctrl.state) return null;
+  if (ctrl.conn === 'closed') return html`<div class="banner" role="alert" data-conn="closed">The host closed this table. Its hands and ledger stay readable. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'gone') return html`<div class="banner error" role="alert">This table does not exist. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'connecting') return html`<div class="banner" role="status">Reconnecting…</div>`;
   const wait = Math.max(0, Math.ceil((ctrl.socket.retryAt - Date.now()) / 1000));
