@@ -259,6 +259,21 @@ export class TableCtrl {
 
   command(type, extra = {}) { this.request({ type, ...extra }); }
 
+  // ---------------------------------------------------------------- chat
+  sendChat() {
+    const text = (this.ui.chat || '').trim();
+    if (!text) return;
+    this.request({ type: 'chat', text: text.slice(0, 200) });
+    this.ui.chat = '';
+    this.redraw();
+  }
+
+  mute(playerId, on) {
+    const muted = new Set(this.settings.muted || []);
+    if (on) muted.add(playerId); else muted.delete(playerId);
+    this.setSetting('muted', [...muted]);
+  }
+
   // ---------------------------------------------------------------- host
   setStakes() {
     const c = this.state.table.next_config || this.state.table.config;

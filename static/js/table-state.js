@@ -2,12 +2,15 @@
 // event, in order. It does arithmetic on what it is told (stacks, bets, pots) and nothing
 // else: legal actions, amounts, hand names and results all come from the server.
 
+const CHAT_KEPT = 100; // as the server keeps
+
 export function fromSnapshot(s) {
   const state = {
     table: s.table,
     seats: s.seats.slice(),
     you: s.you,
     requests: s.requests || [],
+    chat: (s.chat || []).slice(-CHAT_KEPT),
     hand: null,
     lastHand: null,
   };
@@ -237,6 +240,12 @@ export function applyEvent(state, ev) {
     case 'seat_refused':
       state.requests = state.requests.filter((r) => r.player_id !== ev.player_id);
       break;
+    case 'chat': {
+      const { seq, type, ...said } = ev;
+      state.chat.push(said);
+      if (state.chat.length > CHAT_KEPT) state.chat.shift();
+      break;
+    }
     case 'table':
       state.table.host = ev.host;
       state.table.paused = ev.paused;

@@ -6,6 +6,7 @@ import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
 import { dialogsView } from './dialogs.js';
 import { hostView } from './host.js';
+import { chatView } from './chat.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -37,6 +38,7 @@ export function tableView(ctrl) {
     </section>
     ${resultsView(ctrl)}
     ${hostView(ctrl)}
+    ${chatView(ctrl)}
     ${ctrl.ui.message ? html`<div class="toast" role="status">${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
   </div>`;
