@@ -6,6 +6,7 @@ import { TableSocket } from './socket.js';
 import { fromSnapshot, applyEvent, toCall } from './table-state.js';
 import { turnSound } from './sound.js';
 import { saveSettings } from './settings.js';
+import { tableLedger } from './api.js';
 
 const TITLE = document.title;
 
@@ -272,6 +273,26 @@ export class TableCtrl {
     const muted = new Set(this.settings.muted || []);
     if (on) muted.add(playerId); else muted.delete(playerId);
     this.setSetting('muted', [...muted]);
+  }
+
+  // ---------------------------------------------------------------- ledger
+  async openLedger() {
+    this.ui.dialog = 'ledger';
+    this.redraw();
+    try {
+      this.ui.ledger = await tableLedger(this.code);
+    } catch (e) {
+      this.ui.ledger = { error: e.message };
+    }
+    this.redraw();
+  }
+
+  copyPayments() {
+    const l = this.ui.ledger;
+    const text = l && l.payments ? l.payments.map((p) => p.text).join('\n') : '';
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+    this.flash('Payments copied.');
+    this.redraw();
   }
 
   // ---------------------------------------------------------------- host

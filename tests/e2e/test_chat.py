@@ -37,12 +37,16 @@ def test_chat(players: PlayerFactory) -> None:
     assert alice.page.locator(".chat-log b:not(.chat-name)").count() == 0
 
     say(carol, "nice table")
-    expect(alice.page.locator(".chat-line", has_text="nice table")).to_contain_text("Carol (watching)")
+    expect(alice.page.locator(".chat-line", has_text="nice table")).to_contain_text(
+        "Carol (watching)"
+    )
 
     # Alice mutes Bob: his lines go from her page only.
     alice.page.get_by_role("button", name="Mute Bob").first.click()
     expect(alice.page.locator(".chat-text", has_text="hello all")).to_have_count(0)
-    expect(alice.page.get_by_role("region", name="Chat")).to_contain_text("2 messages from muted players hidden")
+    expect(alice.page.get_by_role("region", name="Chat")).to_contain_text(
+        "2 messages from muted players hidden"
+    )
     expect(carol.page.locator(".chat-text", has_text="hello all")).to_have_count(1)
     say(bob, "can you hear me")
     expect(carol.page.locator(".chat-text").last).to_have_text("can you hear me")
@@ -53,7 +57,9 @@ def test_chat(players: PlayerFactory) -> None:
     # The host turns spectators' chat off: Carol's box goes; sent by hand, it is refused.
     alice.page.get_by_role("button", name="Host controls").click()
     alice.page.get_by_role("checkbox", name="Spectators may chat").uncheck()
-    expect(carol.page.get_by_role("region", name="Chat")).to_contain_text("turned spectators' chat off")
+    expect(carol.page.get_by_role("region", name="Chat")).to_contain_text(
+        "turned spectators' chat off"
+    )
     expect(carol.page.get_by_role("textbox", name="Chat message")).to_have_count(0)
     carol.page.evaluate("() => window.__omaha.ctrl.request({type: 'chat', text: 'sneaky'})")
     expect(carol.page.get_by_role("status")).to_contain_text("spectators' chat off")
