@@ -41,6 +41,7 @@ export function fromSnapshot(s) {
       votes: {},
       offered: [],
       ended: h.phase === 'complete',
+      canShow: !!h.can_show,
     };
   }
   return state;
@@ -189,6 +190,7 @@ export function applyEvent(state, ev) {
       if (!mine) break;
       const p = hand.players[ev.seat];
       if (p) { p.cards = ev.cards; p.shown = true; p.last = 'Show'; }
+      if (ev.seat === state.you.seat) hand.canShow = false; // once
       break;
     }
     case 'mucked': {
@@ -218,6 +220,7 @@ export function applyEvent(state, ev) {
         if (seat) state.seats[number] = { ...seat, stack };
       });
       hand.pots = [];
+      hand.canShow = !!ev.can_show; // won uncontested: may show once before the next hand
       break;
     case 'hand_reader':
       if (mine && ev.boards) hand.reader = ev.boards;
