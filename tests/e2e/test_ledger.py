@@ -60,8 +60,8 @@ def test_ledger_and_settle_up(players: PlayerFactory) -> None:
         cells = row.get_by_role("cell").all_inner_texts()
         sign = lambda n: f"+{n}" if n > 0 else str(n)  # noqa: E731
         assert cells == [
-            str(p["buy_in"]), str(p["top_up"]), sign(p["adjustment"]), str(p["cash_out"]),
-            str(p["stack"] + p["in_play"]), sign(p["net"]),
+            sign(p["net"]), str(p["stack"] + p["in_play"]), str(p["buy_in"]),
+            str(p["top_up"]), sign(p["adjustment"]), str(p["cash_out"]),
         ]  # fmt: skip
     # Settle-up: at most players - 1 payments, and they square every net.
     pays = server["payments"]

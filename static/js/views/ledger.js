@@ -16,20 +16,19 @@ export function ledgerDialog(ctrl) {
       <div class="ledger-scroll">
         <table class="ledger-table">
           <thead><tr>
-            <th scope="col">Player</th><th scope="col">Buy-ins</th><th scope="col">Top-ups</th>
-            <th scope="col">Adjustments</th><th scope="col">Cash-outs</th><th scope="col">Stack</th><th scope="col">Net</th>
+            <th scope="col">Player</th><th scope="col">Net</th><th scope="col">Stack</th><th scope="col">Buy-ins</th>
+            <th scope="col">Top-ups</th><th scope="col">Adjustments</th><th scope="col">Cash-outs</th>
           </tr></thead>
           <tbody>
             ${l.players.map((p) => html`<tr data-ledger-player=${p.player_id}>
               <th scope="row">${p.name}${p.bot ? ' (bot)' : ''}${p.seated ? '' : ' (left)'}</th>
-              <td>${p.buy_in}</td><td>${p.top_up}</td><td>${signed(p.adjustment)}</td><td>${p.cash_out}</td>
-              <td>${p.stack + p.in_play}</td>
               <td class=${p.net > 0 ? 'up' : p.net < 0 ? 'down' : ''} data-net=${p.net}>${signed(p.net)}</td>
+              <td>${p.stack + p.in_play}</td>
+              <td>${p.buy_in}</td><td>${p.top_up}</td><td>${signed(p.adjustment)}</td><td>${p.cash_out}</td>
             </tr>`)}
           </tbody>
           <tfoot><tr>
-            <th scope="row">Chips in ${l.totals.chips_in}</th>
-            <td colspan="6">on the table ${l.totals.on_table} · cashed out ${l.totals.cashed_out}</td>
+            <td colspan="7">Chips in ${l.totals.chips_in} = on the table ${l.totals.on_table} + cashed out ${l.totals.cashed_out}</td>
           </tr></tfoot>
         </table>
       </div>
