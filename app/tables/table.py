@@ -128,6 +128,10 @@ class SeatRequest:
                    int(data["buy_in"]), bool(data.get("post", False)))  # fmt: skip
 
 
+#: seconds between the answer to the command that closed a table and its sockets' closing
+CLOSE_GRACE = 0.1
+
+
 def shuffled_deck() -> list[int]:
     deck = list(range(52))
     _shuffler.shuffle(deck)
@@ -270,10 +274,18 @@ class Table:
                 raise
             command.settle(result)
             if self.closed:
+                # After the answer: the host gets `ok` and everyone the `closed` event, then
+                # the sockets close with 4410. The pause lets the readers of requested
+                # commands queue their answers (commands arriving meanwhile are refused).
+                await asyncio.sleep(CLOSE_GRACE)
+                self.shutdown(CLOSE_TABLE_CLOSED, "the host closed the table", flush=True)
                 return
 
-    def shutdown(self, code: int = CLOSE_GOING_AWAY, reason: str = "server stopping") -> None:
-        """Stop the timers, refuse queued commands, close every viewer."""
+    def shutdown(
+        self, code: int = CLOSE_GOING_AWAY, reason: str = "server stopping", *, flush: bool = False
+    ) -> None:
+        """Stop the timers, refuse queued commands, close every viewer (`flush`: after what
+        is queued for it has been sent)."""
         if self._doubt is not None:
             self._doubt.cancel()
         for handle in (self._timer, self._next_hand_timer, *self._grace.values()):
@@ -285,7 +297,7 @@ class Table:
             command = self.mailbox.get_nowait()
             command.settle({}, TableError("unavailable", "the table is restarting"))
         for viewer in list(self.viewers.values()):
-            viewer.close(code, reason)
+            viewer.close(code, reason, flush=flush)
         self.viewers.clear()
 
     # ------------------------------------------------------------------- dispatch
@@ -903,8 +915,7 @@ class Table:
         self.requests.clear()
         await self._store(self.store.close_table(self.id))
         self.closed = True
-        self._emit(Record({"type": "closed"}))
-        self.shutdown(CLOSE_TABLE_CLOSED, "the host closed the table")
+        self._emit(Record({"type": "closed"}))  # the actor loop closes the viewers next
 
     async def _on_transfer_host(self, c: Command) -> dict[str, Any]:
         target = str(c.data.get("player_id"))

@@ -33,6 +33,7 @@ class Viewer:
         self.wake = asyncio.Event()
         self.closed: tuple[int, str] | None = None
         self.on_close: Callable[[int, str], None] | None = None
+        self._flushing = False
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed is not None:
@@ -53,19 +54,25 @@ class Viewer:
         self.outbox.extend(messages)
         self.wake.set()
 
-    def close(self, code: int, reason: str) -> None:
+    def close(self, code: int, reason: str, *, flush: bool = False) -> None:
+        """Close: nothing more is queued. `flush`: what is queued is still sent first (the
+        writer drains it, then ends), so a last answer and event reach the client; otherwise
+        the outbox is dropped and the writer stopped at once (a client that fell behind)."""
         if self.closed is not None:
             return
         self.closed = (code, reason)
-        self.outbox.clear()
         self.wake.set()
+        if flush:
+            self._flushing = True
+            return
+        self.outbox.clear()
         if self.on_close is not None:
             self.on_close(code, reason)
 
     def take(self) -> list[dict[str, Any] | str]:
         """Everything queued, emptying the outbox; an empty list once the viewer is closed.
         The writer waits on `wake` while the outbox is empty, then takes."""
-        if self.closed is not None:
+        if self.closed is not None and not self._flushing:
             return []
         batch = list(self.outbox)
         self.outbox.clear()

@@ -79,7 +79,13 @@ async def test_security_headers_on_every_response(client: httpx.AsyncClient) -> 
         await client.get("/no/such/page"),  # 404
         await client.post("/api/session", json={"name": ""}),  # 422
         await client.get("/openapi.json"),
+        # answered by the outer limits, before any route: the headers still wrap them
+        await client.get("http://rebinding.example/api/session"),  # 400 bad_host
+        await client.post(
+            "/api/session", content=b"x" * 2_000_000, headers={"content-type": "application/json"}
+        ),  # 413
     ]
+    assert [r.status_code for r in responses[-2:]] == [400, 413]
     for r in responses:
         assert r.headers["content-security-policy"] == CSP, r.url
         assert r.headers["x-content-type-options"] == "nosniff"

@@ -90,6 +90,9 @@ async def test_sessions_and_tables_per_address_and_tables_per_host(
         await host.send(type="close")  # no hand running: closed at once, every socket too
         await asyncio.wait_for(host.reader, 10)  # type: ignore[arg-type]
         assert host.ws is not None and host.ws.close_code == 4410
+        # ... after the host's answer and the `closed` event were sent (flushed, not dropped)
+        types = [m["type"] for m in host.messages]
+        assert "closed" in types and "ok" in types[types.index("closed") :], types[-5:]
         assert (await host.http.get(f"/api/tables/{codes[0]}")).status_code == 404
         await host.create_table()  # the third table created this minute
         r = await clients[1].http.post("/api/tables", json={})

@@ -105,11 +105,13 @@ async def test_the_host_closes_a_table_after_the_hand_and_its_records_stay() -> 
     assert (await h.store.load_table(h.table.id)).paused  # a crash now deals no more hands
     await finish_hand(h)
     await h.settle()
+    await asyncio.wait_for(asyncio.shield(h.task), 2)  # ends after a short grace (answers)
     assert h.table.closed and h.task.done() and h.task.exception() is None
     assert all(seat is None for seat in h.table.seats)  # everyone cashed out
     assert h.store.balance(h.table.id) == 0  # chips conserved: all of them left as cash-outs
     assert h.table.id in h.store.closed and h.table.id not in await h.store.open_tables()
     assert watcher.closed is not None and watcher.closed[0] == CLOSE_TABLE_CLOSED
+    assert watcher.of("closed"), "everyone is told"
     assert [k for _, _, k, _ in h.store.ledger].count("cash_out") == 2  # the records stay
 
 
