@@ -20,7 +20,7 @@ export class TableCtrl {
     this.conn = 'connecting';
     this.ui = {
       amount: null, amountFor: null, raising: false, confirmFold: false, dialog: null,
-      sitSeat: null, buyIn: null, post: false, topUp: null, message: null,
+      sitSeat: null, buyIn: null, post: false, topUp: null, message: null, hostStakes: {},
     };
     this.pre = null; // {kind, hand, street, toCall}
     this.pending = null; // {id, hand, counter, label}
@@ -297,12 +297,16 @@ export class TableCtrl {
 
   // ---------------------------------------------------------------- host
   setStakes() {
+    // Only what the host changed, against what the next hand would use.
     const c = this.state.table.next_config || this.state.table.config;
-    const sb = Math.round(Number(this.ui.hostSb != null ? this.ui.hostSb : c.small_blind));
-    const bb = Math.round(Number(this.ui.hostBb != null ? this.ui.hostBb : c.big_blind));
-    this.request({ type: 'set_stakes', small_blind: sb, big_blind: bb });
-    this.ui.hostSb = null;
-    this.ui.hostBb = null;
+    const changes = {};
+    Object.entries(this.ui.hostStakes).forEach(([key, value]) => {
+      const n = Math.round(Number(value));
+      if (Number.isFinite(n) && n !== c[key]) changes[key] = n;
+    });
+    this.ui.hostStakes = {};
+    if (!Object.keys(changes).length) { this.flash('Nothing changed.'); this.redraw(); return; }
+    this.request({ type: 'set_stakes', ...changes });
   }
 
   adjust() {

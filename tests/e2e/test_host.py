@@ -68,7 +68,7 @@ def test_host_panel(players: PlayerFactory) -> None:
     # New blinds between hands apply at once; a bomb pot is called for the next hand.
     host.get_by_label("Small blind").fill("2")
     host.get_by_label("Big blind").fill("4")
-    host.get_by_role("button", name="Change blinds").click()
+    host.get_by_role("button", name="Change stakes").click()
     expect(bob.page.locator(".sub")).to_contain_text("2/4")
     host.get_by_role("button", name="Bomb pot next hand").click()
     expect(host.get_by_role("button", name="Bomb pot next hand: on")).to_be_visible()
@@ -84,13 +84,17 @@ def test_host_panel(players: PlayerFactory) -> None:
     # During a hand, new blinds wait for the next hand, and the page says so.
     host.get_by_label("Small blind").fill("3")
     host.get_by_label("Big blind").fill("6")
-    host.get_by_role("button", name="Change blinds").click()
-    expect(host.locator("[data-next-stakes]")).to_have_text("From the next hand: 3/6.")
+    host.get_by_label("Ante").fill("1")
+    host.get_by_role("button", name="Change stakes").click()
+    expect(host.locator("[data-next-stakes]")).to_have_text(
+        "From the next hand: 3/6, ante 1, buy-in 80 to 200."
+    )
     expect(page.get_by_role("status")).to_contain_text("New stakes from the next hand")
     expect(bob.page.locator(".sub")).to_contain_text("2/4")
     play_hand([alice, bob], number)
     number = wait_for_hand(bob, number)
     expect(bob.page.locator(".sub")).to_contain_text("3/6")
+    assert bob.state("c.state.table.config.ante") == 1
     assert bob.state("c.state.hand.bombPot") is False
     expect(host.locator("[data-next-stakes]")).to_have_text("A change applies from the next hand.")
 

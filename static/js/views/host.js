@@ -2,6 +2,14 @@
 // commands from anyone else anyway). Every control sends one host command of the protocol.
 import { html } from '../html.js';
 
+// What the host may change from the next hand (set_stakes), as [setting, label].
+export const STAKES = [['small_blind', 'Small blind'], ['big_blind', 'Big blind'], ['ante', 'Ante'],
+  ['buy_in_min', 'Buy-in min'], ['buy_in_max', 'Buy-in max']];
+
+function stakesText(c) {
+  return `${c.small_blind}/${c.big_blind}${c.ante ? `, ante ${c.ante}` : ''}, buy-in ${c.buy_in_min} to ${c.buy_in_max}`;
+}
+
 export function hostView(ctrl) {
   const s = ctrl.state;
   if (!s.you.host || !ctrl.ui.hostOpen) {
@@ -35,13 +43,12 @@ export function hostView(ctrl) {
         onChange=${(e) => ctrl.command('spectator_chat', { on: e.target.checked })} /> Spectators may chat</label>
     </div>
 
-    <form class="host-form" aria-label="Blinds" onSubmit=${(e) => { e.preventDefault(); ctrl.setStakes(); }}>
-      <label class="field">Small blind <input type="number" name="host_small_blind" min="1" value=${ui.hostSb != null ? ui.hostSb : (n || c).small_blind}
-        onInput=${(e) => { ui.hostSb = e.target.value; }} /></label>
-      <label class="field">Big blind <input type="number" name="host_big_blind" min="1" value=${ui.hostBb != null ? ui.hostBb : (n || c).big_blind}
-        onInput=${(e) => { ui.hostBb = e.target.value; }} /></label>
-      <button type="submit" class="btn">Change blinds</button>
-      <p class="hint" data-next-stakes>${n ? `From the next hand: ${n.small_blind}/${n.big_blind}.` : 'A change applies from the next hand.'}</p>
+    <form class="host-form" aria-label="Stakes" onSubmit=${(e) => { e.preventDefault(); ctrl.setStakes(); }}>
+      ${STAKES.map(([key, label]) => html`<label class="field">${label}
+        <input type="number" name=${`host_${key}`} min="0" value=${key in ui.hostStakes ? ui.hostStakes[key] : (n || c)[key]}
+          onInput=${(e) => { ui.hostStakes[key] = e.target.value; }} /></label>`)}
+      <button type="submit" class="btn">Change stakes</button>
+      <p class="hint" data-next-stakes>${n ? `From the next hand: ${stakesText(n)}.` : 'A change applies from the next hand.'}</p>
     </form>
 
     <form class="host-form" aria-label="Adjust a stack" onSubmit=${(e) => { e.preventDefault(); ctrl.adjust(); }}>
