@@ -30,3 +30,4 @@ export const whoami = () => call('GET', '/api/session');
 export const setName = (name) => call('POST', '/api/session', { name });
 export const createTable = (config) => call('POST', '/api/tables', config);
 export const myTables = () => call('GET', '/api/tables');
+export const tableLedger = (code) => call('GET', `/api/tables/${encodeURIComponent(code)}/ledger`);

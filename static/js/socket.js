@@ -62,6 +62,7 @@ export class TableSocket {
       this.ws = null;
       clearInterval(this.pinger);
       if (e.code === 4404) { this.stopped = true; this.setStatus('gone'); return; }
+      if (e.code === 4410) { this.stopped = true; this.setStatus('closed'); return; } // the host closed it
       this.retry();
     };
   }

@@ -7,6 +7,7 @@ import { fromSnapshot, applyEvent, toCall } from './table-state.js';
 import { turnSound } from './sound.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
+import { tableLedger } from './api.js';
 
 const TITLE = document.title;
 
@@ -20,7 +21,7 @@ export class TableCtrl {
     this.conn = 'connecting';
     this.ui = {
       amount: null, amountFor: null, raising: false, confirmFold: false, dialog: null,
-      sitSeat: null, buyIn: null, post: false, topUp: null, message: null,
+      sitSeat: null, buyIn: null, post: false, topUp: null, message: null, hostStakes: {},
     };
     this.pre = null; // {kind, hand, street, toCall}
     this.pending = null; // {id, hand, counter, label}
@@ -79,6 +80,11 @@ export class TableCtrl {
     if (what && what.type === 'sit' && m.status === 'requested') this.flash('Asked the host for the seat: waiting for approval.');
     if (what && what.type === 'top_up' && m.status === 'after_hand') this.flash('Top-up added after this hand.');
     if (what && what.type === 'leave' && m.status === 'after_hand') this.flash('You leave after this hand.');
+    if (what && what.type === 'set_stakes') this.flash(m.from_next_hand ? 'New stakes from the next hand.' : 'New stakes now.');
+    if (what && what.type === 'adjust') this.flash(m.after_hand || m.status === 'after_hand' ? 'Stack adjusted after this hand.' : 'Stack adjusted.');
+    if (what && what.type === 'pause') this.flash('Paused: no new hand is dealt.');
+    if (what && what.type === 'remove') this.flash('Removed (after the hand in play, if any).');
+    if (what && what.type === 'close') this.flash('Closing the table (after the hand in play, if any).');
   }
 
   flash(text) {
@@ -256,6 +262,73 @@ export class TableCtrl {
   }
 
   command(type, extra = {}) { this.request({ type, ...extra }); }
+
+  // ---------------------------------------------------------------- chat
+  sendChat() {
+    const text = (this.ui.chat || '').trim();
+    if (!text) return;
+    this.request({ type: 'chat', text: text.slice(0, 200) });
+    this.ui.chat = '';
+    this.redraw();
+  }
+
+  mute(playerId, on) {
+    const muted = new Set(this.settings.muted || []);
+    if (on) muted.add(playerId); else muted.delete(playerId);
+    this.setSetting('muted', [...muted]);
+  }
+
+  // ---------------------------------------------------------------- ledger
+  async openLedger() {
+    this.ui.dialog = 'ledger';
+    this.redraw();
+    try {
+      this.ui.ledger = await tableLedger(this.code);
+    } catch (e) {
+      this.ui.ledger = { error: e.message };
+    }
+    this.redraw();
+  }
+
+  copyPayments() {
+    const l = this.ui.ledger;
+    const text = l && l.payments ? l.payments.map((p) => p.text).join('\n') : '';
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+    this.flash('Payments copied.');
+    this.redraw();
+  }
+
+  // ---------------------------------------------------------------- host
+  setStakes() {
+    // Only what the host changed, against what the next hand would use.
+    const c = this.state.table.next_config || this.state.table.config;
+    const changes = {};
+    Object.entries(this.ui.hostStakes).forEach(([key, value]) => {
+      const n = Math.round(Number(value));
+      if (Number.isFinite(n) && n !== c[key]) changes[key] = n;
+    });
+    this.ui.hostStakes = {};
+    if (!Object.keys(changes).length) { this.flash('Nothing changed.'); this.redraw(); return; }
+    this.request({ type: 'set_stakes', ...changes });
+  }
+
+  adjust() {
+    const s = this.state;
+    const seats = s.seats.map((x, i) => (x ? i : null)).filter((i) => i != null);
+    const seat = this.ui.adjustSeat != null && this.ui.adjustSeat !== '' ? Number(this.ui.adjustSeat) : seats[0];
+    const amount = Math.round(Number(this.ui.adjustAmount));
+    if (seat == null || !Number.isFinite(amount) || amount === 0) { this.flash('Give a whole amount, + to add or − to take.'); return; }
+    this.request({ type: 'adjust', seat, amount });
+    this.ui.adjustAmount = '';
+    this.redraw();
+  }
+
+  copyInvite() {
+    const url = `${location.origin}/t/${this.code}`;
+    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+    this.flash(`Link copied: ${url}`);
+    this.redraw();
+  }
 
   closeDialog() { this.ui.dialog = null; this.redraw(); }
 

@@ -2,12 +2,15 @@
 // event, in order. It does arithmetic on what it is told (stacks, bets, pots) and nothing
 // else: legal actions, amounts, hand names and results all come from the server.
 
+const CHAT_KEPT = 100; // as the server keeps
+
 export function fromSnapshot(s) {
   const state = {
     table: s.table,
     seats: s.seats.slice(),
     you: s.you,
     requests: s.requests || [],
+    chat: (s.chat || []).slice(-CHAT_KEPT),
     hand: null,
     lastHand: null,
   };
@@ -38,6 +41,7 @@ export function fromSnapshot(s) {
       votes: {},
       offered: [],
       ended: h.phase === 'complete',
+      canShow: !!h.can_show,
     };
   }
   return state;
@@ -186,6 +190,7 @@ export function applyEvent(state, ev) {
       if (!mine) break;
       const p = hand.players[ev.seat];
       if (p) { p.cards = ev.cards; p.shown = true; p.last = 'Show'; }
+      if (ev.seat === state.you.seat) hand.canShow = false; // once
       break;
     }
     case 'mucked': {
@@ -215,6 +220,7 @@ export function applyEvent(state, ev) {
         if (seat) state.seats[number] = { ...seat, stack };
       });
       hand.pots = [];
+      hand.canShow = !!ev.can_show; // won uncontested: may show once before the next hand
       break;
     case 'hand_reader':
       if (mine && ev.boards) hand.reader = ev.boards;
@@ -237,9 +243,16 @@ export function applyEvent(state, ev) {
     case 'seat_refused':
       state.requests = state.requests.filter((r) => r.player_id !== ev.player_id);
       break;
+    case 'chat': {
+      const { seq, type, ...said } = ev;
+      state.chat.push(said);
+      if (state.chat.length > CHAT_KEPT) state.chat.shift();
+      break;
+    }
     case 'table':
       state.table.host = ev.host;
       state.table.paused = ev.paused;
+      state.table.bomb_pot_next = ev.bomb_pot_next;
       state.table.config = ev.config;
       state.table.next_config = ev.next_config;
       state.you.host = ev.host === state.you.player_id;

@@ -13,9 +13,32 @@ export function actionsView(ctrl) {
   }
   if (ctrl.inHand() && h.phase === 'betting') {
     const p = h.players[s.you.seat];
-    if (!p.all_in) return preView(ctrl);
+    if (!p.all_in) return html`${preView(ctrl)}${switchesView(ctrl)}`;
   }
-  return straddleView(ctrl);
+  if (h && h.ended && h.canShow) return html`${showWinView(ctrl)}${switchesView(ctrl)}`;
+  return html`${straddleView(ctrl)}${switchesView(ctrl)}`;
+}
+
+// Won without a call: the winner may show once before the next hand.
+function showWinView(ctrl) {
+  const h = ctrl.state.hand;
+  return html`<div class="actions show-win">
+    <p>Nobody called. Show your hand?</p>
+    <div class="row">${btn('Show my hand', { 'data-act': 'show-win' }, () => ctrl.command('show', { hand: h.id }), 'check')}</div>
+  </div>`;
+}
+
+// The seated player's sit-out switches (the server keeps them on the seat).
+function switchesView(ctrl) {
+  const s = ctrl.state;
+  const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
+  if (!seat || seat.status === 'sitting_out') return null;
+  const sw = (key, label) => html`<label class=${`btn pre ${seat[key] ? 'on' : ''}`} data-switch=${key}>
+    <input type="checkbox" checked=${!!seat[key]} onChange=${(e) => ctrl.command(key, { on: e.target.checked })} />${label}</label>`;
+  return html`<div class="row switches" aria-label="Sitting out">
+    ${sw('sit_out_next', 'Sit out next hand')}
+    ${sw('sit_out_next_bb', 'Sit out at my next big blind')}
+  </div>`;
 }
 
 function btn(label, attrs, onClick, cls = '') {
@@ -68,7 +91,10 @@ function bettingView(ctrl) {
         () => { if (fixed) ctrl.ui.amount = legal.min_to; ctrl.wager(); }, `raise ${ctrl.ui.raising ? 'armed' : ''}`) : null}
     </div>
     ${busy ? html`<p class="sending">Sending…</p>` : html`<p class="keys">Keys: f fold · c check/call · r raise · a all in · Enter confirm · Esc cancel</p>`}
-    ${h.timeBank != null && h.timeout != null ? html`<p class=${`bank ${h.inBank ? 'on' : ''}`}>${h.inBank ? 'Time bank running' : `Time bank ${Math.round(h.timeBank)} s`}</p>` : null}
+    ${h.timeBank != null && h.timeout != null ? html`<div class="row bank-row">
+      <p class=${`bank ${h.inBank ? 'on' : ''}`}>${h.inBank ? 'Time bank running' : `Time bank ${Math.round(h.timeBank)} s`}</p>
+      ${!h.inBank && h.timeBank > 0 ? html`<button type="button" class="btn small" data-cmd="more-time" onClick=${() => ctrl.command('more_time')}>Need more time</button>` : null}
+    </div>` : null}
   </div>`;
 }
 

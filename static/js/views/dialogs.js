@@ -1,5 +1,6 @@
 // Dialogs over the table: sit down (buy-in), top up, invite, settings; the host's requests.
 import { html } from '../html.js';
+import { ledgerDialog } from './ledger.js';
 
 export function dialogsView(ctrl) {
   const d = ctrl.ui.dialog;
@@ -8,7 +9,8 @@ export function dialogsView(ctrl) {
     ${d === 'sit' ? sitDialog(ctrl) : null}
     ${d === 'topup' ? topUpDialog(ctrl) : null}
     ${d === 'invite' ? inviteDialog(ctrl) : null}
-    ${d === 'settings' ? settingsDialog(ctrl) : null}`;
+    ${d === 'settings' ? settingsDialog(ctrl) : null}
+    ${d === 'ledger' ? ledgerDialog(ctrl) : null}`;
 }
 
 function modal(ctrl, title, body, name) {

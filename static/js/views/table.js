@@ -6,6 +6,8 @@ import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
 import { dialogsView } from './dialogs.js';
 import { lastHandsView } from './last-hands.js';
+import { hostView } from './host.js';
+import { chatView } from './chat.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -36,6 +38,8 @@ export function tableView(ctrl) {
       ${actionsView(ctrl)}
     </section>
     ${resultsView(ctrl)}
+    ${hostView(ctrl)}
+    ${chatView(ctrl)}
     ${lastHandsView()}
     ${ctrl.ui.message ? html`<div class="toast" role="status">${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
@@ -66,6 +70,7 @@ function topbar(ctrl) {
             ? html`<button type="button" class="btn ghost" data-cmd="sit-in" onClick=${() => ctrl.command('sit_in')}>Sit in</button>`
             : html`<button type="button" class="btn ghost" data-cmd="sit-out" onClick=${() => ctrl.command('sit_out')}>Sit out</button>`}
           <button type="button" class="btn ghost" data-cmd="leave" onClick=${() => ctrl.command('leave')}>Leave</button>` : null}
+        <button type="button" class="btn ghost" data-cmd="ledger" onClick=${() => ctrl.openLedger()}>Ledger</button>
         <button type="button" class="btn ghost" data-cmd="settings" aria-label="Settings" onClick=${() => { ctrl.ui.dialog = 'settings'; ctrl.redraw(); }}>⚙ Settings</button>
       </div>
     </nav>
@@ -74,6 +79,7 @@ function topbar(ctrl) {
 
 function banner(ctrl) {
   if (ctrl.conn === 'open' || ctrl.conn === 'connecting' && !ctrl.state) return null;
+  if (ctrl.conn === 'closed') return html`<div class="banner" role="alert" data-conn="closed">The host closed this table. Its hands and ledger stay readable. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'gone') return html`<div class="banner error" role="alert">This table does not exist. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'connecting') return html`<div class="banner" role="status">Reconnecting…</div>`;
   const wait = Math.max(0, Math.ceil((ctrl.socket.retryAt - Date.now()) / 1000));

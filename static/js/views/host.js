@@ -1,0 +1,85 @@
+// The host's panel, below the table; only the host's page draws it (the server refuses these
+// commands from anyone else anyway). Every control sends one host command of the protocol.
+import { html } from '../html.js';
+
+// What the host may change from the next hand (set_stakes), as [setting, label].
+export const STAKES = [['small_blind', 'Small blind'], ['big_blind', 'Big blind'], ['ante', 'Ante'],
+  ['buy_in_min', 'Buy-in min'], ['buy_in_max', 'Buy-in max']];
+
+function stakesText(c) {
+  return `${c.small_blind}/${c.big_blind}${c.ante ? `, ante ${c.ante}` : ''}, buy-in ${c.buy_in_min} to ${c.buy_in_max}`;
+}
+
+export function hostView(ctrl) {
+  const s = ctrl.state;
+  if (!s.you.host || !ctrl.ui.hostOpen) {
+    return s.you.host
+      ? html`<section class="host-panel folded" aria-label="Host">
+          <button type="button" class="btn" aria-expanded="false" onClick=${() => { ctrl.ui.hostOpen = true; ctrl.redraw(); }}>Host controls</button>
+        </section>`
+      : null;
+  }
+  const t = s.table;
+  const c = t.config;
+  const n = t.next_config;
+  const others = s.seats.map((seat, i) => ({ seat, i })).filter(({ seat }) => seat && seat.player_id !== s.you.player_id);
+  const seated = s.seats.map((seat, i) => ({ seat, i })).filter(({ seat }) => seat);
+  const empty = s.seats.map((seat, i) => (seat ? null : i)).filter((i) => i != null);
+  const ui = ctrl.ui;
+  return html`<section class="host-panel" aria-label="Host">
+    <div class="host-head">
+      <h2>Host</h2>
+      <button type="button" class="btn ghost" aria-expanded="true" onClick=${() => { ui.hostOpen = false; ctrl.redraw(); }}>Hide</button>
+    </div>
+    <div class="host-row">
+      ${t.paused
+        ? html`<button type="button" class="btn" onClick=${() => ctrl.command('resume')}>Resume</button>`
+        : html`<button type="button" class="btn" onClick=${() => ctrl.command('pause')}>Pause</button>`}
+      ${t.bomb_pot_next
+        ? html`<button type="button" class="btn" aria-pressed="true" onClick=${() => ctrl.command('bomb_pot_next', { on: false })}>Bomb pot next hand: on</button>`
+        : html`<button type="button" class="btn" aria-pressed="false" onClick=${() => ctrl.command('bomb_pot_next', { on: true })}>Bomb pot next hand</button>`}
+      <button type="button" class="btn" onClick=${() => ctrl.copyInvite()}>Copy invite link</button>
+      <label class="toggle"><input type="checkbox" name="spectator_chat" checked=${c.spectator_chat !== false}
+        onChange=${(e) => ctrl.command('spectator_chat', { on: e.target.checked })} /> Spectators may chat</label>
+    </div>
+
+    <form class="host-form" aria-label="Stakes" onSubmit=${(e) => { e.preventDefault(); ctrl.setStakes(); }}>
+      ${STAKES.map(([key, label]) => html`<label class="field">${label}
+        <input type="number" name=${`host_${key}`} min="0" value=${key in ui.hostStakes ? ui.hostStakes[key] : (n || c)[key]}
+          onInput=${(e) => { ui.hostStakes[key] = e.target.value; }} /></label>`)}
+      <button type="submit" class="btn">Change stakes</button>
+      <p class="hint" data-next-stakes>${n ? `From the next hand: ${stakesText(n)}.` : 'A change applies from the next hand.'}</p>
+    </form>
+
+    <form class="host-form" aria-label="Adjust a stack" onSubmit=${(e) => { e.preventDefault(); ctrl.adjust(); }}>
+      <label class="field">Player <select name="adjust_seat" onChange=${(e) => { ui.adjustSeat = e.target.value; }}>
+        ${seated.map(({ seat, i }) => html`<option value=${i} selected=${String(ui.adjustSeat) === String(i)}>${seat.name} (seat ${i + 1})</option>`)}
+      </select></label>
+      <label class="field">Amount (+ or −) <input type="number" name="adjust_amount" step="1" value=${ui.adjustAmount || ''}
+        onInput=${(e) => { ui.adjustAmount = e.target.value; }} /></label>
+      <button type="submit" class="btn" disabled=${!seated.length}>Adjust stack</button>
+    </form>
+
+    <div class="host-seats" role="list" aria-label="Seats">
+      ${empty.length ? html`<div class="host-line" role="listitem">
+        <span>Empty seats</span>
+        ${empty.map((i) => html`<button type="button" class="btn small" aria-label=${`Add a bot to seat ${i + 1}`}
+          onClick=${() => ctrl.command('add_bot', { seat: i })}>Bot to seat ${i + 1}</button>`)}
+      </div>` : null}
+      ${others.map(({ seat, i }) => html`<div class="host-line" role="listitem" data-host-seat=${i}>
+        <span>${seat.name}${seat.bot ? ' (bot)' : ''} · seat ${i + 1}</span>
+        <button type="button" class="btn small" aria-label=${`Remove ${seat.name}`} onClick=${() => ctrl.command('remove', { seat: i })}>Remove</button>
+        ${seat.bot ? null : html`<button type="button" class="btn small" aria-label=${`Make ${seat.name} the host`}
+          onClick=${() => ctrl.command('transfer_host', { player_id: seat.player_id })}>Make host</button>`}
+      </div>`)}
+    </div>
+
+    <div class="host-row danger">
+      ${ui.confirmClose
+        ? html`<span>Close the table for good? Everyone is cashed out after this hand.</span>
+          <button type="button" class="btn danger" onClick=${() => { ui.confirmClose = false; ctrl.command('close'); }}>Yes, close the table</button>
+          <button type="button" class="btn" onClick=${() => { ui.confirmClose = false; ctrl.redraw(); }}>Keep it open</button>`
+        : html`<button type="button" class="btn danger" onClick=${() => { ui.confirmClose = true; ctrl.redraw(); }}>Close table</button>`}
+    </div>
+  </section>`;
+}

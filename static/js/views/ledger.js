@@ -1,0 +1,52 @@
+// The ledger and settle-up, from the server's ledger endpoint (docs/protocol.md 2.1): per
+// player buy-ins, top-ups, adjustments, cash-outs, stack and net; the fewest payments that
+// square every net, copyable as text; the CSV download.
+import { html } from '../html.js';
+
+const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+export function ledgerDialog(ctrl) {
+  const l = ctrl.ui.ledger;
+  const close = () => ctrl.closeDialog();
+  let body;
+  if (!l) body = html`<p class="hint">Loading…</p>`;
+  else if (l.error) body = html`<p class="hint" role="alert">${l.error}</p>`;
+  else {
+    body = html`
+      <div class="ledger-scroll">
+        <table class="ledger-table">
+          <thead><tr>
+            <th scope="col">Player</th><th scope="col">Net</th><th scope="col">Stack</th><th scope="col">Buy-ins</th>
+            <th scope="col">Top-ups</th><th scope="col">Adjustments</th><th scope="col">Cash-outs</th>
+          </tr></thead>
+          <tbody>
+            ${l.players.map((p) => html`<tr data-ledger-player=${p.player_id}>
+              <th scope="row">${p.name}${p.bot ? ' (bot)' : ''}${p.seated ? '' : ' (left)'}</th>
+              <td class=${p.net > 0 ? 'up' : p.net < 0 ? 'down' : ''} data-net=${p.net}>${signed(p.net)}</td>
+              <td>${p.stack + p.in_play}</td>
+              <td>${p.buy_in}</td><td>${p.top_up}</td><td>${signed(p.adjustment)}</td><td>${p.cash_out}</td>
+            </tr>`)}
+          </tbody>
+          <tfoot><tr>
+            <td colspan="7">Chips in ${l.totals.chips_in} = on the table ${l.totals.on_table} + cashed out ${l.totals.cashed_out}</td>
+          </tr></tfoot>
+        </table>
+      </div>
+      <h3>Settle up</h3>
+      ${l.payments.length
+        ? html`<ul class="payments" aria-label="Payments">${l.payments.map((p) => html`<li>${p.text}</li>`)}</ul>`
+        : html`<p class="hint">Everyone is even: nobody pays.</p>`}
+      <div class="row">
+        ${l.payments.length ? html`<button type="button" class="btn" onClick=${() => ctrl.copyPayments()}>Copy payments</button>` : null}
+        <a class="btn" href=${`/api/tables/${encodeURIComponent(ctrl.code)}/ledger.csv`} download="ledger.csv">Download CSV</a>
+        <button type="button" class="btn" onClick=${() => ctrl.openLedger()}>Refresh</button>
+      </div>`;
+  }
+  return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget) close(); }}>
+    <div class="modal wide" role="dialog" aria-modal="true" aria-label="Ledger" data-dialog="ledger">
+      <h2>Ledger</h2>
+      ${body}
+      <div class="row"><button type="button" class="btn primary" onClick=${close}>Close</button></div>
+    </div>
+  </div>`;
+}

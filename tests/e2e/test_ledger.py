@@ -1,0 +1,89 @@
+"""Issue 13, done-when 2: after hands with a top-up and a cash-out, the ledger on the page
+equals the server's ledger, the nets add up to zero, the settle-up payments square every net
+with at most players - 1 payments, and the CSV downloads."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PlayerFactory
+from tests.e2e.harness import create_table
+from tests.e2e.play import play_hand, wait_for_hand
+
+FETCH = "async (path) => { const r = await fetch(path); return [r.status, await r.text()]; }"
+
+
+def test_ledger_and_settle_up(players: PlayerFactory) -> None:
+    alice, bob, carol = players("Alice"), players("Bob"), players("Carol")
+    alice.join()
+    code = create_table(alice, name="Ledger night", buy_in_min=50, buy_in_max=200)
+    alice.sit(0, 200)
+    bob.join(f"/t/{code}")
+    bob.sit(1, 120)
+    carol.join(f"/t/{code}")
+    carol.sit(2, 80)
+    number = wait_for_hand(alice)
+    play_hand([alice, bob, carol], number)
+    number = wait_for_hand(alice, number)
+    play_hand([alice, bob, carol], number)
+    # Bob tops up (after the hand if one runs), Carol cashes out.
+    bob.page.click("[data-cmd=top-up]")
+    bob.page.fill("input[name=top_up]", "10")
+    bob.page.click("[data-cmd=confirm-top-up]")
+    carol.page.click("[data-cmd=leave]")
+    page = alice.page
+    page.wait_for_function(
+        "() => { const s = window.__omaha.ctrl.state; return !s.seats[2]; }", timeout=60000
+    )
+    alice.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+    play_hand([alice, bob], alice.state("c.state.hand ? c.state.hand.number : 0"))
+
+    page.get_by_role("button", name="Ledger").click()
+    dialog = page.get_by_role("dialog", name="Ledger")
+    expect(dialog.get_by_role("table")).to_be_visible()
+    status, text = page.evaluate(FETCH, f"/api/tables/{code}/ledger")
+    assert status == 200
+    server: dict[str, Any] = json.loads(text)
+    rows = {p["name"]: p for p in server["players"]}
+    assert set(rows) == {"Alice", "Bob", "Carol"}
+    assert rows["Carol"]["cash_out"] > 0 and rows["Bob"]["top_up"] == 10
+    assert sum(p["net"] for p in server["players"]) == 0
+    totals = server["totals"]
+    assert totals["chips_in"] == totals["on_table"] + totals["cashed_out"]
+    for p in server["players"]:
+        row = dialog.get_by_role("row").filter(
+            has=page.get_by_role("rowheader", name=p["name"], exact=False)
+        )
+        cells = row.get_by_role("cell").all_inner_texts()
+        sign = lambda n: f"+{n}" if n > 0 else str(n)  # noqa: E731
+        assert cells == [
+            sign(p["net"]), str(p["stack"] + p["in_play"]), str(p["buy_in"]),
+            str(p["top_up"]), sign(p["adjustment"]), str(p["cash_out"]),
+        ]  # fmt: skip
+    # Settle-up: at most players - 1 payments, and they square every net.
+    pays = server["payments"]
+    assert len(pays) <= len(rows) - 1
+    owed = {p["player_id"]: p["net"] for p in server["players"]}
+    for pay in pays:
+        owed[pay["payer"]] += pay["amount"]
+        owed[pay["payee"]] -= pay["amount"]
+    assert set(owed.values()) == {0}
+    if pays:
+        expect(dialog.get_by_role("list", name="Payments").get_by_role("listitem")).to_have_text(
+            [p["text"] for p in pays]
+        )
+        dialog.get_by_role("button", name="Copy payments").click()
+        expect(page.get_by_role("status")).to_contain_text("Payments copied")
+    else:
+        expect(dialog).to_contain_text("Everyone is even")
+    link = dialog.get_by_role("link", name="Download CSV")
+    status, csv = page.evaluate(FETCH, link.get_attribute("href"))
+    assert status == 200 and csv.startswith("player_id,name,bot,seated,buy_in")
+    # Bob, a player, sees the same ledger.
+    bob.page.get_by_role("button", name="Ledger").click()
+    expect(bob.page.get_by_role("dialog", name="Ledger").get_by_role("row")).to_have_count(
+        len(rows) + 2
+    )

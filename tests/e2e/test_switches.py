@@ -1,0 +1,65 @@
+"""Issue 13, done-when 1 and the issue's last items: "need more time" starts the time bank at
+once; after an uncontested win the winner may show once (the others see the cards); the "sit
+out next hand" and "sit out at my next big blind" switches, kept by the server."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PlayerFactory
+from tests.e2e.harness import create_table
+from tests.e2e.play import wait_for_hand
+
+
+def test_more_time_show_and_sit_out_switches(players: PlayerFactory) -> None:
+    alice, bob = players("Alice"), players("Bob")
+    alice.join()
+    code = create_table(alice, name="Switches", decision_time=20, time_bank=30)
+    alice.sit(0)
+    bob.join(f"/t/{code}")
+    bob.sit(1)
+    number = wait_for_hand(alice)
+    actor_seat = alice.state("c.state.hand.actor")
+    actor, other = (alice, bob) if actor_seat == 0 else (bob, alice)
+    other_seat = 1 - actor_seat
+    page = actor.page
+    page.wait_for_function("() => window.__omaha.ctrl.isMyTurn()")
+
+    # Need more time: the time bank runs at once.
+    page.get_by_role("button", name="Need more time").click()
+    expect(page.locator(".bank.on")).to_have_text("Time bank running")
+    assert actor.state("c.state.hand.inBank") is True
+    expect(page.get_by_role("button", name="Need more time")).to_have_count(0)
+
+    # The actor folds: the other wins uncontested and may show, once.
+    page.locator("[data-act=fold]").click()
+    if page.get_by_role("alertdialog").count():
+        page.locator("[data-act=confirm-fold]").click()
+    show = other.page.get_by_role("button", name="Show my hand")
+    expect(show).to_be_visible()
+    expect(actor.page.get_by_role("button", name="Show my hand")).to_have_count(0)
+    cards = other.my_cards()
+    show.click()
+    expect(show).to_have_count(0)
+    shown = actor.page.locator(f".seat[data-seat='{other_seat}'] .cards.shown [data-card]")
+    expect(shown).to_have_count(len(cards))
+    assert shown.evaluate_all("els => els.map(e => e.dataset.card)") == cards
+
+    # Sit out at the next big blind: a switch the server keeps, seen by the others.
+    bb = actor.page.get_by_role("checkbox", name="Sit out at my next big blind")
+    bb.check()
+    other.page.wait_for_function(
+        f"() => window.__omaha.ctrl.state.seats[{actor_seat}].sit_out_next_bb === true"
+    )
+    bb.uncheck()
+    other.page.wait_for_function(
+        f"() => window.__omaha.ctrl.state.seats[{actor_seat}].sit_out_next_bb === false"
+    )
+    # Sit out next hand: at the next deal the seat sits out (so with two, no hand starts).
+    actor.page.get_by_role("checkbox", name="Sit out next hand").check()
+    other.page.wait_for_function(
+        f"() => window.__omaha.ctrl.state.seats[{actor_seat}].status === 'sitting_out'",
+        timeout=30000,
+    )
+    expect(actor.page.get_by_role("checkbox", name="Sit out next hand")).to_have_count(0)
+    assert alice.state("c.state.hand.number") == number
