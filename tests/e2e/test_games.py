@@ -73,15 +73,15 @@ def shove(legal: dict[str, Any]) -> dict[str, Any]:
     return calling_station(legal)
 
 
-def test_run_it_twice_draws_both_runs(players: PlayerFactory, bots: BotFactory) -> None:
-    p = players("Rita")
+def run_twice_against_a_shove(p: Player, bots: BotFactory) -> None:
+    """Heads-up no limit against a bot that shoves: the player calls and votes to run it
+    twice from the page, then plays the hand out."""
     seated_heads_up(
         p, bots, shove, game="omaha", betting="no-limit", run_it_twice=True,
         buy_in_min=40, buy_in_max=40,
     )  # fmt: skip
     page = p.page
     number = wait_for_hand(p)
-    # Rita calls the shove and votes to run it twice from the page.
     ready = ":is([data-act=run-twice-yes], [data-act=call], [data-act=check]):not([disabled])"
     for _ in range(6):
         button = page.wait_for_selector(ready, timeout=15000)
@@ -93,6 +93,12 @@ def test_run_it_twice_draws_both_runs(players: PlayerFactory, bots: BotFactory) 
             break
         page.wait_for_function(f"() => window.__omaha.ctrl.state.hand.counter > {counter}")
     play_hand([p], number)
+
+
+def test_run_it_twice_draws_both_runs(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Rita")
+    run_twice_against_a_shove(p, bots)
+    page = p.page
     expect(page.locator(".board[data-run='1']")).to_have_count(1)
     for run in (0, 1):
         expect(page.locator(f".board[data-run='{run}'] .card[data-card]")).to_have_count(5)

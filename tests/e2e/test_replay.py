@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
 from tests.e2e.play import play_hand, wait_for_hand
-from tests.e2e.test_games import new_table, seated_heads_up, shove
+from tests.e2e.test_games import new_table, run_twice_against_a_shove, seated_heads_up
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -117,23 +117,8 @@ def test_replay_two_boards_hi_lo(players: PlayerFactory, bots: BotFactory) -> No
 
 def test_replay_run_it_twice(players: PlayerFactory, bots: BotFactory) -> None:
     p = players("Rita")
-    seated_heads_up(
-        p, bots, shove, game="omaha", betting="no-limit", run_it_twice=True,
-        buy_in_min=40, buy_in_max=40,
-    )  # fmt: skip
+    run_twice_against_a_shove(p, bots)
     page = p.page
-    number = wait_for_hand(p)
-    ready = ":is([data-act=run-twice-yes], [data-act=call], [data-act=check]):not([disabled])"
-    for _ in range(6):
-        button = page.wait_for_selector(ready, timeout=15000)
-        assert button is not None
-        voting = button.get_attribute("data-act") == "run-twice-yes"
-        counter = p.state("c.state.hand.counter")
-        button.click()
-        if voting:
-            break
-        page.wait_for_function(f"() => window.__omaha.ctrl.state.hand.counter > {counter}")
-    play_hand([p], number)
     n = finished_hand(p)
     rec = record(p, n)
     assert rec["runs"] == 2
