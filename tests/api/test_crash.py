@@ -47,20 +47,27 @@ def server_process(env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
                 process.wait()
 
 
+def to_act(clients: list[Client]) -> tuple[Client, dict[str, Any]] | None:
+    """The client whose latest turn (or snapshot) carries legal actions, if any yet."""
+    for c in clients:
+        states = [m for m in c.messages
+                  if m["type"] in ("turn", "acted", "hand_ended", "snapshot")]  # fmt: skip
+        if not states:
+            continue
+        m = states[-1]
+        if m["type"] == "turn" and "legal" in m:
+            return c, {"hand": m["hand"], "counter": m["counter"], **m["legal"]}
+        if m["type"] == "snapshot" and m["hand"] and "legal" in m["hand"]:
+            hand = m["hand"]
+            return c, {"hand": hand["id"], "counter": hand["counter"], **hand["legal"]}
+    return None
+
+
 async def actor_of(clients: list[Client]) -> tuple[Client, dict[str, Any]]:
-    """The client whose latest turn (or snapshot) carries legal actions."""
+    """`to_act`, waited for."""
     for _ in range(400):
-        for c in clients:
-            states = [m for m in c.messages
-                      if m["type"] in ("turn", "acted", "hand_ended", "snapshot")]  # fmt: skip
-            if not states:
-                continue
-            m = states[-1]
-            if m["type"] == "turn" and "legal" in m:
-                return c, {"hand": m["hand"], "counter": m["counter"], **m["legal"]}
-            if m["type"] == "snapshot" and m["hand"] and "legal" in m["hand"]:
-                hand = m["hand"]
-                return c, {"hand": hand["id"], "counter": hand["counter"], **hand["legal"]}
+        if (found := to_act(clients)) is not None:
+            return found
         await asyncio.sleep(0.05)
     raise AssertionError("nobody is to act")
 

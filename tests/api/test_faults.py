@@ -22,7 +22,7 @@ from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow
 from app.store.tables import SqlTableStore
 from tests.api.live import Client, live_server
-from tests.api.test_crash import passive
+from tests.api.test_crash import passive, to_act
 from tests.api.test_play import replay_table
 from tests.servers import PostgresServer, free_port, postgres_cluster, wait_for_port
 
@@ -88,18 +88,7 @@ class Game:
                     await asyncio.sleep(0.1)
 
     def to_act(self) -> tuple[Client, dict[str, Any]] | None:
-        for c in self.clients:
-            states = [m for m in c.messages
-                      if m["type"] in ("turn", "acted", "hand_ended", "snapshot")]  # fmt: skip
-            if not states:
-                continue
-            m = states[-1]
-            if m["type"] == "turn" and "legal" in m:
-                return c, {"hand": m["hand"], "counter": m["counter"], **m["legal"]}
-            if m["type"] == "snapshot" and m["hand"] and "legal" in m["hand"]:
-                h = m["hand"]
-                return c, {"hand": h["id"], "counter": h["counter"], **h["legal"]}
-        return None
+        return to_act(self.clients)
 
     async def act_once(self, timeout: float = 10.0) -> dict[str, Any]:
         """The player to act acts; returns the reply (ok or error)."""
