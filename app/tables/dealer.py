@@ -50,6 +50,8 @@ class Dealer(TableState):
     def _schedule_next_hand(self, delay: float, *, even_paused: bool = False) -> None:
         if self._hand_running() or ((self.paused or self.closing) and not even_paused):
             return
+        if self.config.tournament and not self.deal_called:
+            return  # the director calls each deal
         if self._next_hand_timer is not None:
             return
         self._next_hand_timer = asyncio.get_running_loop().call_later(
@@ -65,8 +67,8 @@ class Dealer(TableState):
     def _watched(self) -> bool:
         """Is a seated player connected (or, at a table with bots, anyone watching them)?
         Nobody is dealt in for ever by an empty room."""
-        if self.runtime.deal_unwatched:
-            return True
+        if self.runtime.deal_unwatched or self.config.tournament:
+            return True  # a tournament's clock runs whoever watches
         people = [
             v.player_id
             for v in self.viewers.values()
@@ -164,6 +166,7 @@ class Dealer(TableState):
             self._retry_next_hand()
             return
         self.hand, self.button, self.hand_number = hand, deal.button, number
+        self.deal_called = False
         await self._note_missed_blinds(deal.missed)
         await self._dealt(deal)
         self._hand_starts.append(self.seq + 1)
@@ -226,7 +229,9 @@ class Dealer(TableState):
     def _bots_alone(self, deal: Deal) -> bool:
         """Only bots would be dealt in and no person is watching: an abandoned practice table
         does not play on by itself."""
-        if not all((s := self.seats[n]) is not None and s.bot for n in deal.order):
+        if self.config.tournament or not all(
+            (s := self.seats[n]) is not None and s.bot for n in deal.order
+        ):
             return False
         return all(v.player_id is None or v.player_id in self._bots for v in self.viewers.values())
 
@@ -396,5 +401,8 @@ class Dealer(TableState):
                 self._emit(self._seat_record(seat))
         if self.closing:
             await self._close_or_retry()
+            return
+        if self.config.tournament:
+            self._tell_director()  # it calls the next deal
             return
         self._schedule_next_hand(self.runtime.between_hands)

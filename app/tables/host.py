@@ -211,9 +211,8 @@ class Host(TableState):
             return
         from app.bots.player import Bot  # here: app.bots imports app.tables (the viewer)
 
-        bot = Bot(
-            self, seat.player_id, self.runtime.bot_think, seat.stack or self.config.buy_in_max
-        )
+        buy_in = 0 if self.config.tournament else seat.stack or self.config.buy_in_max
+        bot = Bot(self, seat.player_id, self.runtime.bot_think, buy_in)
         task = asyncio.get_running_loop().create_task(bot.run(), name=f"bot-{seat.player_id}")
         self._bots[seat.player_id] = (bot, task)
         task.add_done_callback(lambda t: self._bot_ended(seat.player_id, t))

@@ -40,6 +40,8 @@ class TableRegistry:
         self.runtime = runtime or Runtime()
         self.deck_source = deck_source
         self.tables: dict[str, Table] = {}
+        #: tournament tables' directors (`Table.director`), by table
+        self.directors: dict[str, Callable[[dict[str, Any]], None]] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._restarts: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -155,6 +157,7 @@ class TableRegistry:
         async with asyncio.timeout(self.runtime.store_timeout):
             stored = await self.store.load_table(table_id)
         table = Table(stored, self.store, self.runtime, self.deck_source)
+        table.director = self.directors.get(table_id)  # a tournament's, after a restart too
         task = asyncio.create_task(table.run(), name=f"table-{table_id}")
         self.tables[table_id] = table
         self.tasks[table_id] = task

@@ -71,6 +71,10 @@ class TableState(ABC):
     _bot_failures: dict[str, int]
     closing: bool
     closed: bool
+    #: a tournament table's director: told when a hand ends (`TournamentTable`)
+    director: Callable[[dict[str, Any]], None] | None
+    #: a tournament table deals only when its director called the deal
+    deal_called: bool
 
     # Methods one concern calls in another (each defined once, in its concern's module).
     @abstractmethod
@@ -168,3 +172,12 @@ class TableState(ABC):
 
     @abstractmethod
     def post_detach(self, viewer: Viewer) -> None: ...
+
+    @abstractmethod
+    def _check_tournament(self, c: Command) -> None: ...
+
+    @abstractmethod
+    def _tell_director(self) -> None: ...
+
+    @abstractmethod
+    async def _finish_close(self) -> None: ...

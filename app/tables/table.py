@@ -50,6 +50,7 @@ from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
 from app.tables.seating import Seating
 from app.tables.store import CHAT_KEPT, StoredTable, TableStore
+from app.tables.tournament import TournamentTable
 from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
 from app.tables.writes import Reload, Writes
 
@@ -83,7 +84,7 @@ def shuffled_deck() -> list[int]:
     return deck
 
 
-class Table(Seating, Host, Clock, Dealer, Chat, Broadcast, Writes):
+class Table(Seating, Host, Clock, Dealer, Chat, TournamentTable, Broadcast, Writes):
     """One table's actor: the state (`TableState`) and every concern's handlers."""
 
     def __init__(
@@ -152,6 +153,8 @@ class Table(Seating, Host, Clock, Dealer, Chat, Broadcast, Writes):
         #: the host closed the table: it deals no more hand (`closing`), then ends (`closed`)
         self.closing = False
         self.closed = False
+        self.director: Callable[[dict[str, Any]], None] | None = None
+        self.deal_called = False
 
     @staticmethod
     def now() -> float:
@@ -232,6 +235,7 @@ class Table(Seating, Host, Clock, Dealer, Chat, Broadcast, Writes):
         self.viewers.clear()
 
     async def _handle(self, c: Command) -> dict[str, Any]:
+        self._check_tournament(c)
         if c.kind in HOST_COMMANDS and c.player_id != self.host_id:
             raise TableError("not_host", "only the host can do that")
         handler = getattr(self, f"_on_{c.kind}", None)

@@ -1,0 +1,399 @@
+"""The tournament director: one actor per tournament that owns the clock, the field, the
+places and the moves. It talks to its tables (table actors in `TableConfig.tournament` mode)
+only through commands (`t_seat`, `t_unseat`, `t_deal`, `t_close`) and the event each table
+sends it when a hand ends (`Table.director`).
+
+Play goes in rounds: when every table has finished its hand, the director places who busted,
+balances or breaks tables (`balance.plan`), then, `between_hands` later, calls the next deal
+at every table with the level in force at that moment; so a level starts exactly with the
+first hands dealt after its time, and a break or a pause deals nothing until it ends. (A
+table that finishes first waits for the others: moves happen between hands everywhere.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.poker import Betting
+from app.tables.command import Command
+from app.tables.config import MAX_CHIPS, TableConfig
+from app.tables.errors import TableError
+from app.tables.registry import TableRegistry
+from app.tournaments.balance import TableSeats, plan
+from app.tournaments.payouts import prizes, split
+from app.tournaments.places import Standings
+from app.tournaments.structure import Level, Schedule
+
+log = logging.getLogger("omaha.tournaments")
+_draw = secrets.SystemRandom()
+
+
+@dataclass
+class Entry:
+    player_id: str
+    name: str
+    bot: bool = False
+    table: str | None = None
+    seat: int | None = None
+    place: int | None = None
+    prize: int = 0
+
+
+@dataclass
+class TableState:
+    """What the director knows of one of its tables between hands."""
+
+    id: str
+    seats: dict[int, str] = field(default_factory=dict)  # seat -> player
+    stacks: dict[str, int] = field(default_factory=dict)
+    button: int | None = None
+    playing: bool = False  # a deal was called and its hand has not ended yet
+
+
+@dataclass(frozen=True)
+class HandLog:
+    """One hand as the director saw it: which table, the level dealt, the tournament time of
+    the deal, and the chips in play when it ended."""
+
+    table: str
+    number: int
+    level: int
+    elapsed: float
+    chips: int | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A tournament's settings (validated by the REST layer; `Schedule` checks itself)."""
+
+    name: str
+    schedule: Schedule
+    starting_stack: int
+    seats: int = 6
+    game: str = "omaha"
+    betting: Betting = Betting.POT_LIMIT
+    payouts: tuple[int, ...] = ()  # basis points per place; () pays nothing (places only)
+    prize_pool: int = 0
+    max_players: int = 100
+    decision_time: float = 30.0
+    time_bank: float = 60.0
+
+
+class Director:
+    def __init__(
+        self,
+        settings: Settings,
+        host_id: str,
+        tables: TableRegistry,
+        *,
+        tournament_id: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        between_hands: float = 2.0,
+        shuffle: Callable[[list[str]], None] = _draw.shuffle,
+    ) -> None:
+        self.id = tournament_id or str(uuid.uuid4())
+        self.settings = settings
+        self.host_id = host_id
+        self.registry = tables
+        self.clock = clock
+        self.between_hands = between_hands
+        self.shuffle = shuffle
+        self.status = "registering"  # then running, paused, finished
+        self.entries: dict[str, Entry] = {}
+        self.standings = Standings(0)
+        self.tables: dict[str, TableState] = {}
+        self.hands: list[HandLog] = []
+        self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
+        self._elapsed = 0.0  # tournament time before `_since`
+        self._since: float | None = None  # the clock when it last started running
+        self._timer: asyncio.TimerHandle | None = None
+        #: stacks of players between their table and the next (moves, the final table draw)
+        self._carried: dict[str, int] = {}
+
+    # ----------------------------------------------------------------- outside API
+    def post(self, command: Command) -> None:
+        self.mailbox.put_nowait(command)
+
+    async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.post(Command(kind, sender, data, future))
+        return await future
+
+    def hand_ended(self, event: dict[str, Any]) -> None:
+        """A table's event (called in the table's task): queued for the director."""
+        self.post(Command("hand_ended", data=event))
+
+    def elapsed(self) -> float:
+        """Seconds of tournament time: the clock stops while paused."""
+        if self._since is None:
+            return self._elapsed
+        return self._elapsed + self.clock() - self._since
+
+    async def run(self) -> None:
+        while True:
+            command = await self.mailbox.get()
+            handler = getattr(self, f"_on_{command.kind}", None)
+            try:
+                if handler is None:
+                    raise TableError("unknown_command", f"unknown command {command.kind!r}")
+                result = await handler(command)
+            except TableError as error:
+                command.settle({}, error)
+                continue
+            command.settle(result or {})
+            if self.status == "finished" and self.mailbox.empty():
+                return
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    # ------------------------------------------------------------------ the field
+    async def _on_register(self, c: Command) -> dict[str, Any]:
+        pid = c.player_id
+        if pid is None:
+            raise TableError("no_session", "join the server with a name first")
+        if self.status != "registering":
+            raise TableError("registration_closed", "registration is closed")
+        if pid in self.entries:
+            raise TableError("already_registered", "you are registered already")
+        if len(self.entries) >= self.settings.max_players:
+            raise TableError("full", "the tournament is full")
+        name = str(c.data.get("name") or "player")[:32]
+        self.entries[pid] = Entry(pid, name, bot=bool(c.data.get("bot", False)))
+        return {"registered": len(self.entries)}
+
+    async def _on_unregister(self, c: Command) -> dict[str, Any]:
+        if self.status != "registering" or self.entries.pop(str(c.player_id), None) is None:
+            raise TableError("not_registered", "you are not registered (or it has started)")
+        return {"registered": len(self.entries)}
+
+    async def _on_start(self, c: Command) -> dict[str, Any]:
+        """Draw the seats at random, seat everyone with the starting stack, start the clock
+        and deal."""
+        if c.player_id != self.host_id:
+            raise TableError("not_host", "only the host can do that")
+        if self.status != "registering":
+            raise TableError("started", "the tournament has started")
+        if len(self.entries) < 2:
+            raise TableError("too_few", "a tournament needs two players at least")
+        players = list(self.entries)
+        self.shuffle(players)
+        count = math.ceil(len(players) / self.settings.seats)
+        level = self.settings.schedule.levels[0]
+        for t in range(count):
+            table = await self.registry.create(self.host_id, self._table_config(level, t))
+            self.registry.directors[table.id] = table.director = self.hand_ended
+            self.tables[table.id] = TableState(table.id)
+        ids = list(self.tables)
+        for k, pid in enumerate(players):  # round robin: table sizes within one
+            await self._seat(pid, ids[k % count], None, self.settings.starting_stack)
+        self.standings = Standings(len(players))
+        self.status = "running"
+        self._since = self.clock()
+        self._deal_all()
+        return {"tables": ids}
+
+    def _table_config(self, level: Level, number: int) -> TableConfig:
+        s = self.settings
+        return TableConfig(
+            name=f"{s.name} {number + 1}"[:40],
+            game=s.game,
+            betting=s.betting,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            big_blind_ante=level.big_blind_ante,
+            seats=s.seats,
+            buy_in_min=MAX_CHIPS,  # nobody buys in: the director seats players with stacks
+            buy_in_max=MAX_CHIPS,
+            decision_time=s.decision_time,
+            time_bank=s.time_bank,
+            cap_heads_up=True,
+            tournament=True,
+        )
+
+    async def _seat(self, pid: str, table_id: str, seat: int | None, stack: int) -> None:
+        state = self.tables[table_id]
+        if seat is None:
+            free = [n for n in range(self.settings.seats) if n not in state.seats]
+            seat = free[_draw.randrange(len(free))]
+        entry = self.entries[pid]
+        await self.registry.get(table_id).request(
+            "t_seat", None, player_id=pid, name=entry.name, seat=seat, stack=stack, bot=entry.bot
+        )
+        state.seats[seat] = pid
+        state.stacks[pid] = stack
+        entry.table, entry.seat = table_id, seat
+
+    # ------------------------------------------------------------------- the clock
+    async def _on_pause(self, c: Command) -> dict[str, Any]:
+        if c.player_id != self.host_id:
+            raise TableError("not_host", "only the host can do that")
+        if self.status != "running":
+            raise TableError("not_running", "the tournament is not running")
+        self._elapsed, self._since = self.elapsed(), None
+        self.status = "paused"
+        return {"elapsed": self._elapsed}
+
+    async def _on_resume(self, c: Command) -> dict[str, Any]:
+        if c.player_id != self.host_id:
+            raise TableError("not_host", "only the host can do that")
+        if self.status != "paused":
+            raise TableError("not_paused", "the tournament is not paused")
+        self.status = "running"
+        self._since = self.clock()
+        self._deal_all()
+        return {"elapsed": self._elapsed}
+
+    def _deal_all(self, delay: float = 0.0) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(delay, self.post, Command("deal_all"))
+
+    async def _on_deal_all(self, c: Command) -> None:
+        """Deal every table between hands (with two players or more) at the level in force
+        now; on a break, come back when it ends."""
+        self._timer = None
+        if self.status != "running" or any(t.playing for t in self.tables.values()):
+            return
+        moment = self.settings.schedule.at(self.elapsed())
+        if moment.on_break:
+            assert moment.remaining is not None
+            self._deal_all(moment.remaining)
+            return
+        level = self.settings.schedule.levels[moment.level]
+        elapsed = self.elapsed()
+        for state in self.tables.values():
+            if len(state.seats) < 2:
+                continue
+            table = self.registry.get(state.id)
+            result = await table.request(
+                "t_deal", None, small_blind=level.small_blind, big_blind=level.big_blind,
+                ante=level.ante, big_blind_ante=level.big_blind_ante)  # fmt: skip
+            state.playing = True
+            self.hands.append(HandLog(state.id, int(result["hand"]), moment.level, elapsed))
+
+    # ----------------------------------------------------------- hands and places
+    async def _on_hand_ended(self, c: Command) -> None:
+        event = c.data
+        state = self.tables.get(str(event["table"]))
+        if state is None:
+            return
+        state.playing = False
+        stacks: dict[str, int] = {str(p): int(s) for p, s in event["stacks"].items()}
+        started: dict[str, int] = {str(p): int(s) for p, s in event["started"].items()}
+        state.stacks = stacks
+        state.button = event.get("button")
+        for k in range(len(self.hands) - 1, -1, -1):  # the chips when this hand ended
+            h = self.hands[k]
+            if h.table == state.id and h.number == event["hand"]:
+                total = sum(sum(t.stacks.values()) for t in self.tables.values())
+                self.hands[k] = HandLog(h.table, h.number, h.level, h.elapsed, total)
+                break
+        busted = {p: started.get(p, 0) for p, s in stacks.items() if s == 0}
+        if busted:
+            for pid, place in self.standings.bust(busted).items():
+                self.entries[pid].place = place
+            for pid in busted:
+                await self.registry.get(state.id).request("t_unseat", None, player_id=pid)
+                state.seats = {n: p for n, p in state.seats.items() if p != pid}
+                del state.stacks[pid]
+                self.entries[pid].table = self.entries[pid].seat = None
+        if self.standings.left == 1:
+            await self._finish()
+            return
+        if any(t.playing for t in self.tables.values()):
+            return  # the round ends with the last table's hand
+        await self._balance()
+        self._deal_all(self.between_hands)
+
+    async def _balance(self) -> None:
+        """Moves between hands: balance, break tables, draw the final table."""
+        seats = [TableSeats(t.id, self.settings.seats, dict(t.seats), t.button)
+                 for t in self.tables.values()]  # fmt: skip
+        players = [p for t in self.tables.values() for p in t.seats.values()]
+        self.shuffle(players)
+        decided = plan(seats, players)
+        if decided.final is not None:
+            final_id, draw = decided.final
+            for t in list(self.tables.values()):
+                for pid in list(t.seats.values()):
+                    await self._unseat(t.id, pid)
+            for seat, pid in draw.items():
+                await self._seat(pid, final_id, seat, self._carried.pop(pid))
+        for move in decided.moves:
+            await self._unseat(move.from_table, move.player)
+            await self._seat(
+                move.player, move.to_table, move.to_seat, self._carried.pop(move.player)
+            )
+        for gone in decided.broken:
+            await self.registry.get(gone).request("t_close")
+            del self.tables[gone]
+
+    async def _unseat(self, table_id: str, pid: str) -> None:
+        result = await self.registry.get(table_id).request("t_unseat", None, player_id=pid)
+        state = self.tables[table_id]
+        state.seats = {n: p for n, p in state.seats.items() if p != pid}
+        state.stacks.pop(pid, None)
+        self._carried[pid] = int(result["stack"])
+
+    async def _finish(self) -> None:
+        winner = next(p for p, e in self.entries.items() if e.place is None)
+        self.standings.win(winner)
+        self.entries[winner].place = 1
+        amounts = split(self.settings.prize_pool, self.settings.payouts)
+        for pid, prize in prizes(self.standings.places, amounts).items():
+            self.entries[pid].prize = prize
+        self._elapsed, self._since = self.elapsed(), None
+        self.status = "finished"
+        self.stop()
+        for t in self.tables.values():
+            table = self.registry.get(t.id)
+            for pid in list(t.seats.values()):
+                await table.request("t_unseat", None, player_id=pid)
+            await table.request("t_close")
+            self.registry.directors.pop(t.id, None)
+
+    # ------------------------------------------------------------------ reading
+    async def _on_status(self, c: Command) -> dict[str, Any]:
+        return self.status_view()
+
+    def status_view(self) -> dict[str, Any]:
+        schedule = self.settings.schedule
+        moment = schedule.at(self.elapsed())
+        level = schedule.levels[moment.level]
+        left = [e for e in self.entries.values() if e.place is None]
+        chips = sum(sum(t.stacks.values()) for t in self.tables.values())
+        return {
+            "id": self.id,
+            "name": self.settings.name,
+            "status": self.status,
+            "level": moment.level + 1,
+            "on_break": moment.on_break,
+            "remaining": moment.remaining,
+            "blinds": level.to_json(),
+            "next": schedule.levels[moment.next_level].to_json()
+            if moment.next_level is not None
+            else None,
+            "players_left": len(left) if self.status != "registering" else len(self.entries),
+            "entries": len(self.entries),
+            "average_stack": chips // len(left) if left and chips else 0,
+            "payouts": split(self.settings.prize_pool, self.settings.payouts),
+            "standings": self.results(),
+        }
+
+    def results(self) -> list[dict[str, Any]]:
+        """The places given so far, best first: place, player, prize."""
+        placed = [e for e in self.entries.values() if e.place is not None]
+        placed.sort(key=lambda e: (e.place or 0, e.name))
+        return [{"place": e.place, "player_id": e.player_id, "name": e.name, "prize": e.prize}
+                for e in placed]  # fmt: skip

@@ -1,0 +1,191 @@
+"""A whole sit-and-go through the actors: a director and a table actor, six bots, a fast
+clock, until one player holds every chip."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app.tables.registry import TableRegistry
+from app.tables.store import MemoryTableStore
+from app.tables.table import Runtime, Table
+from app.tournaments.director import Director, Settings
+from app.tournaments.structure import Level, Schedule
+
+STACK = 1500
+#: fast levels (0.4 s) and a break after the third; blinds that soon force everyone all in
+SCHEDULE = Schedule(
+    tuple(
+        Level(sb, 2 * sb, 0, 2 * sb if i >= 2 else 0, minutes=0.4 / 60)
+        for i, sb in enumerate((10, 20, 40, 75, 150, 300, 600, 1200, 2500))
+    ),
+    break_every=3,
+    break_minutes=0.3 / 60,
+)
+
+
+async def play_sit_and_go(players: int = 6) -> tuple[Director, list[dict[str, Any]], Table]:
+    store = MemoryTableStore()
+    runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True, away_grace=0.05)
+    registry = TableRegistry(store, runtime)
+    settings = Settings(
+        name="Friday SNG", schedule=SCHEDULE, starting_stack=STACK, seats=6,
+        payouts=(6_500, 3_500), prize_pool=60, decision_time=5, time_bank=0)  # fmt: skip
+    director = Director(settings, "host", registry, between_hands=0.0)
+    task = asyncio.create_task(director.run())
+    for k in range(players):
+        await director.request("register", f"p{k}", name=f"Bot {k}", bot=True)
+    started = await director.request("start", "host")
+    [table_id] = started["tables"]
+    table = registry.get(table_id)
+    events: list[dict[str, Any]] = []
+    forward = table.director
+    assert forward is not None
+
+    def record(event: dict[str, Any]) -> None:
+        # Read in the table's task, as the hand ends: what the table really dealt.
+        hand = table.hand
+        assert hand is not None
+        events.append({**event, "big_blind": table.config.big_blind,
+                       "blind_seats": hand.blind_seats, "button": hand.button,
+                       "dealt": len(hand.players)})  # fmt: skip
+        forward(event)
+
+    table.director = record
+    await asyncio.wait_for(task, 120)
+    await registry.close()
+    return director, events, table
+
+
+async def test_a_six_player_sit_and_go_to_the_end() -> None:
+    director, events, table = await play_sit_and_go()
+    total = 6 * STACK
+    assert director.status == "finished"
+    # The chip total is the same after every hand.
+    assert events and all(sum(e["stacks"].values()) == total for e in events)
+    assert all(h.chips == total for h in director.hands)
+    # Places: everyone placed once; the last one holds every chip.
+    places = {p: e.place for p, e in director.entries.items()}
+    assert None not in places.values()
+    winner = next(p for p, place in places.items() if place == 1)
+    assert {p: s for p, s in events[-1]["stacks"].items() if s} == {winner: total}
+    # Busting order decides: out in an earlier hand = a worse place; in one hand, the larger
+    # starting stack the better place, equal stacks the same place.
+    out_at: dict[str, int] = {}
+    for k, e in enumerate(events):
+        busted = {p: e["started"][p] for p, s in e["stacks"].items() if s == 0}
+        for p in busted:
+            out_at[p] = k
+        for a in busted:
+            for b in busted:
+                if busted[a] > busted[b]:
+                    assert places[a] < places[b]
+                elif busted[a] == busted[b]:
+                    assert places[a] == places[b]
+    for a in out_at:
+        for b in out_at:
+            if out_at[a] < out_at[b]:
+                assert places[a] > places[b]
+    assert sorted(places.values())[0] == 1 and max(places.values()) <= 6
+    assert len(out_at) == 5
+    # Payouts: 65/35 of 60, to first and second.
+    prizes = {e.place: e.prize for e in director.entries.values()}
+    assert prizes[1] == 39 and sum(e.prize for e in director.entries.values()) == 60
+    # Each level starts exactly at the first hand dealt after its time, never in a break.
+    starts = SCHEDULE.starts()
+    for h in director.hands:
+        moment = SCHEDULE.at(h.elapsed)
+        assert not moment.on_break
+        assert h.level == moment.level
+        assert all(h.elapsed < starts[lv] for lv in range(h.level + 1, len(starts)))
+    levels = [h.level for h in director.hands]
+    assert levels == sorted(levels) and len(set(levels)) >= 3, levels
+    for level in set(levels) - {0}:
+        first = next(h for h in director.hands if h.level == level)
+        before = [h for h in director.hands if h.elapsed < first.elapsed]
+        assert before and all(h.elapsed < starts[level] <= first.elapsed for h in before)
+    # What the table dealt is the director's level.
+    dealt = {e["hand"]: e for e in events}
+    for h in director.hands:
+        assert dealt[h.number]["big_blind"] == SCHEDULE.levels[h.level].big_blind
+    # Heads-up the button posts the small blind.
+    heads_up = [e for e in events if e["dealt"] == 2]
+    assert heads_up and all(e["blind_seats"][0] == e["button"] for e in heads_up)
+    assert table.closed
+
+
+async def start(
+    schedule: Schedule, bots: int, people: int = 0, decision_time: float = 5
+) -> tuple[Director, TableRegistry, asyncio.Task[None], Table]:
+    runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True, away_grace=0.05)
+    registry = TableRegistry(MemoryTableStore(), runtime)
+    settings = Settings(name="t", schedule=schedule, starting_stack=STACK, seats=6,
+                        decision_time=decision_time, time_bank=0)  # fmt: skip
+    director = Director(settings, "host", registry, between_hands=0.0)
+    task = asyncio.create_task(director.run())
+    for k in range(bots):
+        await director.request("register", f"bot{k}", name=f"Bot {k}", bot=True)
+    for k in range(people):
+        await director.request("register", f"human{k}", name=f"Human {k}")
+    [table_id] = (await director.request("start", "host"))["tables"]
+    return director, registry, task, registry.get(table_id)
+
+
+async def test_a_break_deals_nothing_until_it_ends() -> None:
+    # Level 1 for 0.15 s, then a 0.5 s break, then level 2: no hand starts in the break.
+    schedule = Schedule((Level(10, 20, minutes=0.15 / 60), Level(10_000, 20_000, minutes=1)),
+                        break_every=1, break_minutes=0.5 / 60)  # fmt: skip
+    director, registry, task, _ = await start(schedule, bots=2)
+    await asyncio.wait_for(task, 30)
+    await registry.close()
+    times = [h.elapsed for h in director.hands]
+    assert any(t < 0.15 for t in times)
+    assert not [t for t in times if 0.15 <= t < 0.65]
+    after = [h for h in director.hands if h.elapsed >= 0.65]
+    assert after and after[0].level == 1  # dealt as the break ended, at the next level
+
+
+async def test_pausing_stops_the_clock_and_the_deals() -> None:
+    schedule = Schedule((Level(1, 2, minutes=1),))
+    director, registry, task, table = await start(schedule, bots=3)
+    await asyncio.sleep(0.1)
+    await director.request("pause", "host")
+    frozen = director.elapsed()
+    await asyncio.sleep(0.05)  # the hand being played ends
+    dealt = len(director.hands)
+    await asyncio.sleep(0.2)
+    assert director.elapsed() == frozen
+    assert len(director.hands) == dealt and not table._hand_running()
+    await director.request("resume", "host")
+    await asyncio.sleep(0.1)
+    assert len(director.hands) > dealt and director.elapsed() > frozen
+    director.stop()
+    task.cancel()
+    await registry.close()
+
+
+async def test_a_disconnected_player_is_blinded_away_never_removed() -> None:
+    # Nobody connects for "human0": the clock acts for them (check, else fold) until busted.
+    schedule = Schedule(tuple(Level(sb, 2 * sb, minutes=0.2 / 60)
+                              for sb in (25, 50, 100, 200, 400, 800, 1600)))  # fmt: skip
+    director, registry, task, table = await start(schedule, bots=2, people=1,
+                                                  decision_time=0.02)  # fmt: skip
+    seen: list[bool] = []
+    forward = table.director
+    assert forward is not None
+
+    def record(event: dict[str, Any]) -> None:
+        hand = table.hand
+        assert hand is not None
+        if "human0" in event["started"]:
+            seen.append("human0" in hand.players)
+            seat = table.seat_of("human0")
+            assert seat is not None and seat.away and not seat.sitting_out
+        forward(event)
+
+    table.director = record
+    await asyncio.wait_for(task, 60)
+    await registry.close()
+    human = director.entries["human0"]
+    assert human.place is not None and human.place >= 2  # busted, placed: never removed
+    assert seen and all(seen)  # dealt into every hand while they had chips
