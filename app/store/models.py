@@ -220,3 +220,39 @@ class ChatRow(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
+
+
+class TournamentRow(Base):
+    """A tournament: its settings (`app.tournaments.director.Settings` as JSON), host, invite
+    code, where it stands (`status`), its clock (seconds of tournament time when stored) and
+    its tables."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    host_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="registering")
+    elapsed: Mapped[float] = mapped_column(Float, default=0.0)
+    tables: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentEntryRow(Base):
+    """A player registered in a tournament, and once out (or the winner) their place and
+    prize. No foreign key on the player: a practice bot's player row is made when seated."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tournaments.id"), index=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid)
+    name: Mapped[str] = mapped_column(String(32))
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    prize: Mapped[int] = mapped_column(BigInteger, default=0)

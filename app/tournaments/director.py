@@ -13,12 +13,13 @@ table that finishes first waits for the others: moves happen between hands every
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import secrets
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +29,10 @@ from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tournaments.balance import TableSeats, plan
+from app.tournaments.entry import Entry
 from app.tournaments.payouts import prizes, split
 from app.tournaments.places import Standings
+from app.tournaments.store import MemoryTournamentStore, StoredTournament, TournamentStore
 from app.tournaments.structure import Level, Schedule
 
 log = logging.getLogger("omaha.tournaments")
@@ -37,18 +40,7 @@ _draw = secrets.SystemRandom()
 
 
 @dataclass
-class Entry:
-    player_id: str
-    name: str
-    bot: bool = False
-    table: str | None = None
-    seat: int | None = None
-    place: int | None = None
-    prize: int = 0
-
-
-@dataclass
-class TableState:
+class FieldTable:
     """What the director knows of one of its tables between hands."""
 
     id: str
@@ -86,6 +78,26 @@ class Settings:
     decision_time: float = 30.0
     time_bank: float = 60.0
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "schedule": self.schedule.to_json(),
+            "starting_stack": self.starting_stack, "seats": self.seats, "game": self.game,
+            "betting": self.betting.value, "payouts": list(self.payouts),
+            "prize_pool": self.prize_pool, "max_players": self.max_players,
+            "decision_time": self.decision_time, "time_bank": self.time_bank,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        return cls(
+            name=str(data["name"]), schedule=Schedule.from_json(data["schedule"]),
+            starting_stack=int(data["starting_stack"]), seats=int(data["seats"]),
+            game=str(data["game"]), betting=Betting(data["betting"]),
+            payouts=tuple(int(p) for p in data["payouts"]),
+            prize_pool=int(data["prize_pool"]), max_players=int(data["max_players"]),
+            decision_time=float(data["decision_time"]), time_bank=float(data["time_bank"]),
+        )  # fmt: skip
+
 
 class Director:
     def __init__(
@@ -98,8 +110,13 @@ class Director:
         clock: Callable[[], float] = time.monotonic,
         between_hands: float = 2.0,
         shuffle: Callable[[list[str]], None] = _draw.shuffle,
+        store: TournamentStore | None = None,
+        code: str | None = None,
     ) -> None:
         self.id = tournament_id or str(uuid.uuid4())
+        self.code = code or secrets.token_urlsafe(16)
+        self.store: TournamentStore = store or MemoryTournamentStore()
+        self._stored = False  # created in the store (by `run`, before any command)
         self.settings = settings
         self.host_id = host_id
         self.registry = tables
@@ -109,7 +126,7 @@ class Director:
         self.status = "registering"  # then running, paused, finished
         self.entries: dict[str, Entry] = {}
         self.standings = Standings(0)
-        self.tables: dict[str, TableState] = {}
+        self.tables: dict[str, FieldTable] = {}
         self.hands: list[HandLog] = []
         self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
         self._elapsed = 0.0  # tournament time before `_since`
@@ -117,6 +134,49 @@ class Director:
         self._timer: asyncio.TimerHandle | None = None
         #: stacks of players between their table and the next (moves, the final table draw)
         self._carried: dict[str, int] = {}
+
+    @classmethod
+    async def restore(
+        cls, stored: StoredTournament, tables: TableRegistry, store: TournamentStore, **kw: Any
+    ) -> Director:
+        """The director of a stored tournament after a restart: the field and places from the
+        store, each table's seats and stacks from its (restored) table actor, the clock from
+        its last stored reading. Run it with `run`; a running tournament deals on."""
+        settings = Settings.from_json(stored.settings)
+        d = cls(settings, stored.host_id, tables, tournament_id=stored.id, store=store,
+                code=stored.code, **kw)  # fmt: skip
+        d._stored = True
+        d.status, d._elapsed = stored.status, stored.elapsed
+        d.entries = {e.player_id: e for e in stored.entries}
+        placed = {p: e.place for p, e in d.entries.items() if e.place is not None}
+        d.standings = Standings(len(d.entries), placed)
+        busted: list[tuple[str, str]] = []
+        for tid in stored.tables:
+            try:
+                table = tables.get(tid)
+            except TableError:
+                continue  # broken and closed
+            seated = [s for s in table.seats if s is not None]
+            d.tables[tid] = FieldTable(tid, {s.number: s.player_id for s in seated},
+                                       {s.player_id: s.stack for s in seated}, table.button,
+                                       playing=table.hand is not None
+                                       and not table.hand.state.complete)  # fmt: skip
+            tables.directors[tid] = table.director = d.hand_ended
+            for s in seated:
+                entry = d.entries[s.player_id]
+                entry.table, entry.seat = tid, s.number
+                if s.stack == 0 and not d.tables[tid].playing and entry.place is None:
+                    busted.append((tid, s.player_id))  # out in the hand before the crash
+        if busted:
+            for pid, place in d.standings.bust({p: 0 for _, p in busted}).items():
+                d.entries[pid].place = place
+            for tid, pid in busted:
+                await d._unseat(tid, pid)
+                d._carried.pop(pid, None)
+        if d.status == "running":
+            d._since = d.clock()
+            d._deal_all()
+        return d
 
     # ----------------------------------------------------------------- outside API
     def post(self, command: Command) -> None:
@@ -138,6 +198,10 @@ class Director:
         return self._elapsed + self.clock() - self._since
 
     async def run(self) -> None:
+        if not self._stored:
+            await self.store.create(StoredTournament(self.id, self.code, self.host_id,
+                                                     self.settings.to_json()))  # fmt: skip
+            self._stored = True
         while True:
             command = await self.mailbox.get()
             handler = getattr(self, f"_on_{command.kind}", None)
@@ -168,13 +232,30 @@ class Director:
         if len(self.entries) >= self.settings.max_players:
             raise TableError("full", "the tournament is full")
         name = str(c.data.get("name") or "player")[:32]
-        self.entries[pid] = Entry(pid, name, bot=bool(c.data.get("bot", False)))
+        entry = Entry(pid, name, bot=bool(c.data.get("bot", False)))
+        await self._write(self.store.add_entry(self.id, entry))
+        self.entries[pid] = entry
         return {"registered": len(self.entries)}
 
     async def _on_unregister(self, c: Command) -> dict[str, Any]:
-        if self.status != "registering" or self.entries.pop(str(c.player_id), None) is None:
+        pid = str(c.player_id)
+        if self.status != "registering" or pid not in self.entries:
             raise TableError("not_registered", "you are not registered (or it has started)")
+        await self._write(self.store.remove_entry(self.id, pid))
+        del self.entries[pid]
         return {"registered": len(self.entries)}
+
+    async def _write(self, write: Coroutine[Any, Any, None]) -> None:
+        """A store write before the answer: refused (`unavailable`) if it fails."""
+        try:
+            await write
+        except Exception as error:
+            log.error("tournament %s: a write failed (%s)", self.id, type(error).__name__)
+            raise TableError("unavailable", "that could not be stored; try again") from None
+
+    async def _save_state(self) -> None:
+        await self._write(self.store.save_state(self.id, self.status, self.elapsed(),
+                                                list(self.tables)))  # fmt: skip
 
     async def _on_start(self, c: Command) -> dict[str, Any]:
         """Draw the seats at random, seat everyone with the starting stack, start the clock
@@ -192,13 +273,14 @@ class Director:
         for t in range(count):
             table = await self.registry.create(self.host_id, self._table_config(level, t))
             self.registry.directors[table.id] = table.director = self.hand_ended
-            self.tables[table.id] = TableState(table.id)
+            self.tables[table.id] = FieldTable(table.id)
         ids = list(self.tables)
         for k, pid in enumerate(players):  # round robin: table sizes within one
             await self._seat(pid, ids[k % count], None, self.settings.starting_stack)
         self.standings = Standings(len(players))
         self.status = "running"
         self._since = self.clock()
+        await self._save_state()
         self._deal_all()
         return {"tables": ids}
 
@@ -242,6 +324,11 @@ class Director:
             raise TableError("not_running", "the tournament is not running")
         self._elapsed, self._since = self.elapsed(), None
         self.status = "paused"
+        try:
+            await self._save_state()
+        except TableError:
+            self.status, self._since = "running", self.clock()
+            raise
         return {"elapsed": self._elapsed}
 
     async def _on_resume(self, c: Command) -> dict[str, Any]:
@@ -251,6 +338,11 @@ class Director:
             raise TableError("not_paused", "the tournament is not paused")
         self.status = "running"
         self._since = self.clock()
+        try:
+            await self._save_state()
+        except TableError:
+            self.status, self._since = "paused", None
+            raise
         self._deal_all()
         return {"elapsed": self._elapsed}
 
@@ -303,6 +395,9 @@ class Director:
         if busted:
             for pid, place in self.standings.bust(busted).items():
                 self.entries[pid].place = place
+            with contextlib.suppress(TableError):  # in memory; all stored again at the end
+                out = [self.entries[p] for p in busted]
+                await self._write(self.store.save_places(self.id, out))
             for pid in busted:
                 await self.registry.get(state.id).request("t_unseat", None, player_id=pid)
                 state.seats = {n: p for n, p in state.seats.items() if p != pid}
@@ -356,6 +451,13 @@ class Director:
         self._elapsed, self._since = self.elapsed(), None
         self.status = "finished"
         self.stop()
+        for _ in range(3):  # the results must be stored: try a few times
+            try:
+                await self._write(self.store.save_places(self.id, list(self.entries.values())))
+                await self._save_state()
+                break
+            except TableError:
+                await asyncio.sleep(1.0)
         for t in self.tables.values():
             table = self.registry.get(t.id)
             for pid in list(t.seats.values()):

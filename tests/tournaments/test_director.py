@@ -10,17 +10,18 @@ from app.tables.registry import TableRegistry
 from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tournaments.director import Director, Settings
+from app.tournaments.store import MemoryTournamentStore
 from app.tournaments.structure import Level, Schedule
 
 STACK = 1500
-#: fast levels (0.4 s) and a break after the third; blinds that soon force everyone all in
+#: fast levels (0.15 s) and a break after the third; blinds that soon force everyone all in
 SCHEDULE = Schedule(
     tuple(
-        Level(sb, 2 * sb, 0, 2 * sb if i >= 2 else 0, minutes=0.4 / 60)
+        Level(sb, 2 * sb, 0, 2 * sb if i >= 2 else 0, minutes=0.15 / 60)
         for i, sb in enumerate((10, 20, 40, 75, 150, 300, 600, 1200, 2500))
     ),
     break_every=3,
-    break_minutes=0.3 / 60,
+    break_minutes=0.1 / 60,
 )
 
 
@@ -108,10 +109,15 @@ async def test_a_six_player_sit_and_go_to_the_end() -> None:
     dealt = {e["hand"]: e for e in events}
     for h in director.hands:
         assert dealt[h.number]["big_blind"] == SCHEDULE.levels[h.level].big_blind
-    # Heads-up the button posts the small blind.
-    heads_up = [e for e in events if e["dealt"] == 2]
-    assert heads_up and all(e["blind_seats"][0] == e["button"] for e in heads_up)
     assert table.closed
+
+
+async def test_heads_up_the_button_posts_the_small_blind() -> None:
+    director, events, _ = await play_sit_and_go(players=2)
+    assert director.status == "finished" and events
+    assert all(e["dealt"] == 2 and e["blind_seats"][0] == e["button"] for e in events)
+    buttons = [e["button"] for e in events]
+    assert len(set(buttons)) == 2 or len(buttons) == 1  # the button moves hand to hand
 
 
 async def start(
@@ -132,16 +138,16 @@ async def start(
 
 
 async def test_a_break_deals_nothing_until_it_ends() -> None:
-    # Level 1 for 0.15 s, then a 0.5 s break, then level 2: no hand starts in the break.
-    schedule = Schedule((Level(10, 20, minutes=0.15 / 60), Level(10_000, 20_000, minutes=1)),
-                        break_every=1, break_minutes=0.5 / 60)  # fmt: skip
-    director, registry, task, _ = await start(schedule, bots=2)
+    # Level 1 for 0.1 s, then a 0.4 s break, then level 2: no hand starts in the break.
+    schedule = Schedule((Level(1, 2, minutes=0.1 / 60), Level(10_000, 20_000, minutes=1)),
+                        break_every=1, break_minutes=0.4 / 60)  # fmt: skip
+    director, registry, task, _ = await start(schedule, bots=6)
     await asyncio.wait_for(task, 30)
     await registry.close()
     times = [h.elapsed for h in director.hands]
-    assert any(t < 0.15 for t in times)
-    assert not [t for t in times if 0.15 <= t < 0.65]
-    after = [h for h in director.hands if h.elapsed >= 0.65]
+    assert any(t < 0.1 for t in times)
+    assert not [t for t in times if 0.1 <= t < 0.5]
+    after = [h for h in director.hands if h.elapsed >= 0.5]
     assert after and after[0].level == 1  # dealt as the break ended, at the next level
 
 
@@ -189,3 +195,35 @@ async def test_a_disconnected_player_is_blinded_away_never_removed() -> None:
     human = director.entries["human0"]
     assert human.place is not None and human.place >= 2  # busted, placed: never removed
     assert seen and all(seen)  # dealt into every hand while they had chips
+
+
+async def test_the_director_restarts_from_the_store_and_plays_on() -> None:
+    store = MemoryTournamentStore()
+    registry = TableRegistry(MemoryTableStore(), Runtime(between_hands=0, bot_think=0.002,
+                                                         deal_unwatched=True))  # fmt: skip
+    schedule = Schedule(tuple(Level(sb, 2 * sb, minutes=0.3 / 60)
+                              for sb in (10, 25, 50, 100, 200, 400, 800, 1600)))  # fmt: skip
+    settings = Settings(name="r", schedule=schedule, starting_stack=STACK, seats=6,
+                        payouts=(10_000,), prize_pool=6)  # fmt: skip
+    first = Director(settings, "host", registry, between_hands=0.0, store=store)
+    task = asyncio.create_task(first.run())
+    for k in range(6):
+        await first.request("register", f"p{k}", name=f"Bot {k}", bot=True)
+    await first.request("start", "host")
+    while len(first.hands) < 5:
+        await asyncio.sleep(0.01)
+    task.cancel()  # the director's process dies; the tables play the hand out and wait
+    first.stop()
+    await asyncio.sleep(0.1)
+    stored = await store.load(first.id)
+    assert stored.status == "running" and stored.tables == list(first.tables)
+    assert [e.player_id for e in stored.entries] == [f"p{k}" for k in range(6)]
+    second = await Director.restore(stored, registry, store, between_hands=0.0)
+    assert second.elapsed() >= 0 and second.status == "running"
+    await asyncio.wait_for(second.run(), 60)
+    await registry.close()
+    final = await store.load(first.id)
+    assert final.status == "finished"
+    places = sorted(e.place for e in final.entries if e.place is not None)
+    assert len(places) == 6 and places[0] == 1
+    assert [e.prize for e in final.entries if e.place == 1] == [6]
