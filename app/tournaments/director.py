@@ -30,7 +30,9 @@ from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tournaments.balance import TableSeats, plan
 from app.tournaments.entry import Entry
-from app.tournaments.payouts import prizes, split
+from app.tournaments.icm import MAX_PLAYERS as MAX_ICM_PLAYERS
+from app.tournaments.icm import chip_chop, icm, whole
+from app.tournaments.payouts import preset, prizes, split
 from app.tournaments.places import Standings
 from app.tournaments.store import MemoryTournamentStore, StoredTournament, TournamentStore
 from app.tournaments.structure import Level, Schedule
@@ -72,7 +74,8 @@ class Settings:
     seats: int = 6
     game: str = "omaha"
     betting: Betting = Betting.POT_LIMIT
-    payouts: tuple[int, ...] = ()  # basis points per place; () pays nothing (places only)
+    #: basis points per place; () pays nothing (places only); None: the preset for the field
+    payouts: tuple[int, ...] | None = ()
     prize_pool: int = 0
     max_players: int = 100
     decision_time: float = 30.0
@@ -82,7 +85,8 @@ class Settings:
         return {
             "name": self.name, "schedule": self.schedule.to_json(),
             "starting_stack": self.starting_stack, "seats": self.seats, "game": self.game,
-            "betting": self.betting.value, "payouts": list(self.payouts),
+            "betting": self.betting.value,
+            "payouts": None if self.payouts is None else list(self.payouts),
             "prize_pool": self.prize_pool, "max_players": self.max_players,
             "decision_time": self.decision_time, "time_bank": self.time_bank,
         }  # fmt: skip
@@ -93,7 +97,7 @@ class Settings:
             name=str(data["name"]), schedule=Schedule.from_json(data["schedule"]),
             starting_stack=int(data["starting_stack"]), seats=int(data["seats"]),
             game=str(data["game"]), betting=Betting(data["betting"]),
-            payouts=tuple(int(p) for p in data["payouts"]),
+            payouts=None if data["payouts"] is None else tuple(int(p) for p in data["payouts"]),
             prize_pool=int(data["prize_pool"]), max_players=int(data["max_players"]),
             decision_time=float(data["decision_time"]), time_bank=float(data["time_bank"]),
         )  # fmt: skip
@@ -197,11 +201,15 @@ class Director:
             return self._elapsed
         return self._elapsed + self.clock() - self._since
 
-    async def run(self) -> None:
+    async def create(self) -> None:
+        """Store the new tournament (before anyone hears of it)."""
         if not self._stored:
             await self.store.create(StoredTournament(self.id, self.code, self.host_id,
                                                      self.settings.to_json()))  # fmt: skip
             self._stored = True
+
+    async def run(self) -> None:
+        await self.create()
         while True:
             command = await self.mailbox.get()
             handler = getattr(self, f"_on_{command.kind}", None)
@@ -445,7 +453,7 @@ class Director:
         winner = next(p for p, e in self.entries.items() if e.place is None)
         self.standings.win(winner)
         self.entries[winner].place = 1
-        amounts = split(self.settings.prize_pool, self.settings.payouts)
+        amounts = split(self.settings.prize_pool, self.payouts())
         for pid, prize in prizes(self.standings.places, amounts).items():
             self.entries[pid].prize = prize
         self._elapsed, self._since = self.elapsed(), None
@@ -489,7 +497,7 @@ class Director:
             "players_left": len(left) if self.status != "registering" else len(self.entries),
             "entries": len(self.entries),
             "average_stack": chips // len(left) if left and chips else 0,
-            "payouts": split(self.settings.prize_pool, self.settings.payouts),
+            "payouts": split(self.settings.prize_pool, self.payouts()),
             "standings": self.results(),
         }
 
@@ -499,3 +507,24 @@ class Director:
         placed.sort(key=lambda e: (e.place or 0, e.name))
         return [{"place": e.place, "player_id": e.player_id, "name": e.name, "prize": e.prize}
                 for e in placed]  # fmt: skip
+
+    def payouts(self) -> tuple[int, ...]:
+        """The basis points paid per place (the preset for the field when none was set)."""
+        if self.settings.payouts is not None:
+            return self.settings.payouts
+        return preset(max(2, len(self.entries)))
+
+    def deal_figures(self) -> list[dict[str, Any]]:
+        """For a deal among the players left: each one's stack, chip-chop and ICM share of
+        the prizes still to be paid (whole units that add up exactly)."""
+        stacks = {p: s for t in self.tables.values() for p, s in t.stacks.items() if s > 0}
+        left = [p for p in self.entries if self.entries[p].place is None and p in stacks]
+        if len(left) < 2 or len(left) > MAX_ICM_PLAYERS:
+            return []
+        amounts = split(self.settings.prize_pool, self.payouts())[: len(left)]
+        chips = [stacks[p] for p in left]
+        chop = whole(chip_chop(chips, amounts))
+        model = whole(icm(chips, amounts))
+        return [{"player_id": p, "name": self.entries[p].name, "stack": stacks[p],
+                 "chip_chop": c, "icm": m}
+                for p, c, m in zip(left, chop, model, strict=True)]  # fmt: skip
