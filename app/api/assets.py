@@ -109,6 +109,15 @@ def router(assets: Assets) -> APIRouter:
         """A hand's replayer: the client reads the hand number from the address."""
         return assets.response(request, assets.page, "no-cache")
 
+    @r.get("/tournaments/{code}")
+    async def tournament_page(code: str, request: Request) -> Response:
+        """A tournament's standings; `/clock`: its big-screen clock."""
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/tournaments/{code}/clock")
+    async def tournament_clock(code: str, request: Request) -> Response:
+        return assets.response(request, assets.page, "no-cache")
+
     @r.get("/static/{version}/{path:path}")
     async def asset(version: str, path: str, request: Request) -> Response:
         found = assets.files.get(path)

@@ -9,6 +9,7 @@ import { tableView } from './views/table.js';
 import { TableCtrl } from './table-ctrl.js';
 import { ReplayCtrl } from './replay.js';
 import { replayView } from './views/replay.js';
+import { TournamentCtrl, clockView, standingsView } from './views/tournament.js';
 
 const root = document.getElementById('app');
 const settings = loadSettings();
@@ -101,6 +102,14 @@ async function start() {
   }
   let me = null;
   try { me = await api.whoami(); } catch { me = null; }
+  const tournament = location.pathname.match(/^\/tournaments\/([^/]+)(\/clock)?$/);
+  if (tournament) {
+    const t = new TournamentCtrl(decodeURIComponent(tournament[1]), me, redraw);
+    window.__omaha.tournament = t;
+    view = () => (tournament[2] ? clockView(t) : standingsView(t));
+    t.start();
+    return;
+  }
   if (code && me) {
     const ctrl = new TableCtrl(code, me, settings, redraw);
     window.addEventListener('keydown', (e) => ctrl.key(e));
