@@ -3,14 +3,13 @@ standings, the deal figures, and the results as CSV."""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from app.api.identity import PlayerDep
+from app.api.ledger import _csv as csv_text  # the one CSV writer (formula-safe cells)
 from app.api.limits import check_rate
 from app.api.tables import public_base
 from app.config import Settings as ServerSettings
@@ -167,13 +166,10 @@ async def deal(code: str, request: Request) -> dict[str, Any]:
 
 @router.get("/{code}/results.csv")
 async def results_csv(code: str, request: Request) -> Response:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["place", "player", "prize"])
-    for row in director_of(request, code).results():
-        writer.writerow([row["place"], row["name"], row["prize"]])
+    rows: list[list[Any]] = [["place", "player", "prize"]]
+    rows += [[r["place"], r["name"], r["prize"]] for r in director_of(request, code).results()]
     headers = {"content-disposition": f'attachment; filename="results-{code[:8]}.csv"'}
-    return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
+    return Response(csv_text(rows), media_type="text/csv; charset=utf-8", headers=headers)
 
 
 ACTIONS = ("register", "unregister", "start", "pause", "resume")
