@@ -57,6 +57,9 @@ class TournamentIn(BaseModel):
     max_players: StrictInt = Field(default=60, ge=2, le=1000)
     decision_time: float = Field(default=30.0, ge=0, le=600, allow_inf_nan=False)
     time_bank: float = Field(default=60.0, ge=0, le=3600, allow_inf_nan=False)
+    late_registration_level: StrictInt = Field(default=0, ge=0, le=100)
+    reentries: StrictInt = Field(default=0, ge=0, le=100)
+    start_when_full: bool = False
 
     def settings(self) -> Settings:
         """The director's settings; raises `BadSchedule` or `BadPayout`."""
@@ -87,6 +90,8 @@ class TournamentIn(BaseModel):
             seats=self.seats, game=self.game, betting=self.betting, payouts=payouts,
             prize_pool=self.prize_pool, max_players=self.max_players,
             decision_time=self.decision_time, time_bank=self.time_bank,
+            late_registration_level=self.late_registration_level, reentries=self.reentries,
+            start_when_full=self.start_when_full,
         )  # fmt: skip
 
 

@@ -247,7 +247,7 @@ class TournamentEntryRow(Base):
     prize. No foreign key on the player: a practice bot's player row is made when seated."""
 
     __tablename__ = "tournament_entries"
-    __table_args__ = (UniqueConstraint("tournament_id", "player_id"),)
+    __table_args__ = (UniqueConstraint("tournament_id", "player_id", "number"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     tournament_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tournaments.id"), index=True)
@@ -256,3 +256,5 @@ class TournamentEntryRow(Base):
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     prize: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: 1 for the first entry, 2, 3, ... for re-entries after busting
+    number: Mapped[int] = mapped_column(Integer, default=1)

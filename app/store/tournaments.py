@@ -32,6 +32,7 @@ class SqlTournamentStore:
                 bot=entry.bot,
                 place=entry.place,
                 prize=entry.prize,
+                number=entry.number,
             )
             s.add(row)
 
@@ -63,6 +64,7 @@ class SqlTournamentStore:
                     .where(
                         TournamentEntryRow.tournament_id == uuid.UUID(tournament_id),
                         TournamentEntryRow.player_id == uuid.UUID(e.player_id),
+                        TournamentEntryRow.number == e.number,
                     )
                     .values(place=e.place, prize=e.prize)
                 )
@@ -80,7 +82,8 @@ class SqlTournamentStore:
                 id=tournament_id, code=row.code, host_id=str(row.host_id),
                 settings=dict(row.settings), status=row.status, elapsed=row.elapsed,
                 tables=list(row.tables or []),
-                entries=[Entry(str(e.player_id), e.name, e.bot, place=e.place, prize=e.prize)
+                entries=[Entry(str(e.player_id), e.name, e.bot, place=e.place, prize=e.prize,
+                               number=e.number)
                          for e in entries],
             )  # fmt: skip
 

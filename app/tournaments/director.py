@@ -80,6 +80,10 @@ class Settings:
     max_players: int = 100
     decision_time: float = 30.0
     time_bank: float = 60.0
+    #: registration (and re-entry) stays open to the end of this level (1 the first; 0 none)
+    late_registration_level: int = 0
+    reentries: int = 0  # re-entries a player may make after busting (while registration is open)
+    start_when_full: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +93,8 @@ class Settings:
             "payouts": None if self.payouts is None else list(self.payouts),
             "prize_pool": self.prize_pool, "max_players": self.max_players,
             "decision_time": self.decision_time, "time_bank": self.time_bank,
+            "late_registration_level": self.late_registration_level,
+            "reentries": self.reentries, "start_when_full": self.start_when_full,
         }  # fmt: skip
 
     @classmethod
@@ -100,6 +106,9 @@ class Settings:
             payouts=None if data["payouts"] is None else tuple(int(p) for p in data["payouts"]),
             prize_pool=int(data["prize_pool"]), max_players=int(data["max_players"]),
             decision_time=float(data["decision_time"]), time_bank=float(data["time_bank"]),
+            late_registration_level=int(data.get("late_registration_level", 0)),
+            reentries=int(data.get("reentries", 0)),
+            start_when_full=bool(data.get("start_when_full", False)),
         )  # fmt: skip
 
 
@@ -121,6 +130,7 @@ class Director:
         self.code = code or secrets.token_urlsafe(16)
         self.store: TournamentStore = store or MemoryTournamentStore()
         self._stored = False  # created in the store (by `run`, before any command)
+        self._ended = False
         self.settings = settings
         self.host_id = host_id
         self.registry = tables
@@ -128,7 +138,8 @@ class Director:
         self.between_hands = between_hands
         self.shuffle = shuffle
         self.status = "registering"  # then running, paused, finished
-        self.entries: dict[str, Entry] = {}
+        self.entries: dict[str, Entry] = {}  # by `Entry.key`
+        self.live: dict[str, str] = {}  # player -> the key of their entry still in play
         self.standings = Standings(0)
         self.tables: dict[str, FieldTable] = {}
         self.hands: list[HandLog] = []
@@ -151,8 +162,9 @@ class Director:
                 code=stored.code, **kw)  # fmt: skip
         d._stored = True
         d.status, d._elapsed = stored.status, stored.elapsed
-        d.entries = {e.player_id: e for e in stored.entries}
-        placed = {p: e.place for p, e in d.entries.items() if e.place is not None}
+        d.entries = {e.key: e for e in stored.entries}
+        d.live = {e.player_id: e.key for e in stored.entries if e.place is None}
+        placed = {k: e.place for k, e in d.entries.items() if e.place is not None}
         d.standings = Standings(len(d.entries), placed)
         busted: list[tuple[str, str]] = []
         for tid in stored.tables:
@@ -167,14 +179,15 @@ class Director:
                                        and not table.hand.state.complete)  # fmt: skip
             tables.directors[tid] = table.director = d.hand_ended
             for s in seated:
-                entry = d.entries[s.player_id]
+                entry = d.entry_of(s.player_id)
                 entry.table, entry.seat = tid, s.number
                 if s.stack == 0 and not d.tables[tid].playing and entry.place is None:
                     busted.append((tid, s.player_id))  # out in the hand before the crash
         if busted:
-            for pid, place in d.standings.bust({p: 0 for _, p in busted}).items():
-                d.entries[pid].place = place
+            for key, place in d.standings.bust({d.live[p]: 0 for _, p in busted}).items():
+                d.entries[key].place = place
             for tid, pid in busted:
+                del d.live[pid]
                 await d._unseat(tid, pid)
                 d._carried.pop(pid, None)
         if d.status == "running":
@@ -184,6 +197,9 @@ class Director:
 
     # ----------------------------------------------------------------- outside API
     def post(self, command: Command) -> None:
+        if self.status == "finished" and self._ended:
+            command.settle({}, TableError("finished", "the tournament is over"))
+            return
         self.mailbox.put_nowait(command)
 
     async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
@@ -220,8 +236,13 @@ class Director:
             except TableError as error:
                 command.settle({}, error)
                 continue
+            except Exception:  # a bug: answered, logged, and the tournament goes on
+                log.exception("tournament %s: %s failed", self.id, command.kind)
+                command.settle({}, TableError("internal", "the tournament director failed"))
+                continue
             command.settle(result or {})
             if self.status == "finished" and self.mailbox.empty():
+                self._ended = True  # later commands are answered at once (`post`)
                 return
 
     def stop(self) -> None:
@@ -233,17 +254,49 @@ class Director:
         pid = c.player_id
         if pid is None:
             raise TableError("no_session", "join the server with a name first")
-        if self.status != "registering":
+        late = self.status in ("running", "paused")
+        if not (self.status == "registering" or (late and self.late_registration_open())):
             raise TableError("registration_closed", "registration is closed")
-        if pid in self.entries:
+        if pid in self.live:
             raise TableError("already_registered", "you are registered already")
+        number = 1 + sum(1 for e in self.entries.values() if e.player_id == pid)
+        if number - 1 > self.settings.reentries:
+            raise TableError("no_reentry", "no more re-entries for you in this tournament")
         if len(self.entries) >= self.settings.max_players:
             raise TableError("full", "the tournament is full")
         name = str(c.data.get("name") or "player")[:32]
-        entry = Entry(pid, name, bot=bool(c.data.get("bot", False)))
+        entry = Entry(pid, name, bot=bool(c.data.get("bot", False)), number=number)
         await self._write(self.store.add_entry(self.id, entry))
-        self.entries[pid] = entry
-        return {"registered": len(self.entries)}
+        self.entries[entry.key] = entry
+        self.live[pid] = entry.key
+        if late:  # seated at once where there is room (a new table if there is none)
+            self.standings.entries += 1
+            await self._seat_late(pid)
+        elif self.settings.start_when_full and len(self.entries) == self.settings.max_players:
+            await self._on_start(Command("start", self.host_id))
+        return {"registered": len(self.entries), "entry": number}
+
+    def late_registration_open(self) -> bool:
+        """Late registration (and re-entry) is open until the end of level
+        `late_registration_level` (1 is the first level; 0: none)."""
+        moment = self.settings.schedule.at(self.elapsed())
+        return moment.level < self.settings.late_registration_level
+
+    async def _seat_late(self, pid: str) -> None:
+        open_seats = [t for t in self.tables.values() if len(t.seats) < self.settings.seats]
+        if open_seats:
+            target = min(open_seats, key=lambda t: len(t.seats)).id
+        else:
+            level = self.settings.schedule.levels[self.settings.schedule.at(self.elapsed()).level]
+            config = self._table_config(level, len(self.tables))
+            table = await self.registry.create(self.host_id, config)
+            self.registry.directors[table.id] = table.director = self.hand_ended
+            self.tables[table.id] = FieldTable(table.id)
+            target = table.id
+            await self._save_state()
+        await self._seat(pid, target, None, self.settings.starting_stack)
+        if not any(t.playing for t in self.tables.values()) and self.status == "running":
+            self._deal_all(self.between_hands)
 
     async def _on_unregister(self, c: Command) -> dict[str, Any]:
         pid = str(c.player_id)
@@ -251,6 +304,7 @@ class Director:
             raise TableError("not_registered", "you are not registered (or it has started)")
         await self._write(self.store.remove_entry(self.id, pid))
         del self.entries[pid]
+        del self.live[pid]
         return {"registered": len(self.entries)}
 
     async def _write(self, write: Coroutine[Any, Any, None]) -> None:
@@ -274,7 +328,7 @@ class Director:
             raise TableError("started", "the tournament has started")
         if len(self.entries) < 2:
             raise TableError("too_few", "a tournament needs two players at least")
-        players = list(self.entries)
+        players = list(self.live)
         self.shuffle(players)
         count = math.ceil(len(players) / self.settings.seats)
         level = self.settings.schedule.levels[0]
@@ -316,7 +370,7 @@ class Director:
         if seat is None:
             free = [n for n in range(self.settings.seats) if n not in state.seats]
             seat = free[_draw.randrange(len(free))]
-        entry = self.entries[pid]
+        entry = self.entry_of(pid)
         await self.registry.get(table_id).request(
             "t_seat", None, player_id=pid, name=entry.name, seat=seat, stack=stack, bot=entry.bot
         )
@@ -401,16 +455,19 @@ class Director:
                 break
         busted = {p: started.get(p, 0) for p, s in stacks.items() if s == 0}
         if busted:
-            for pid, place in self.standings.bust(busted).items():
-                self.entries[pid].place = place
+            out = [self.entry_of(p) for p in busted]
+            for key, place in self.standings.bust({e.key: busted[e.player_id]
+                                                   for e in out}).items():  # fmt: skip
+                self.entries[key].place = place
             with contextlib.suppress(TableError):  # in memory; all stored again at the end
-                out = [self.entries[p] for p in busted]
                 await self._write(self.store.save_places(self.id, out))
-            for pid in busted:
+            for entry in out:
+                pid = entry.player_id
                 await self.registry.get(state.id).request("t_unseat", None, player_id=pid)
                 state.seats = {n: p for n, p in state.seats.items() if p != pid}
                 del state.stacks[pid]
-                self.entries[pid].table = self.entries[pid].seat = None
+                entry.table = entry.seat = None
+                del self.live[pid]
         if self.standings.left == 1:
             await self._finish()
             return
@@ -450,12 +507,12 @@ class Director:
         self._carried[pid] = int(result["stack"])
 
     async def _finish(self) -> None:
-        winner = next(p for p, e in self.entries.items() if e.place is None)
+        winner = next(k for k, e in self.entries.items() if e.place is None)
         self.standings.win(winner)
         self.entries[winner].place = 1
         amounts = split(self.settings.prize_pool, self.payouts())
-        for pid, prize in prizes(self.standings.places, amounts).items():
-            self.entries[pid].prize = prize
+        for key, prize in prizes(self.standings.places, amounts).items():
+            self.entries[key].prize = prize
         self._elapsed, self._since = self.elapsed(), None
         self.status = "finished"
         self.stop()
@@ -518,13 +575,17 @@ class Director:
         """For a deal among the players left: each one's stack, chip-chop and ICM share of
         the prizes still to be paid (whole units that add up exactly)."""
         stacks = {p: s for t in self.tables.values() for p, s in t.stacks.items() if s > 0}
-        left = [p for p in self.entries if self.entries[p].place is None and p in stacks]
+        left = [p for p in self.live if p in stacks]
         if len(left) < 2 or len(left) > MAX_ICM_PLAYERS:
             return []
         amounts = split(self.settings.prize_pool, self.payouts())[: len(left)]
         chips = [stacks[p] for p in left]
         chop = whole(chip_chop(chips, amounts))
         model = whole(icm(chips, amounts))
-        return [{"player_id": p, "name": self.entries[p].name, "stack": stacks[p],
+        return [{"player_id": p, "name": self.entry_of(p).name, "stack": stacks[p],
                  "chip_chop": c, "icm": m}
                 for p, c, m in zip(left, chop, model, strict=True)]  # fmt: skip
+
+    def entry_of(self, player_id: str) -> Entry:
+        """A player's entry still in play."""
+        return self.entries[self.live[player_id]]

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 @dataclass
 class Entry:
+    """One entry: a player's first (`number` 1) or a re-entry after busting (2, 3, ...).
+    Each entry is placed, and paid, on its own."""
+
     player_id: str
     name: str
     bot: bool = False
@@ -14,3 +17,8 @@ class Entry:
     seat: int | None = None
     place: int | None = None
     prize: int = 0
+    number: int = 1
+
+    @property
+    def key(self) -> str:
+        return self.player_id if self.number == 1 else f"{self.player_id}/{self.number}"

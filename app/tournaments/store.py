@@ -67,9 +67,9 @@ class MemoryTournamentStore:
         t.status, t.elapsed, t.tables = status, elapsed, list(tables)
 
     async def save_places(self, tournament_id: str, entries: list[Entry]) -> None:
-        by_player = {e.player_id: e for e in self.tournaments[tournament_id].entries}
+        by_key = {e.key: e for e in self.tournaments[tournament_id].entries}
         for e in entries:
-            stored = by_player[e.player_id]
+            stored = by_key[e.key]
             stored.place, stored.prize = e.place, e.prize
 
     async def load(self, tournament_id: str) -> StoredTournament:

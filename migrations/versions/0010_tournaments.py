@@ -48,6 +48,7 @@ def upgrade() -> None:
         sa.Column("bot", sa.Boolean(), nullable=False),
         sa.Column("place", sa.Integer(), nullable=True),
         sa.Column("prize", sa.BigInteger(), nullable=False),
+        sa.Column("number", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(
             ["tournament_id"],
             ["tournaments.id"],
@@ -55,7 +56,10 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_tournament_entries")),
         sa.UniqueConstraint(
-            "tournament_id", "player_id", name=op.f("uq_tournament_entries_tournament_id")
+            "tournament_id",
+            "player_id",
+            "number",
+            name=op.f("uq_tournament_entries_tournament_id"),
         ),
     )
     op.create_index(

@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
@@ -227,3 +230,68 @@ async def test_the_director_restarts_from_the_store_and_plays_on() -> None:
     places = sorted(e.place for e in final.entries if e.place is not None)
     assert len(places) == 6 and places[0] == 1
     assert [e.prize for e in final.entries if e.place == 1] == [6]
+
+
+async def late_field(reentries: int) -> tuple[Director, TableRegistry, asyncio.Task[None]]:
+    # Level 1 (big blinds, for busts) lasts 1.5 s and registration stays open through it.
+    schedule = Schedule((Level(100, 200, minutes=1.5 / 60), Level(400, 800, minutes=0.3 / 60),
+                         Level(2000, 4000, minutes=1)))  # fmt: skip
+    runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True)
+    registry = TableRegistry(MemoryTableStore(), runtime)
+    settings = Settings(name="late", schedule=schedule, starting_stack=1000, seats=6,
+                        late_registration_level=1, reentries=reentries)  # fmt: skip
+    director = Director(settings, "host", registry, between_hands=0.0)
+    task = asyncio.create_task(director.run())
+    for k in range(3):
+        await director.request("register", f"p{k}", name=f"Bot {k}", bot=True)
+    await director.request("start", "host")
+    return director, registry, task
+
+
+async def first_bust(director: Director) -> str:
+    while True:
+        out = [e for e in director.entries.values() if e.place is not None]
+        if out:
+            return out[0].player_id
+        await asyncio.sleep(0.005)
+
+
+async def test_late_registration_and_a_re_entry() -> None:
+    director, registry, task = await late_field(reentries=1)
+    late = await director.request("register", "late", name="Late", bot=True)
+    assert late == {"registered": 4, "entry": 1}
+    assert director.entry_of("late").table is not None  # seated at once
+    busted = await asyncio.wait_for(first_bust(director), 1.4)
+    again = await director.request("register", busted, name="Again", bot=True)
+    assert again["entry"] == 2 and director.entry_of(busted).number == 2
+    assert director.standings.entries == 5
+    while director.settings.schedule.at(director.elapsed()).level == 0:
+        if director.status == "finished":  # its clock stopped: over before the level ended
+            break
+        await asyncio.sleep(0.01)  # registration closes with the first level
+    with pytest.raises(TableError) as closed:
+        await director.request("register", "later", name="Later", bot=True)
+    assert closed.value.code in ("registration_closed", "finished")
+    await asyncio.wait_for(task, 60)
+    await registry.close()
+    # Five entries, each placed once; the re-entered player twice; every chip to the winner.
+    assert len(director.entries) == 5
+    places = sorted(e.place for e in director.entries.values() if e.place is not None)
+    assert len(places) == 5 and places[0] == 1
+    assert len([e for e in director.entries.values() if e.player_id == busted]) == 2
+    chips = [h.chips for h in director.hands if h.chips is not None]
+    assert chips[-1] == 5 * 1000 and all(c in (3000, 4000, 5000) for c in chips)
+
+
+async def test_no_re_entry_beyond_the_limit() -> None:
+    director, registry, task = await late_field(reentries=0)
+    with pytest.raises(TableError) as twice:
+        await director.request("register", "p0", name="X")
+    assert twice.value.code == "already_registered"
+    busted = await asyncio.wait_for(first_bust(director), 1.4)
+    with pytest.raises(TableError) as refused:
+        await director.request("register", busted, name="Again", bot=True)
+    assert refused.value.code == "no_reentry"
+    director.stop()
+    task.cancel()
+    await registry.close()
