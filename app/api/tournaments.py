@@ -177,7 +177,7 @@ async def results_csv(code: str, request: Request) -> Response:
     return Response(csv_text(rows), media_type="text/csv; charset=utf-8", headers=headers)
 
 
-ACTIONS = ("register", "unregister", "start", "pause", "resume")
+ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips")
 
 
 @router.post("/{code}/{action}")
@@ -186,6 +186,8 @@ async def act(code: str, action: str, request: Request, player: PlayerDep) -> di
         raise HTTPException(404, detail={"code": "unknown_action", "message": "no such action"})
     director = director_of(request, code)
     try:
+        if action.startswith("chop_"):  # ask for (or agree to) a deal of this kind
+            return await director.request("chop", str(player.id), kind=action[5:])
         return await director.request(action, str(player.id), name=player.display_name)
     except TableError as error:
         raise refused(error) from None

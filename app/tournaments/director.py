@@ -131,6 +131,7 @@ class Director:
         self.store: TournamentStore = store or MemoryTournamentStore()
         self._stored = False  # created in the store (by `run`, before any command)
         self._ended = False
+        self.chop_votes: dict[str, str] = {}  # player left -> the deal they asked for
         self.settings = settings
         self.host_id = host_id
         self.registry = tables
@@ -419,6 +420,9 @@ class Director:
         self._timer = None
         if self.status != "running" or any(t.playing for t in self.tables.values()):
             return
+        if (kind := self._chop_agreed()) is not None:
+            await self._finish(kind)
+            return
         moment = self.settings.schedule.at(self.elapsed())
         if moment.on_break:
             assert moment.remaining is not None
@@ -473,6 +477,9 @@ class Director:
             return
         if any(t.playing for t in self.tables.values()):
             return  # the round ends with the last table's hand
+        if (kind := self._chop_agreed()) is not None:
+            await self._finish(kind)  # the players left agreed a deal
+            return
         await self._balance()
         self._deal_all(self.between_hands)
 
@@ -506,13 +513,19 @@ class Director:
         state.stacks.pop(pid, None)
         self._carried[pid] = int(result["stack"])
 
-    async def _finish(self) -> None:
-        winner = next(k for k, e in self.entries.items() if e.place is None)
-        self.standings.win(winner)
-        self.entries[winner].place = 1
+    async def _finish(self, chop: str | None = None) -> None:
+        """One player holds every chip (or those left agreed a `chop`): places, prizes, the
+        results stored, the tables closed."""
         amounts = split(self.settings.prize_pool, self.payouts())
+        chopped: dict[str, int] = {}
+        if chop is not None:
+            chopped = self._chop(chop, amounts)
+        else:
+            winner = next(k for k, e in self.entries.items() if e.place is None)
+            self.standings.win(winner)
+            self.entries[winner].place = 1
         for key, prize in prizes(self.standings.places, amounts).items():
-            self.entries[key].prize = prize
+            self.entries[key].prize = chopped.get(key, prize)
         self._elapsed, self._since = self.elapsed(), None
         self.status = "finished"
         self.stop()
@@ -529,6 +542,45 @@ class Director:
                 await table.request("t_unseat", None, player_id=pid)
             await table.request("t_close")
             self.registry.directors.pop(t.id, None)
+
+    # ------------------------------------------------------------------ deals
+    async def _on_chop(self, c: Command) -> dict[str, Any]:
+        """A player left asks for (or agrees to) a deal: `kind` `icm` or `chips` (the figures
+        of `deal_figures`). When every player left has asked for the same kind, it is applied
+        once the hands being played end."""
+        pid = str(c.player_id)
+        kind = c.data.get("kind")
+        if kind not in ("icm", "chips"):
+            raise TableError("bad_deal", "a deal is icm or chips")
+        if pid not in self.live or self.status not in ("running", "paused"):
+            raise TableError("not_playing", "only players still in can ask for a deal")
+        if len(self.live) > MAX_ICM_PLAYERS:
+            raise TableError("bad_deal", f"a deal is made by {MAX_ICM_PLAYERS} players at most")
+        self.chop_votes[pid] = str(kind)
+        agreed = self._chop_agreed()
+        if agreed is not None and not any(t.playing for t in self.tables.values()):
+            await self._finish(agreed)
+        return {"votes": sum(1 for p in self.live if self.chop_votes.get(p) == kind),
+                "of": len(self.live), "agreed": agreed is not None}  # fmt: skip
+
+    def _chop_agreed(self) -> str | None:
+        kinds = {self.chop_votes.get(p) for p in self.live}
+        if len(kinds) == 1 and (kind := kinds.pop()) is not None and len(self.live) >= 2:
+            return kind
+        return None
+
+    def _chop(self, kind: str, amounts: list[int]) -> dict[str, int]:
+        """Place the players left by their stacks (equal stacks share a place) and give each
+        their figure of the deal: the prizes of the places left, shared by ICM or by chips."""
+        stacks = {p: s for t in self.tables.values() for p, s in t.stacks.items()}
+        left = list(self.live)
+        chips = [stacks[p] for p in left]
+        paid = (amounts + [0] * len(left))[: len(left)]
+        figures = whole(icm(chips, paid) if kind == "icm" else chip_chop(chips, paid))
+        for p in left:  # places by stack; equal stacks share a place
+            place = 1 + sum(1 for q in left if stacks[q] > stacks[p])
+            self.standings.places[self.live[p]] = self.entries[self.live[p]].place = place
+        return {self.live[p]: f for p, f in zip(left, figures, strict=True)}
 
     # ------------------------------------------------------------------ reading
     async def _on_status(self, c: Command) -> dict[str, Any]:
