@@ -46,6 +46,12 @@ def test_the_clock_counts_down_and_the_standings_show_the_places(players: Player
     clock.goto(f"{host.base}/tournaments/{code}")
     expect(clock.locator(".registered li")).to_have_count(2)
     clock.click("[data-cmd=start]")
+    # While it runs, the standings page shows the deal figures for the players left.
+    deal = clock.locator(".deal tbody tr")
+    expect(deal).to_have_count(2)
+    chop = [int(t) for t in clock.locator(".deal tbody tr td:nth-child(3)").all_inner_texts()]
+    icm = [int(t) for t in clock.locator(".deal tbody tr td:nth-child(4)").all_inner_texts()]
+    assert sum(chop) == sum(icm) == 100
     clock.goto(f"{host.base}/tournaments/{code}/clock")
     countdown = clock.get_by_role("timer")
     expect(countdown).to_be_visible()

@@ -34,6 +34,10 @@ export class TournamentCtrl {
       this.state = await r.json();
       this.fetchedAt = performance.now();
       this.error = null;
+      if (this.state.status === 'running' || this.state.status === 'paused') {
+        const d = await fetch(`/api/tournaments/${encodeURIComponent(this.code)}/deal`, { credentials: 'same-origin' });
+        this.deal = d.ok ? (await d.json()).players : [];
+      } else this.deal = [];
     } catch (e) {
       this.error = e.message;
     }
@@ -106,6 +110,15 @@ export function standingsView(ctrl) {
         : html`<button type="button" class="btn" data-cmd="register" onClick=${() => ctrl.act('register')}>Register</button>`}
       ${s.host === me ? html`<button type="button" class="btn" data-cmd="start" onClick=${() => ctrl.act('start')}>Start</button>` : null}
     </p>` : null}
+    ${ctrl.deal && ctrl.deal.length ? html`<h2>A deal</h2>
+      <table class="deal">
+        <thead><tr><th scope="col">Player</th><th scope="col">Stack</th><th scope="col">Chip chop</th><th scope="col">ICM</th></tr></thead>
+        <tbody>${ctrl.deal.map((d) => html`<tr><th scope="row">${d.name}</th><td>${d.stack}</td><td>${d.chip_chop}</td><td>${d.icm}</td></tr>`)}</tbody>
+      </table>
+      ${ctrl.deal.some((d) => d.player_id === me) ? html`<p>
+        <button type="button" class="btn" data-cmd="chop-icm" onClick=${() => ctrl.act('chop_icm')}>Ask for an ICM deal</button>
+        <button type="button" class="btn" data-cmd="chop-chips" onClick=${() => ctrl.act('chop_chips')}>Ask for a chip chop</button>
+        (applied when everyone left asks for the same)</p>` : null}` : null}
     <h2>Standings</h2>
     <table class="standings">
       <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Prize</th></tr></thead>
