@@ -274,7 +274,8 @@ class Director:
             self.standings.entries += 1
             await self._seat_late(pid)
         elif self.settings.start_when_full and len(self.entries) == self.settings.max_players:
-            await self._on_start(Command("start", self.host_id))
+            with contextlib.suppress(TableError):  # registered either way
+                await self._on_start(Command("start", self.host_id))
         return {"registered": len(self.entries), "entry": number}
 
     def late_registration_open(self) -> bool:

@@ -24,6 +24,7 @@ class Hall:
         self.directors: dict[str, Director] = {}
         self.codes: dict[str, str] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        self._later: asyncio.Task[None] | None = None
 
     def _run(self, director: Director) -> None:
         self.directors[director.id] = director
@@ -51,8 +52,29 @@ class Hall:
         return self.directors[tid]
 
     async def start(self) -> None:
-        """Restore every unfinished tournament (its tables are running already)."""
+        """Restore every unfinished tournament (its tables are running already). While the
+        database does not answer, start-up goes on and this is tried again in the background."""
+        try:
+            await self._restore()
+        except Exception as error:
+            log.error("cannot restore the tournaments (%s); trying again", type(error).__name__)
+            self._later = asyncio.get_running_loop().create_task(self._restore_later())
+
+    async def _restore_later(self) -> None:
+        delay = 1.0
+        while True:
+            await asyncio.sleep(delay)
+            delay = min(30.0, delay * 2)
+            try:
+                await self._restore()
+            except Exception:
+                continue
+            return
+
+    async def _restore(self) -> None:
         for tid in await self.store.unfinished():
+            if tid in self.directors:
+                continue
             stored = await self.store.load(tid)
             try:
                 director = await Director.restore(stored, self.tables, self.store,
@@ -63,6 +85,8 @@ class Hall:
             self._run(director)
 
     async def close(self) -> None:
+        if self._later is not None:
+            self._later.cancel()
         for director in self.directors.values():
             director.stop()
         for task in self.tasks.values():
