@@ -16,9 +16,10 @@ from app.config import Settings as ServerSettings
 from app.poker import Betting
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
-from app.tournaments.director import Director, Settings
+from app.tournaments.director import Director
 from app.tournaments.hall import Hall
 from app.tournaments.payouts import BadPayout, check
+from app.tournaments.settings import Settings
 from app.tournaments.structure import BadSchedule, Level, Schedule, custom, preset, suggest
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])

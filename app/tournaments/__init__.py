@@ -1,6 +1,6 @@
 """Tournaments: equal starting stacks, blinds rising on a clock, finishing places.
 
-The pure core (no asyncio, no I/O, no imports from the rest of app besides `app.poker`):
+The pure core (no asyncio, no I/O, no imports from the rest of app):
 
 - `structure`: the blind schedule (levels, breaks, presets, a suggestion) and where a clock
   time falls in it.
@@ -9,5 +9,6 @@ The pure core (no asyncio, no I/O, no imports from the rest of app besides `app.
 - `icm`: Malmuth–Harville equities and the chip-chop and ICM deal figures.
 - `balance`: which player moves where (balancing, breaking tables, the final table).
 
-`director.Director` is the actor that runs one tournament over table actors.
+`director.Director` is the actor that runs one tournament over table actors (`settings`,
+`entry` and `store`: what it keeps; `hall.Hall`: the server's directors).
 """

@@ -10,7 +10,8 @@ from typing import Any
 
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tournaments.director import Director, Settings
+from app.tournaments.director import Director
+from app.tournaments.settings import Settings
 from app.tournaments.store import TournamentStore
 
 log = logging.getLogger("omaha.tournaments")

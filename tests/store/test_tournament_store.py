@@ -8,7 +8,8 @@ import asyncio
 from app.store.tournaments import SqlTournamentStore
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime
-from app.tournaments.director import Director, Settings
+from app.tournaments.director import Director
+from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
 from tests.tables.stores import sql_store
 

@@ -12,8 +12,9 @@ from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
-from app.tournaments.director import Director, Settings
+from app.tournaments.director import Director
 from app.tournaments.icm import icm, whole
+from app.tournaments.settings import Settings
 from app.tournaments.store import MemoryTournamentStore
 from app.tournaments.structure import Level, Schedule
 

@@ -8,7 +8,8 @@ from collections import Counter
 from app.tables.registry import TableRegistry
 from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime
-from app.tournaments.director import Director, Settings
+from app.tournaments.director import Director
+from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
 
 STACK = 1000
