@@ -32,12 +32,16 @@ from tests.e2e.harness import Bot, Player, launch, server
 from tests.e2e.test_games import new_table
 
 
-def random_bot(seed: int, think: float = 0.0) -> Any:
+#: the bots' mean time to act, in seconds (0: at once)
+PACE = {"think": 0.0}
+
+
+def random_bot(seed: int) -> Any:
     rng = random.Random(seed)
 
     def policy(legal: dict[str, Any]) -> dict[str, Any]:
-        if think:
-            time.sleep(think * (0.5 + rng.random()))
+        if PACE["think"]:
+            time.sleep(PACE["think"] * (0.5 + rng.random()))
         actions = legal["actions"]
         if "run-twice" in actions:
             return {"action": "run-twice", "agree": rng.random() < 0.5}
@@ -152,7 +156,8 @@ def main() -> None:
 
         print("  loads done", file=sys.stderr, flush=True)
         # 2 and 3. A session at a six-handed table of bots, the page watching.
-        bots = [Bot(base, f"Bot{i}", random_bot(i, args.think / 1000)) for i in range(6)]
+        PACE["think"] = args.think / 1000
+        bots = [Bot(base, f"Bot{i}", random_bot(i)) for i in range(6)]
         for i, bot in enumerate(bots):
             bot.start(code, i, 10_000)
         watcher = Player(browser, base, "Watcher")
@@ -174,6 +179,7 @@ def main() -> None:
                 page.wait_for_timeout(100)  # the last frame's stamps
                 probe = page.evaluate("() => window.__probe")
                 session = time.monotonic() - t0
+                PACE["think"] = 0  # the rest (for the heap) as fast as the bots go
             if heap_100 is None and played >= 100:
                 heap_100 = heap(page)
             if played >= max(args.heap_hands, args.hands):
