@@ -129,7 +129,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--heap-hands", type=int, default=1000)
     parser.add_argument("--loads", type=int, default=5)
-    parser.add_argument("--think", type=float, default=0, help="bots' mean think time, ms")
+    parser.add_argument("--think", type=float, default=50, help="the bots' mean time to act, ms")
     args = parser.parse_args()
     with (
         tempfile.TemporaryDirectory() as tmp,

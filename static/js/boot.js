@@ -10,9 +10,34 @@ export const code = (location.pathname.match(/^\/t\/([^/]+)/) || [])[1] || null;
 // A hand link's page (`/h/...`) needs no session check: what it shows is up to the server.
 export const session = location.pathname.startsWith('/h/') ? null : whoami().catch(() => null);
 
-// Opened once the session check says the viewer has a name (without one, the server would
-// refuse the socket and the home page asks for a name first).
-export const early = code && session ? session.then((me) => (me ? startSocket(code) : null)) : null;
+// Without a name the server refuses the socket (and the home page asks for one), so the socket
+// waits for the session check, unless this browser had a name last time: then both at once.
+const NAMED = 'omaha.named';
+const named = remembered();
+if (session) session.then((me) => remember(!!me));
+
+export const early = code && session ? openSocket(code) : null;
+
+function openSocket(tableCode) {
+  if (!named) return session.then((me) => (me ? startSocket(tableCode) : null));
+  const opened = startSocket(tableCode);
+  return session.then((me) => {
+    if (me) return opened;
+    opened.socket.close(); // the name is gone (a new browser profile, an expired session)
+    return null;
+  });
+}
+
+function remembered() {
+  try { return localStorage.getItem(NAMED) === '1'; } catch { return false; }
+}
+
+function remember(yes) {
+  try {
+    if (yes) localStorage.setItem(NAMED, '1');
+    else localStorage.removeItem(NAMED);
+  } catch { /* storage off: the socket waits for the session check */ }
+}
 
 function startSocket(tableCode) {
   const held = [];
