@@ -78,21 +78,31 @@ def transferred(page: Page, url: str) -> tuple[int, float]:
 
 # Outside the page's code, before it runs: every WebSocket message's arrival (the start of its
 # dispatch on the page's main thread, before the page's own handler) is timed to the end of
-# the next frame, when that frame's animation callbacks (the page renders in one), style,
-# layout and paint are done (a task posted from the frame runs after them). `wait` is the part
-# spent waiting for that frame to begin, which any page pays: the frame clock's share.
+# the first frame that re-renders the page after it (`__omaha.renders` counts the page's
+# renders) once that frame's style, layout and paint are done (a task posted from the frame
+# runs after them). `wait` is the part spent waiting for the next frame to begin, which any
+# page pays: the frame clock's share.
 PROBE = """
 (() => {
   const probe = window.__probe = { on: false, latency: [], wait: [], pending: [], armed: false };
+  const renders = () => (window.__omaha && window.__omaha.renders) || 0;
+  const counted = () => !!(window.__omaha && 'renders' in window.__omaha); // (older pages: not)
+  const raf = window.requestAnimationFrame.bind(window);
   function frame() {
     probe.armed = false;
-    const arrived = probe.pending.splice(0);
     const begin = performance.now();
-    arrived.forEach((t) => probe.wait.push(begin - t));
+    probe.pending.forEach((m) => { if (m.wait == null) { m.wait = begin - m.t; } });
     const after = new MessageChannel();
     after.port1.onmessage = () => {
       const end = performance.now();
-      arrived.forEach((t) => probe.latency.push(end - t));
+      const now = renders();
+      probe.pending = probe.pending.filter((m) => {
+        if (counted() && now === m.renders) return true; // not drawn yet: the next frame
+        probe.latency.push(end - m.t);
+        probe.wait.push(m.wait);
+        return false;
+      });
+      if (probe.pending.length && !probe.armed) { probe.armed = true; raf(frame); }
     };
     after.port2.postMessage(0);
   }
@@ -102,8 +112,8 @@ PROBE = """
       super(...args);
       this.addEventListener('message', () => {
         if (!probe.on) return;
-        probe.pending.push(performance.now());
-        if (!probe.armed) { probe.armed = true; requestAnimationFrame(frame); }
+        probe.pending.push({ t: performance.now(), renders: renders(), wait: null });
+        if (!probe.armed) { probe.armed = true; raf(frame); }
       });
     }
   };
