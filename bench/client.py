@@ -1,16 +1,18 @@
-"""Browser client benchmark: ``.venv/bin/python -m bench.client [--hands 200] [--heap-hands 1000]``.
+"""Browser client benchmark: ``.venv/bin/python -m bench.client [--hands 200] [--heap-hands 1000]``
+(``--loads 5 --think 50``).
 
 Runs a real server process (SQLite, between hands 0 s) and Debian's Chromium with Playwright,
 and prints each figure beside its reference from the same run:
 
 1. First load of a table page on loopback: bytes transferred (compressed, headers included)
-   and the time from navigation to the snapshot drawn, against a one-line static file of the
-   same server (navigation to its load event). Median of 5 cold loads (a new browser context
-   each: empty cache).
-2. Rendering: from a WebSocket message's arrival to the end of the animation-frame callback
-   that renders it, after which the browser paints that frame (the page's own
-   instrumentation, on when ``window.__omaha.trace`` exists), p50/p95/max over a session of
-   ``--hands`` hands at a six-handed table of protocol bots, the page watching as a spectator.
+   and the time from navigation to the snapshot drawn (its frame painted), against a one-line
+   static file of the same server (navigation to its load event). Median of 5 cold loads (a
+   new browser context each: empty cache).
+2. Rendering: from each WebSocket message's arrival to the end of the first frame that
+   re-renders the page after it, paint included (`PROBE`, from outside the page's code),
+   p50/p95/max over ``--hands`` hands at a six-handed table of protocol bots that act after
+   25-75 ms (``--think``, 0: flat out), the page watching as a spectator; beside it, the part
+   spent waiting for the frame to begin (the frame clock's share, which any page pays).
 3. Memory: the page's JS heap (after a forced garbage collection, over CDP) after 100 hands and
    after ``--heap-hands`` hands of the same session.
 """
