@@ -12,7 +12,8 @@ import { tableLedger } from './api.js';
 const TITLE = document.title;
 
 export class TableCtrl {
-  constructor(code, me, settings, redraw) {
+  // `early`: the socket `boot.js` opened before this code loaded, if any.
+  constructor(code, me, settings, redraw, early = null) {
     this.code = code;
     this.me = me;
     this.settings = settings;
@@ -27,15 +28,18 @@ export class TableCtrl {
     this.pending = null; // {id, hand, counter, label}
     this.nextId = 1;
     this.requests = new Map(); // id -> what it was, for its reply
-    this.socket = new TableSocket(code, {
-      onMessage: (m) => this.receive(m),
-      onStatus: (s) => this.status(s),
-    });
+    this.early = early;
+    this.handlers = { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) };
+    this.socket = early ? early.socket : new TableSocket(code, this.handlers);
     this.ticker = setInterval(() => { if (this.state && this.state.hand && this.state.hand.deadline) this.redraw(); }, 1000);
     document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
   }
 
-  start() { this.socket.connect(); lastHands.load(this.code, this.redraw); }
+  start() {
+    if (this.early) this.early.handTo(this.handlers);
+    else this.socket.connect();
+    lastHands.load(this.code, this.redraw);
+  }
 
   status(s) {
     // Back after a drop with an action sent but not answered: send it again. Applied before

@@ -151,10 +151,14 @@ function otherCards(s, p) {
   return html`<div class="cards backs">${Array.from({ length: n }, () => CardBack({ size: 'xs' }))}</div>`;
 }
 
+// The ring drains in steps, at each redraw (every second while a clock runs), rather than as a
+// CSS animation: that repainted the table sixty times a second for the whole turn, and each
+// message then waited behind those frames.
 function clockRing(h) {
-  if (h.timeout == null) return null;
+  if (h.timeout == null || !h.deadline) return null;
+  const left = Math.max(0, Math.min(1, (h.deadline - performance.now()) / (h.timeout * 1000 || 1)));
   return html`<svg key=${`${h.id}:${h.counter}:${h.inBank}`} class=${`ring ${h.inBank ? 'bank' : ''}`}
-    viewBox="0 0 100 100" style=${{ '--dur': `${h.timeout}s` }} aria-hidden="true">
+    viewBox="0 0 100 100" style=${{ '--used': (100 * (1 - left)).toFixed(1) }} aria-hidden="true">
     <rect x="3" y="3" width="94" height="94" rx="22" pathLength="100"></rect>
   </svg>`;
 }
