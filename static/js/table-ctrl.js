@@ -8,6 +8,9 @@ import { turnSound } from './sound.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
 import { tableLedger } from './api.js';
+import { Narrator, statusText } from './speech.js';
+import { runCommand } from './commands.js';
+import { rescueFocus } from './focus.js';
 
 const TITLE = document.title;
 
@@ -26,6 +29,7 @@ export class TableCtrl {
     this.pre = null; // {kind, hand, street, toCall}
     this.pending = null; // {id, hand, counter, label}
     this.nextId = 1;
+    this.narrator = new Narrator(); // the screen-reader mode's live region
     this.requests = new Map(); // id -> what it was, for its reply
     this.socket = new TableSocket(code, {
       onMessage: (m) => this.receive(m),
@@ -49,16 +53,20 @@ export class TableCtrl {
 
   // ---------------------------------------------------------------- messages
   receive(m) {
+    const speaking = this.settings.screenReader;
     if (m.type === 'snapshot') {
       this.state = fromSnapshot(m);
+      if (speaking) this.narrator.say(statusText(this.state));
     } else if (m.type === 'ok' || m.type === 'error') {
       this.reply(m);
     } else if (m.type === 'pong') {
       return;
     } else if (this.state) {
+      if (speaking) this.narrator.hear(this.state, m); // read against the state before it
       applyEvent(this.state, m);
     }
     this.afterChange(m);
+    if (m.type === 'seat' || m.type === 'left') rescueFocus(); // a focused seat button may go
     // The hand is stored as it ends; asked a moment later, the list has it.
     if (m.type === 'hand_ended') setTimeout(() => lastHands.load(this.code, this.redraw), 400);
     this.redraw();
@@ -88,6 +96,7 @@ export class TableCtrl {
   }
 
   flash(text) {
+    if (this.settings.screenReader) this.narrator.say(text);
     this.ui.message = text;
     clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => { this.ui.message = null; this.redraw(); }, 5000);
@@ -335,6 +344,21 @@ export class TableCtrl {
   setSetting(key, value) {
     this.settings[key] = value;
     saveSettings(this.settings);
+    if (key === 'screenReader' && value && this.state) this.narrator.say(statusText(this.state));
+    this.redraw();
+  }
+
+  // ---------------------------------------------------------------- screen-reader mode
+  setScreenReader(on) {
+    this.setSetting('screenReader', on);
+    // Straight to the command box, once it is drawn.
+    if (on) requestAnimationFrame(() => { const el = document.getElementById('command'); if (el) el.focus(); });
+  }
+
+  runCommand(text) {
+    if (!String(text).trim()) return;
+    this.ui.commandText = '';
+    this.narrator.say(runCommand(this, text));
     this.redraw();
   }
 
@@ -344,10 +368,13 @@ export class TableCtrl {
     const typing = e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT' || e.target.tagName === 'TEXTAREA');
     if (e.key === 'Escape') {
       if (this.ui.dialog) this.ui.dialog = null;
+      else if (this.ui.menuOpen) this.ui.menuOpen = false;
       else { this.ui.confirmFold = false; this.ui.raising = false; }
       this.redraw();
       return;
     }
+    // Enter in a form (chat, the command box, a dialog) submits that form, nothing else.
+    if (e.key === 'Enter' && e.target && e.target.closest && e.target.closest('form')) return;
     if (e.key === 'Enter') {
       if (this.ui.confirmFold) { e.preventDefault(); this.act('fold'); return; }
       if (this.ui.raising) { e.preventDefault(); this.wager(); }

@@ -2,6 +2,7 @@
 // player buy-ins, top-ups, adjustments, cash-outs, stack and net; the fewest payments that
 // square every net, copyable as text; the CSV download.
 import { html } from '../html.js';
+import { dialogRef } from '../focus.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
@@ -43,7 +44,7 @@ export function ledgerDialog(ctrl) {
       </div>`;
   }
   return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget) close(); }}>
-    <div class="modal wide" role="dialog" aria-modal="true" aria-label="Ledger" data-dialog="ledger">
+    <div class="modal wide" role="dialog" aria-modal="true" aria-label="Ledger" data-dialog="ledger" tabindex="-1" ref=${dialogRef}>
       <h2>Ledger</h2>
       ${body}
       <div class="row"><button type="button" class="btn primary" onClick=${close}>Close</button></div>
