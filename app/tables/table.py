@@ -28,6 +28,7 @@ import orjson
 from pydantic import ValidationError
 
 from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction, Phase
+from app.tables.adjust import clean_reason, join_reasons
 from app.tables.button import Deal, plan_deal
 from app.tables.config import CHAT_MAX, MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
@@ -853,22 +854,31 @@ class Table:
     async def _on_adjust(self, c: Command) -> dict[str, Any]:
         seat = self._target_seat(c)
         amount = self._check_chips(c.data.get("amount"), signed=True)
+        reason = clean_reason(c.data.get("reason"))
         # Pending chips count: three adjustments during one hand cannot pass the maximum.
         after = seat.stack + seat.pending_top_up + seat.pending_adjust + amount
         if after < 0 or after > MAX_CHIPS:
             raise TableError("bad_amount", f"a stack stays between 0 and {MAX_CHIPS}")
         if self._in_hand(seat):
+            before = seat.pending_adjust, seat.pending_adjust_reason
             seat.pending_adjust += amount
-            await self._save_seats(seat)
-            self._emit(self._adjusted_record(seat, amount, c.player_id, pending=True))
+            seat.pending_adjust_reason = join_reasons(seat.pending_adjust_reason, reason)
+            try:
+                await self._store(self.store.hold_adjustment(self.id, seat))
+            except BaseException:
+                seat.pending_adjust, seat.pending_adjust_reason = before
+                raise
+            self._emit(self._adjusted_record(seat, amount, c.player_id, reason, pending=True))
             return {"status": "after_hand"}
-        await self._add_chips(seat, amount, "adjustment")
-        self._emit(self._adjusted_record(seat, amount, c.player_id), self._seat_record(seat))
+        await self._adjust_chips(seat, amount, reason)
+        self._emit(
+            self._adjusted_record(seat, amount, c.player_id, reason), self._seat_record(seat)
+        )
         self._schedule_next_hand(0.0)
         return {"status": "done", "stack": seat.stack}
 
     def _adjusted_record(
-        self, seat: Seat, amount: int, by: str | None, pending: bool = False
+        self, seat: Seat, amount: int, by: str | None, reason: str, pending: bool = False
     ) -> Record:
         """Everyone at the table sees a host adjustment: whose stack, by how much, by whom."""
         return Record(
@@ -878,6 +888,7 @@ class Table:
                 "player_id": seat.player_id,
                 "amount": amount,
                 "by": by,
+                "reason": reason,
                 "after_hand": pending,
                 "stack": seat.stack,
             }
@@ -1297,6 +1308,15 @@ class Table:
             seat.stack -= amount
             raise
 
+    async def _adjust_chips(self, seat: Seat, amount: int, reason: str) -> None:
+        """`_add_chips` for a host adjustment: its ledger entry keeps the reason."""
+        seat.stack += amount
+        try:
+            await self._store(self.store.adjust(self.id, seat, amount, reason))
+        except BaseException:
+            seat.stack -= amount
+            raise
+
     async def _settle_seats(self) -> list[Seat]:
         """Apply what waited for the end of the hand: top-ups, adjustments, then cash out
         leavers and removed players. Each is stored with its pending amount or flag cleared
@@ -1316,17 +1336,22 @@ class Table:
                     seat.pending_top_up = 0
                 else:
                     amount = min(max(pending, -seat.stack), MAX_CHIPS - seat.stack)
-                    seat.pending_adjust = 0
+                    reason, seat.pending_adjust, seat.pending_adjust_reason = (
+                        seat.pending_adjust_reason, 0, "")  # fmt: skip
                 try:
-                    if amount:
+                    if amount and kind == "adjustment":
+                        await self._adjust_chips(seat, amount, reason)
+                    elif amount:
                         await self._add_chips(seat, amount, kind)
+                    elif kind == "adjustment":  # cancelled out: clear it and its reasons
+                        await self._store(self.store.hold_adjustment(self.id, seat))
                     else:
                         await self._save_seats(seat)
                 except TableError:
                     if kind == "top_up":
                         seat.pending_top_up = pending
                     else:
-                        seat.pending_adjust = pending
+                        seat.pending_adjust, seat.pending_adjust_reason = pending, reason
                     raise
                 changed.append(seat)
             if seat.leaving or seat.removed:

@@ -327,8 +327,10 @@ export class TableCtrl {
     const seat = this.ui.adjustSeat != null && this.ui.adjustSeat !== '' ? Number(this.ui.adjustSeat) : seats[0];
     const amount = Math.round(Number(this.ui.adjustAmount));
     if (seat == null || !Number.isFinite(amount) || amount === 0) { this.flash('Give a whole amount, + to add or − to take.'); return; }
-    this.request({ type: 'adjust', seat, amount });
+    const reason = (this.ui.adjustReason || '').trim().slice(0, 100);
+    this.request({ type: 'adjust', seat, amount, ...(reason ? { reason } : {}) });
     this.ui.adjustAmount = '';
+    this.ui.adjustReason = '';
     this.redraw();
   }
 

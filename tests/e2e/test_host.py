@@ -62,8 +62,16 @@ def test_host_panel(players: PlayerFactory) -> None:
     before = bob.state("c.state.seats[1].stack")
     host.get_by_label("Player").select_option("1")
     host.get_by_label("Amount (+ or −)").fill("-30")
+    host.get_by_label("Reason").fill("<b>Owes</b> 30 for pizza")
     host.get_by_role("button", name="Adjust stack").click()
     expect(bob.page.locator(".seat[data-seat='1'] .stack")).to_have_text(str(before - 30))
+    # The reason is in the ledger, for everyone at the table, as text.
+    bob.page.get_by_role("button", name="Ledger").click()
+    entered = bob.page.get_by_role("dialog", name="Ledger").get_by_role("list", name="Adjustments")
+    expect(entered.get_by_role("listitem")).to_have_text(["Bob -30: <b>Owes</b> 30 for pizza"])
+    expect(entered.locator("b", has_text="Owes")).to_have_count(0)
+    bob.page.keyboard.press("Escape")
+    expect(bob.page.get_by_role("dialog", name="Ledger")).to_have_count(0)
 
     # New blinds between hands apply at once; a bomb pot is called for the next hand.
     host.get_by_label("Small blind").fill("2")

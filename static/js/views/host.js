@@ -57,6 +57,8 @@ export function hostView(ctrl) {
       </select></label>
       <label class="field">Amount (+ or −) <input type="number" name="adjust_amount" step="1" value=${ui.adjustAmount || ''}
         onInput=${(e) => { ui.adjustAmount = e.target.value; }} /></label>
+      <label class="field">Reason <input name="adjust_reason" maxlength="100" autocomplete="off" value=${ui.adjustReason || ''}
+        placeholder="Paid 50 in cash" onInput=${(e) => { ui.adjustReason = e.target.value; }} /></label>
       <button type="submit" class="btn" disabled=${!seated.length}>Adjust stack</button>
     </form>
 

@@ -33,6 +33,10 @@ export function ledgerDialog(ctrl) {
           </tr></tfoot>
         </table>
       </div>
+      ${l.adjustments && l.adjustments.length ? html`<h3>Adjustments</h3>
+        <ul class="adjustments" aria-label="Adjustments">
+          ${l.adjustments.map((a) => html`<li><b>${a.name}</b> ${signed(a.amount)}${a.reason ? html`: <span class="reason">${a.reason}</span>` : ''}</li>`)}
+        </ul>` : null}
       <h3>Settle up</h3>
       ${l.payments.length
         ? html`<ul class="payments" aria-label="Payments">${l.payments.map((p) => html`<li>${p.text}</li>`)}</ul>`
