@@ -313,6 +313,10 @@ export class TableCtrl {
     const c = this.state.table.next_config || this.state.table.config;
     const changes = {};
     Object.entries(this.ui.hostStakes).forEach(([key, value]) => {
+      if (typeof value === 'boolean') {
+        if (value !== !!c[key]) changes[key] = value;
+        return;
+      }
       const n = Math.round(Number(value));
       if (Number.isFinite(n) && n !== c[key]) changes[key] = n;
     });

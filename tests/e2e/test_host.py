@@ -93,9 +93,14 @@ def test_host_panel(players: PlayerFactory) -> None:
     host.get_by_label("Small blind").fill("3")
     host.get_by_label("Big blind").fill("6")
     host.get_by_label("Ante").fill("1")
+    # The straddle, bomb pots every 3 hands and run it twice (on by default) off.
+    assert bob.state("c.state.table.config.run_it_twice") is True
+    host.get_by_role("checkbox", name="Straddle allowed").check()
+    host.get_by_label("Bomb pot every N hands").fill("3")
+    host.get_by_role("checkbox", name="Run it twice allowed").uncheck()
     host.get_by_role("button", name="Change stakes").click()
     expect(host.locator("[data-next-stakes]")).to_have_text(
-        "From the next hand: 3/6, ante 1, buy-in 80 to 200."
+        "From the next hand: 3/6, ante 1, buy-in 80 to 200, straddle, a bomb pot every 3 hands."
     )
     expect(page.get_by_role("status")).to_contain_text("New stakes from the next hand")
     expect(bob.page.locator(".sub")).to_contain_text("2/4")
@@ -103,6 +108,11 @@ def test_host_panel(players: PlayerFactory) -> None:
     number = wait_for_hand(bob, number)
     expect(bob.page.locator(".sub")).to_contain_text("3/6")
     assert bob.state("c.state.table.config.ante") == 1
+    config = bob.state("c.state.table.config")
+    assert (config["straddle"], config["bomb_pot_every"], config["run_it_twice"]) == (
+        True, 3, False
+    )  # fmt: skip
+    expect(host.get_by_role("checkbox", name="Straddle allowed")).to_be_checked()
     assert bob.state("c.state.hand.bombPot") is False
     expect(host.locator("[data-next-stakes]")).to_have_text("A change applies from the next hand.")
 

@@ -24,6 +24,8 @@ export function tableView(ctrl) {
     ${topbar(ctrl)}
     ${banner(ctrl)}
     ${screenReaderView(ctrl)}
+    <div class="table-body">
+    <div class="table-main">
     <main class="felt-wrap">
       <div class="felt">
         <div class="rail"></div>
@@ -42,8 +44,10 @@ export function tableView(ctrl) {
     </section>
     ${resultsView(ctrl)}
     ${hostView(ctrl)}
-    ${chatView(ctrl)}
     ${lastHandsView()}
+    </div>
+    ${chatView(ctrl)}
+    </div>
     ${ctrl.ui.message ? html`<div class="toast" role=${ctrl.settings.screenReader ? null : 'status'}>${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
   </div>`;
