@@ -103,9 +103,7 @@ export function runCommand(ctrl, text) {
     else return `Say how much: ${kind} from ${legal.min_to} to ${legal.max_to}, for example ${kind} ${legal.min_to}.`;
   }
   if (!Number.isInteger(to)) return `Say a whole number of chips, for example ${kind} ${legal.min_to}.`;
-  if (to < legal.min_to || to > legal.max_to) {
-    return no(legal.min_to === legal.max_to ? `${kind} to ${legal.min_to} only` : `${kind} from ${legal.min_to} to ${legal.max_to}`);
-  }
+  if (to < legal.min_to || to > legal.max_to) return no(`${kind} ${to}`);
   ctrl.act(kind, { amount: to });
   return null;
 }

@@ -132,9 +132,8 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
                 expect(last).to_contain_text(f"raise from {legal['min_to']} to {legal['max_to']}")
                 tried.add("raise")
                 say(page, f"raise {legal['max_to'] + 1}")
-                expect(last).to_contain_text(
-                    f"Not possible: raise from {legal['min_to']} to {legal['max_to']}"
-                )
+                expect(last).to_contain_text(f"Not possible: raise {legal['max_to'] + 1}. You can ")
+                expect(last).to_contain_text(f"raise from {legal['min_to']} to {legal['max_to']}")
                 say(page, "raise")
                 expect(last).to_contain_text("Say how much")
                 say(page, f"raise to {legal['min_to']}")

@@ -15,7 +15,7 @@ export function screenReaderView(ctrl) {
     </form>
     <p id="command-help" class="hint">Type fold, check, call, raise 60, all in or pot; cards, board, seats or status to hear the table; help for the rest.</p>
     <div class="announcements" role="log" aria-live="polite" aria-label="Table announcements">
-      ${ctrl.narrator.lines.slice(-12).map((l) => html`<p key=${l.id}>${l.text}</p>`)}
+      <div>${ctrl.narrator.lines.slice(-12).map((l) => html`<p key=${l.id}>${l.text}</p>`)}</div>
     </div>
   </section>`;
 }
