@@ -239,6 +239,9 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
                 readings += any(line["in_play"] for line in data["players"])
                 await asyncio.sleep(0.01)
             await ok(alice, type="top_up", amount=40)
+            # A reason is one line of at most 100 characters; refused, nothing changes.
+            await refused(host, "bad_reason", type="adjust", seat=3, amount=-5, reason="a\nb")
+            await refused(host, "bad_message", type="adjust", seat=3, amount=-5, reason="x" * 101)
             await ok(host, type="adjust", seat=3, amount=-20, reason="=rebuy owed")
             await until(lambda: len(ended(host)) >= 9)
             await ok(bob, type="leave")
