@@ -5,7 +5,7 @@ import { boardText, myCardsText, seatsText, statusText, turnOptions } from './sp
 import { potTotal } from './table-state.js';
 
 export const HELP = 'Commands: fold, check, call, bet or raise with an amount (raise 60), all in, pot, half pot, min; '
-  + 'show or muck at the showdown; yes or no to run it twice. To hear the table: cards, board, pot, seats, status, repeat.';
+  + 'show or muck at the showdown; yes or no to run it twice. To hear the table: cards, board, pot, seats, status, time.';
 
 const WORDS = {
   fold: 'fold', f: 'fold',
@@ -18,7 +18,7 @@ const WORDS = {
   yes: 'yes', twice: 'yes', 'run it twice': 'yes', y: 'yes', no: 'no', once: 'no', n: 'no',
   help: 'help', '?': 'help', h: 'help',
   cards: 'cards', hand: 'cards', board: 'board', seats: 'seats', stacks: 'seats',
-  status: 'status', s: 'status', repeat: 'repeat', turn: 'repeat',
+  status: 'status', s: 'status', repeat: 'repeat', turn: 'repeat', time: 'time', clock: 'time',
 };
 
 // "Raise to 60" -> {word: 'wager', amount: 60}; "all in" -> {word: 'all-in'}.
@@ -47,6 +47,12 @@ export function runCommand(ctrl, text) {
     case 'seats': return seatsText(s);
     case 'status': return statusText(s);
     case 'repeat': return statusText(s);
+    case 'time': {
+      const left = h && !h.ended && h.deadline ? Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000)) : null;
+      if (left == null) return 'No clock is running.';
+      const whose = ctrl.isMyTurn() ? 'You have' : `${s.seats[h.actor] ? s.seats[h.actor].name : 'The player to act'} has`;
+      return `${whose} ${left} seconds${h.inBank ? ' of time bank' : ''}.`;
+    }
     default: break;
   }
   if (word === 'pot' && !ctrl.isMyTurn()) return h && !h.ended ? `Pot ${potTotal(h)}.` : 'No pot: no hand is being played.';

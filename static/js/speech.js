@@ -144,9 +144,11 @@ export function describeEvent(state, ev) {
     }
     case 'hole_cards':
       return you && ev.cards ? `Your cards: ${cardsText(ev.cards)}.` : null;
-    case 'turn':
-      if (you && ev.legal) return ev.in_time_bank ? `Time bank running. ${turnPrompt(state, ev.legal, ev.phase)}` : turnPrompt(state, ev.legal, ev.phase);
-      return ev.phase === 'betting' && !ev.in_time_bank ? `${name} to act.` : null;
+    case 'turn': {
+      if (!(you && ev.legal)) return ev.phase === 'betting' && !ev.in_time_bank ? `${name} to act.` : null;
+      const clock = ev.timeout != null ? ` ${Math.round(ev.timeout)} seconds.` : '';
+      return `${ev.in_time_bank ? 'Time bank running. ' : ''}${turnPrompt(state, ev.legal, ev.phase)}${clock}`;
+    }
     case 'acted': {
       const allIn = ev.all_in ? ', all in' : '';
       switch (ev.action) {

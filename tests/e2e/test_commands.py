@@ -51,6 +51,8 @@ CASES: list[tuple[dict[str, Any], str, Any, str | None]] = [
     (FIXED, "raise 9", None, "Not possible: raise 9. You can call 2, or raise to 8, or fold."),
     (CALL_ONLY, "raise 10", None, "Not possible: you cannot bet or raise now. You can call 5"),
     (CALL_ONLY, "dance", None, '"dance" is not a command.'),
+    (CALL_ONLY, "time", None, "No clock is running."),
+    (CALL_ONLY, "cards", None, "You have no cards."),
 ]
 
 
@@ -112,6 +114,18 @@ def test_the_turn_is_said_with_the_servers_figures(players: PlayerFactory) -> No
         })""",
         [FACING_A_RAISE, FREE_CHECK, FIXED, CALL_ONLY],
     )
+    # With a clock, the seconds to decide.
+    timed = p.page.evaluate(
+        """(legal) => {
+          const c = window.__omaha.ctrl;
+          c.receive({type: 'turn', hand: 'fake-hand', counter: 0, seat: 0, phase: 'betting',
+                     timeout: 30, time_bank: 60, in_time_bank: false, legal});
+          c.runCommand('time');
+          return c.narrator.lines.slice(-2).map((l) => l.text);
+        }""",
+        CALL_ONLY,
+    )
+    assert timed == ["Your turn: call 5, or fold. Pot 0. 30 seconds.", "You have 30 seconds."]
     assert prompts == [
         "Your turn: call 3, or raise from 8 to 14, or fold. Pot 0.",
         "Your turn: check, or bet from 2 to 12. Pot 0.",
