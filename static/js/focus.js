@@ -19,14 +19,17 @@ function trapTab(e) {
   }
 }
 
-// The focus on nothing (its element was redrawn away, a "Sit here" once the seat is taken):
-// to the command box, or the top bar, after the next frame is drawn.
+// The focus on nothing (its element was redrawn away: a "Sit here" once the seat is taken, an
+// action button once the action is sent): to the command box, else the first control of the
+// dock (the actions), else the top bar, after the next frame is drawn.
 export function rescueFocus() {
   // Two frames: the redraw asked for after this call renders in the first.
   requestAnimationFrame(() => requestAnimationFrame(() => {
     const a = document.activeElement;
-    if (a && a !== document.body && a.isConnected) return;
-    const to = document.getElementById('command') || document.querySelector('.topbar button:not(.sr-toggle)');
+    if (a && a !== document.body && a.isConnected && !a.disabled) return;
+    const to = document.getElementById('command')
+      || document.querySelector('.dock input:not([disabled]), .dock button:not([disabled])')
+      || document.querySelector('.topbar button:not(.sr-toggle)');
     if (to) to.focus();
   }));
 }

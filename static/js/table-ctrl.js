@@ -66,7 +66,8 @@ export class TableCtrl {
       applyEvent(this.state, m);
     }
     this.afterChange(m);
-    if (m.type === 'seat' || m.type === 'left') rescueFocus(); // a focused seat button may go
+    // A focused "Sit here" or action button may have been redrawn away.
+    if (m.type === 'seat' || m.type === 'left' || (m.type === 'acted' && m.seat === this.mySeat())) rescueFocus();
     // The hand is stored as it ends; asked a moment later, the list has it.
     if (m.type === 'hand_ended') setTimeout(() => lastHands.load(this.code, this.redraw), 400);
     this.redraw();
@@ -270,7 +271,7 @@ export class TableCtrl {
     this.redraw();
   }
 
-  command(type, extra = {}) { this.request({ type, ...extra }); }
+  command(type, extra = {}) { this.request({ type, ...extra }); rescueFocus(); }
 
   // ---------------------------------------------------------------- chat
   sendChat() {

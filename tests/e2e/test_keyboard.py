@@ -207,4 +207,30 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
         "aria-pressed", "true"
     )
     expect(page.get_by_role("log", name="Table announcements")).to_contain_text("Hand ")
+
+    # Off again (Settings, Space, Escape); playing by Tab and Enter on the buttons, the focus
+    # is not dropped when the pressed button is redrawn away.
+    page.get_by_role("button", name="Settings").focus()
+    page.keyboard.press("Enter")
+    switch = page.get_by_role("checkbox", name=re.compile("^Screen reader mode"))
+    switch.focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("log", name="Table announcements")).to_have_count(0)
+    page.wait_for_function(
+        "() => { const c = window.__omaha.ctrl; return c.isMyTurn() && !c.pending"
+        " && c.state.hand.phase === 'betting'; }",
+        timeout=20000,
+    )
+    counter = kim.state("c.state.hand.counter")
+    page.get_by_role("button", name=re.compile(r"^(Check|Call \d+)$")).focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => window.__omaha.ctrl.state.hand.counter > {counter}", timeout=15000
+    )
+    page.wait_for_function(
+        "() => document.activeElement !== document.body"
+        " && !!document.activeElement.closest('.dock')",
+        timeout=5000,
+    )
     assert not kim.errors, kim.errors
