@@ -69,7 +69,7 @@ export function runCommand(ctrl, text) {
   const options = () => `You can ${turnOptions(s, legal, h.phase)}.`;
   const no = (what) => `Not possible: ${what}. ${options()}`;
   if (h.phase === 'run-it-twice') {
-    if (word !== 'yes' && word !== 'no') return no('the vote is on running it twice');
+    if (word !== 'yes' && word !== 'no') return 'Everyone is all in: type yes to run it twice, or no for one run.';
     ctrl.act('run-twice', { agree: word === 'yes' });
     return null;
   }

@@ -20,6 +20,11 @@ FIXED = {"actions": ["fold", "call", "raise"], "call": 2, "min_to": 8, "max_to":
 CALL_ONLY = {"actions": ["fold", "call"], "call": 5, "min_to": None, "max_to": None,
              "pot_to": None}  # fmt: skip
 
+# A turn's `phase` rides along in these (it is the `turn` message's, beside `legal`).
+SHOWDOWN = {"phase": "showdown", "actions": ["show", "muck"]}
+MUST_SHOW = {"phase": "showdown", "actions": ["show"]}
+VOTE = {"phase": "run-it-twice", "actions": ["run-twice"]}
+
 # (legal, typed, what is sent or None, what is said or None)
 CASES: list[tuple[dict[str, Any], str, Any, str | None]] = [
     (FACING_A_RAISE, "call", ["call", {}], None),
@@ -53,6 +58,12 @@ CASES: list[tuple[dict[str, Any], str, Any, str | None]] = [
     (CALL_ONLY, "dance", None, '"dance" is not a command.'),
     (CALL_ONLY, "time", None, "No clock is running."),
     (CALL_ONLY, "cards", None, "You have no cards."),
+    (SHOWDOWN, "muck", ["muck", {}], None),
+    (SHOWDOWN, "show", ["show", {}], None),
+    (MUST_SHOW, "muck", None, "Not possible: you must show this hand. You can show."),
+    (VOTE, "yes", ["run-twice", {"agree": True}], None),
+    (VOTE, "once", ["run-twice", {"agree": False}], None),
+    (VOTE, "call", None, "Everyone is all in: type yes to run it twice, or no for one run."),
 ]
 
 
@@ -87,8 +98,9 @@ def test_a_typed_command_maps_to_what_the_server_offered(players: PlayerFactory)
             """([legal, typed]) => {
               const c = window.__omaha.ctrl;
               c.ui.confirmFold = false;
-              c.receive({type: 'turn', hand: 'fake-hand', counter: 0, seat: 0, phase: 'betting',
-                         timeout: null, time_bank: null, in_time_bank: false, legal});
+              c.receive({type: 'turn', hand: 'fake-hand', counter: 0, seat: 0,
+                         phase: legal.phase || 'betting', timeout: null, time_bank: null,
+                         in_time_bank: false, legal});
               c.sent = [];
               c.runCommand(typed);
               const lines = c.narrator.lines;
