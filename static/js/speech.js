@@ -179,8 +179,16 @@ export function describeEvent(state, ev) {
     }
     case 'hand_reader':
       return h && ev.boards ? `Your hand: ${readerText(readings(h, ev.boards))}.` : null;
-    case 'seat':
-      return state.seats[ev.seat] ? null : `${ev.name}${ev.bot ? ' (bot)' : ''} ${ev.player_id === state.you.player_id ? 'sit' : 'sits'} in seat ${ev.seat + 1} with ${ev.stack}.`;
+    case 'seat': {
+      const was = state.seats[ev.seat];
+      const me = ev.player_id === state.you.player_id;
+      const who2 = me ? 'You' : ev.name;
+      if (!was || was.player_id !== ev.player_id) return `${ev.name}${ev.bot ? ' (bot)' : ''} ${me ? 'sit' : 'sits'} in seat ${ev.seat + 1} with ${ev.stack}.`;
+      if (ev.status === 'sitting_out' && was.status !== 'sitting_out') return `${who2} ${me ? 'sit' : 'sits'} out.`;
+      if (ev.status !== 'sitting_out' && was.status === 'sitting_out') return `${who2} ${me ? 'are' : 'is'} back.`;
+      if (ev.away !== was.away) return `${who2} ${me ? 'are' : 'is'} ${ev.away ? 'away' : 'back'}.`;
+      return null;
+    }
     case 'left':
       return `${ev.player_id === state.you.player_id ? 'You leave' : `${name} leaves`} seat ${ev.seat + 1}.`;
     case 'adjusted':

@@ -144,3 +144,30 @@ def test_the_turn_is_said_with_the_servers_figures(players: PlayerFactory) -> No
         "Your turn: call 2, or raise to 8, or fold. Pot 0.",
         "Your turn: call 5, or fold. Pot 0.",
     ]
+
+
+def test_seats_coming_and_going_are_said(players: PlayerFactory) -> None:
+    p = players("Watcher")
+    seated_page(p)
+    said = p.page.evaluate(
+        """() => {
+          const c = window.__omaha.ctrl;
+          const bob = {type: 'seat', seat: 1, player_id: 'p1', name: 'Bob', stack: 20,
+                       status: 'playing', away: false, straddle: false};
+          const steps = [
+            {...bob, status: 'sitting_out'}, {...bob}, {...bob, away: true}, {...bob},
+            {type: 'seat', seat: 2, player_id: 'p2', name: 'Cy', stack: 80, status: 'waiting',
+             away: false, straddle: false},
+            {type: 'left', seat: 2, player_id: 'p2', cash_out: 80},
+          ];
+          return steps.map((e) => { c.receive(e); return c.narrator.lines.at(-1).text; });
+        }"""
+    )
+    assert said == [
+        "Bob sits out.",
+        "Bob is back.",
+        "Bob is away.",
+        "Bob is back.",
+        "Cy sits in seat 3 with 80.",
+        "Cy leaves seat 3.",
+    ]
