@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.api.history import all_in_luck
 from app.api.identity import PlayerDep
@@ -97,7 +98,7 @@ async def read_ledger(table: Table, luck: dict[str, float] | None = None) -> Led
     )
     try:
         entered = await table.store.adjustments(table.id)
-    except Exception:  # the figures above are the ledger; the reasons are its notes
+    except (SQLAlchemyError, OSError):  # a database that does not answer: typed, as above
         raise HTTPException(
             503, detail={"code": "unavailable", "message": "the database did not answer"}
         ) from None
