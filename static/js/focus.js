@@ -22,15 +22,17 @@ function trapTab(e) {
 // The focus on nothing (its element was redrawn away: a "Sit here" once the seat is taken, an
 // action button once the action is sent): to the command box, else the first control of the
 // dock (the actions), else the top bar, after the next frame is drawn.
-export function rescueFocus() {
-  // Two frames: the redraw asked for after this call renders in the first.
+export function rescueFocus(frames = 20) {
+  // From the second frame: the redraw asked for after this call renders in the first. An
+  // action's buttons stay disabled until the server answers: wait a few frames for them.
   requestAnimationFrame(() => requestAnimationFrame(() => {
     const a = document.activeElement;
     if (a && a !== document.body && a.isConnected && !a.disabled) return;
     const to = document.getElementById('command')
-      || document.querySelector('.dock input:not([disabled]), .dock button:not([disabled])')
-      || document.querySelector('.topbar button:not(.sr-toggle)');
+      || document.querySelector('.dock button:not([disabled]), .dock input[type=checkbox]');
     if (to) to.focus();
+    else if (frames > 0) rescueFocus(frames - 1);
+    else { const top = document.querySelector('.topbar button:not(.sr-toggle)'); if (top) top.focus(); }
   }));
 }
 

@@ -372,7 +372,10 @@ export class TableCtrl {
   // ---------------------------------------------------------------- keyboard
   key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const typing = e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT' || e.target.tagName === 'TEXTAREA');
+    // Keys go to the field being typed in; a focused checkbox, slider or button keeps them.
+    const t = e.target;
+    const typing = t && ((t.tagName === 'INPUT' && !['checkbox', 'radio', 'range', 'button', 'submit'].includes(t.type))
+      || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA');
     if (e.key === 'Escape') {
       if (this.ui.dialog) this.ui.dialog = null;
       else if (this.ui.menuOpen) this.ui.menuOpen = false;

@@ -53,7 +53,10 @@ def test_host_panel(players: PlayerFactory) -> None:
     # A practice bot in seat 4, then taken out again.
     host.get_by_role("button", name="Add a bot to seat 4").click()
     expect(page.locator(".seat[data-seat='3'] .name")).to_be_visible()
-    assert bob.state("c.state.seats[3] && c.state.seats[3].bot") is True
+    # Marked a bot on another page too (which may draw it a moment later).
+    bob.page.wait_for_function(
+        "() => { const s = window.__omaha.ctrl.state.seats[3]; return s && s.bot; }"
+    )
     bot_name = page.locator(".seat[data-seat='3'] .name").inner_text()
     host.get_by_role("button", name=f"Remove {bot_name}").click()
     expect(page.locator(".seat[data-seat='3'] .name")).to_have_count(0)
