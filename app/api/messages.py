@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
+from app.tables.adjust import REASON_MAX
 from app.tables.config import CHAT_MAX, MAX_CHIPS
 
 Chips = Annotated[StrictInt, Field(ge=-MAX_CHIPS, le=MAX_CHIPS)]
@@ -112,6 +113,7 @@ class Adjust(Message):
     type: Literal["adjust"]
     seat: SeatNo
     amount: Chips
+    reason: Annotated[str, Field(max_length=REASON_MAX)] = ""
 
 
 class Close(Message):

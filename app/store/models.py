@@ -31,6 +31,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.store.decks import SealedDeck
+from app.tables.adjust import REASONS_MAX
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -115,6 +116,10 @@ class SeatRow(Base):
     straddle: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     pending_top_up: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     pending_adjust: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    #: the reasons of the adjustments waiting for the end of the hand, with `pending_adjust`
+    pending_adjust_reason: Mapped[str] = mapped_column(
+        String(REASONS_MAX), default="", server_default=""
+    )
     #: blinds missed while sitting out (bits: 1 small, 2 big), owed on return
     missed_blinds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: the player's switches: sit out from the next hand / when the big blind reaches them
@@ -201,6 +206,8 @@ class LedgerEntry(Base):
     player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
     kind: Mapped[str] = mapped_column(String(16))
     amount: Mapped[int] = mapped_column(BigInteger)
+    #: why the host adjusted a stack (an `adjustment`'s reason; several joined by "; ")
+    reason: Mapped[str | None] = mapped_column(String(REASONS_MAX), nullable=True)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )

@@ -38,6 +38,7 @@ from app.tables.seat import Seat
 from app.tables.store import (
     CHAT_KEPT,
     LEDGER_IN,
+    Adjustment,
     LedgerTotal,
     StoredHand,
     StoredTable,
@@ -312,6 +313,7 @@ class SqlTableStore:
                     straddle=r.straddle,
                     pending_top_up=r.pending_top_up,
                     pending_adjust=r.pending_adjust,
+                    pending_adjust_reason=r.pending_adjust_reason or "",
                     missed_blinds=r.missed_blinds,
                     bot=bot,
                     sit_out_next=r.sit_out_next,
@@ -539,6 +541,49 @@ class SqlTableStore:
             loop.create_future(), ledger=ledger, seats=self._seat_params(table_id, [seat])
         )
         await item.submitted(self._append_queue(loop))
+
+    # Adjustments are a host's occasional command: plain transactions, not the group writer.
+    async def adjust(self, table_id: str, seat: Seat, amount: int, reason: str) -> None:
+        async with self.sessions.begin() as s:
+            entry = self._ledger(table_id, seat.player_id, "adjustment", amount)
+            entry.reason = reason or None
+            s.add(entry)
+            await self._put_seats(s, table_id, [seat])
+            await self._put_adjust_reason(s, table_id, seat)
+
+    async def hold_adjustment(self, table_id: str, seat: Seat) -> None:
+        async with self.sessions.begin() as s:
+            await self._put_seats(s, table_id, [seat])
+            await self._put_adjust_reason(s, table_id, seat)
+
+    @staticmethod
+    async def _put_adjust_reason(s: AsyncSession, table_id: str, seat: Seat) -> None:
+        await s.execute(
+            update(SeatRow)
+            .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat.number)
+            .values(pending_adjust_reason=seat.pending_adjust_reason)
+        )
+
+    async def adjustments(self, table_id: str) -> list[Adjustment]:
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(
+                    LedgerEntry.player_id,
+                    Player.display_name,
+                    LedgerEntry.amount,
+                    LedgerEntry.reason,
+                )
+                .join(Player, Player.id == LedgerEntry.player_id)
+                .where(
+                    LedgerEntry.table_id == uuid.UUID(table_id),
+                    LedgerEntry.kind == "adjustment",
+                )
+                .order_by(LedgerEntry.id)
+            )
+            return [
+                Adjustment(str(pid), name, int(amount), reason or "")
+                for pid, name, amount, reason in rows
+            ]
 
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         tid = uuid.UUID(table_id)

@@ -81,6 +81,9 @@ class TableState(ABC):
     async def _add_chips(self, seat: Seat, amount: int, kind: str) -> None: ...
 
     @abstractmethod
+    async def _adjust_chips(self, seat: Seat, amount: int, reason: str) -> None: ...
+
+    @abstractmethod
     async def _apply(self, hand: Hand, action: Action, auto: bool = False) -> None: ...
 
     @abstractmethod

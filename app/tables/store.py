@@ -81,6 +81,16 @@ class LedgerTotal:
     amount: int
 
 
+@dataclass(frozen=True)
+class Adjustment:
+    """One host adjustment entered in the ledger, with its reason."""
+
+    player_id: str
+    name: str
+    amount: int
+    reason: str
+
+
 class TableStore(Protocol):
     async def create_table(self, host_id: str, config: TableConfig, code: str) -> str: ...
 
@@ -117,6 +127,17 @@ class TableStore(Protocol):
 
     async def add_chips(self, table_id: str, seat: Seat, amount: int, kind: str) -> None:
         """`seat.stack` already includes `amount`; record it as `top_up` or `adjustment`."""
+
+    async def adjust(self, table_id: str, seat: Seat, amount: int, reason: str) -> None:
+        """`seat.stack` already includes `amount`: an `adjustment` ledger entry with its
+        reason, and the seat (its waiting adjustment and reasons too), in one write."""
+
+    async def hold_adjustment(self, table_id: str, seat: Seat) -> None:
+        """Store the seat's adjustment waiting for the end of the hand, with its reasons."""
+
+    async def adjustments(self, table_id: str) -> list[Adjustment]:
+        """The table's adjustments in the order they were entered."""
+        ...
 
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         """Record a `cash_out` of `seat.stack` and free the seat."""
@@ -163,6 +184,7 @@ class MemoryTableStore:
     def __init__(self) -> None:
         self.tables: dict[str, StoredTable] = {}
         self.ledger: list[tuple[str, str, str, int]] = []  # table, player, kind, amount
+        self.reasons: list[tuple[str, str, int, str]] = []  # table, player, amount, reason
         self.fail_next = 0
         #: while set, every write waits for this event first: a database that froze with the
         #: write already sent (given up on, it raises `StoreInDoubt` and is stored at the thaw)
@@ -309,6 +331,27 @@ class MemoryTableStore:
             self.ledger.append((table_id, seat.player_id, kind, amount))
 
         await self._write(apply)
+
+    async def adjust(self, table_id: str, seat: Seat, amount: int, reason: str) -> None:
+        seat = copy.deepcopy(seat)
+
+        def apply() -> None:
+            self._put_seat(table_id, seat)
+            self.ledger.append((table_id, seat.player_id, "adjustment", amount))
+            self.reasons.append((table_id, seat.player_id, amount, reason))
+
+        await self._write(apply)
+
+    async def hold_adjustment(self, table_id: str, seat: Seat) -> None:
+        seat = copy.deepcopy(seat)
+        await self._write(lambda: self._put_seat(table_id, seat))
+
+    async def adjustments(self, table_id: str) -> list[Adjustment]:
+        return [
+            Adjustment(player, self.players.get(player, (player[:8], False))[0], amount, reason)
+            for t, player, amount, reason in self.reasons
+            if t == table_id
+        ]
 
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         seat = copy.deepcopy(seat)
