@@ -44,6 +44,8 @@ class Seat:
     pending_top_up: int = 0
     pending_adjust: int = 0
     missed_blinds: int = 0
+    #: the player's latest client seed for the deal (app.tables.fairness); "" none sent
+    client_seed: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

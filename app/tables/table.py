@@ -28,6 +28,7 @@ import orjson
 from pydantic import ValidationError
 
 from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction, Phase
+from app.tables import fairness, seeds
 from app.tables.button import Deal, plan_deal
 from app.tables.config import CHAT_MAX, MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("omaha.tables")
 T = TypeVar("T")
-_shuffler = secrets.SystemRandom()
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -132,20 +132,14 @@ class SeatRequest:
 CLOSE_GRACE = 0.1
 
 
-def shuffled_deck() -> list[int]:
-    deck = list(range(52))
-    _shuffler.shuffle(deck)
-    return deck
-
-
 # Commands a player may send, and the ones only the host may send.
 PLAYER_COMMANDS = frozenset(
     {"sit", "top_up", "sit_out", "sit_in", "leave", "straddle", "act", "show", "more_time",
-     "sit_out_next", "sit_out_next_bb", "chat"}
+     "sit_out_next", "sit_out_next_bb", "chat", "seed"}
 )  # fmt: skip
 HOST_COMMANDS = frozenset(
     {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host",
-     "add_bot", "bomb_pot_next", "spectator_chat", "close"}
+     "add_bot", "bomb_pot_next", "spectator_chat", "close", "rotate_seed"}
 )  # fmt: skip
 #: commands that handle a failed write themselves (actions roll the hand back; timers retry)
 _SELF_UNDOING = frozenset(
@@ -159,7 +153,7 @@ class Table:
         stored: StoredTable,
         store: TableStore,
         runtime: Runtime | None = None,
-        deck_source: Callable[[], list[int]] = shuffled_deck,
+        deck_source: Callable[[], list[int]] | None = None,
     ) -> None:
         self.runtime = runtime or Runtime()
         self.store = store
@@ -179,6 +173,9 @@ class Table:
         if stored.hand is not None:
             h = stored.hand
             self.hand = Hand.replay(h.id, h.number, h.record, h.deck, h.actions)
+            self.hand.deal = fairness.HandDeal.from_stored(h.deal, h.deck)
+        #: this session's server seed (app.tables.fairness); made before the first deal
+        self.server_seed = stored.deal_seed
         seated = {s.player_id for s in stored.seats}
         self.requests: dict[str, SeatRequest] = {}
         for data in stored.requests:  # one approved before a crash is seated already
@@ -913,6 +910,7 @@ class Table:
             if seat is not None:
                 await self._cash_out(seat)
         self.requests.clear()
+        await seeds.reveal(self, then_new=False)  # the session ends: its seed is shown
         await self._store(self.store.close_table(self.id))
         self.closed = True
         self._emit(Record({"type": "closed"}))  # the actor loop closes the viewers next
@@ -1027,7 +1025,11 @@ class Table:
             posts=deal.posts,
             dead=deal.dead,
         )
-        deck = self._deck_source()
+        try:
+            deck, dealt_from = await seeds.deal(self, number, list(deal.order))
+        except TableError:
+            self._retry_next_hand()
+            return
         hand = Hand(
             id=str(uuid.uuid4()),
             number=number,
@@ -1039,6 +1041,7 @@ class Table:
             blind_seats=deal.blind_seats,
             names=tuple(s.name for s in seats),
             bots=tuple(p for p, s in enumerate(seats) if s.bot),
+            deal=dealt_from,
         )
         flags = [(s.waiting, s.post, s.stack, s.missed_blinds) for s in seats]
         dealt_stacks = [s.stack for s in seats]  # before a hand over as dealt pays out
@@ -1079,6 +1082,7 @@ class Table:
                     "stacks": dealt_stacks,
                     "bomb_pot": deal.bomb_pot,
                     "straddle": deal.straddle,
+                    **fairness.hand_fields(hand),
                 }
             ),
             *event_records(hand, hand.state.log),
@@ -1357,6 +1361,8 @@ class Table:
                 self._start_bot(seat)
             elif seat is not None:
                 self._start_grace(seat.player_id, self.runtime.away_grace)
+        with contextlib.suppress(TableError):  # else made at the first deal
+            await seeds.ensure_seed(self)
         hand = self.hand
         if hand is not None and not hand.state.complete:
             log.info("table %s: hand %s continues after a restart", self.id, hand.number)
@@ -1554,6 +1560,13 @@ class Table:
             raise TableError("unavailable", "the show could not be stored; try again") from None
         self._emit(*event_records(hand, events))
         return {"shown": True}
+
+    # ----------------------------------------------------------- verifiable deals
+    async def _on_seed(self, c: Command) -> dict[str, Any]:
+        return await seeds.on_seed(self, c)
+
+    async def _on_rotate_seed(self, c: Command) -> dict[str, Any]:
+        return await seeds.on_rotate_seed(self, c)
 
     # ----------------------------------------------------------- chat
     async def _on_chat(self, c: Command) -> dict[str, Any]:
