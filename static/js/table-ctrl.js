@@ -8,6 +8,7 @@ import { turnSound } from './sound.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
 import { tableLedger } from './api.js';
+import { DealCheck } from './fairness.js';
 
 const TITLE = document.title;
 
@@ -27,6 +28,7 @@ export class TableCtrl {
     this.pending = null; // {id, hand, counter, label}
     this.nextId = 1;
     this.requests = new Map(); // id -> what it was, for its reply
+    this.deals = new DealCheck({ redraw: () => this.redraw(), sendSeed: (seed) => this.request({ type: 'seed', seed }) });
     this.socket = new TableSocket(code, {
       onMessage: (m) => this.receive(m),
       onStatus: (s) => this.status(s),
@@ -58,6 +60,7 @@ export class TableCtrl {
     } else if (this.state) {
       applyEvent(this.state, m);
     }
+    this.deals.observe(m, this.state);
     this.afterChange(m);
     // The hand is stored as it ends; asked a moment later, the list has it.
     if (m.type === 'hand_ended') setTimeout(() => lastHands.load(this.code, this.redraw), 400);

@@ -8,6 +8,7 @@ import { dialogsView } from './dialogs.js';
 import { lastHandsView } from './last-hands.js';
 import { hostView } from './host.js';
 import { chatView } from './chat.js';
+import { dealMark, dealWarning } from './deal-check.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -21,6 +22,7 @@ export function tableView(ctrl) {
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
     ${topbar(ctrl)}
     ${banner(ctrl)}
+    ${dealWarning(ctrl)}
     <main class="felt-wrap">
       <div class="felt">
         <div class="rail"></div>
@@ -56,7 +58,7 @@ function topbar(ctrl) {
     <a class="home-link" href="/" aria-label="Home">♠</a>
     <div class="title">
       <strong class="table-name">${c.name}</strong>
-      <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>` : null}
+      <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>${dealMark(ctrl, h)}` : null}
       ${s.table.paused ? html` · <span class="paused">paused</span>` : null}</span>
     </div>
     <nav class=${`menu ${ctrl.ui.menuOpen ? 'open' : ''}`}>

@@ -1,0 +1,26 @@
+// The deal check's marks (static/js/fairness.js): a small "verified" beside the hand number,
+// and a loud warning when a card does not match what the server committed to.
+import { html } from '../html.js';
+
+export function dealMark(ctrl, hand) {
+  const st = ctrl.deals.status(hand.id);
+  if (st.kind === 'verified') {
+    return html` <span class="deal-check verified" title=${`${st.checked} cards checked against the deal's commitments`}>✓ verified</span>`;
+  }
+  if (st.kind === 'checking') return html` <span class="deal-check checking">checking…</span>`;
+  if (st.kind === 'unavailable') {
+    return html` <span class="deal-check unavailable" title="The browser checks the cards only over HTTPS (or on this machine)">not checked</span>`;
+  }
+  if (st.kind === 'failed') return html` <span class="deal-check failed">✗ mismatch</span>`;
+  return null;
+}
+
+export function dealWarning(ctrl) {
+  const bad = ctrl.deals.failures();
+  if (!bad.length) return null;
+  return html`<div class="banner error deal-warning" role="alert">
+    <span><strong>Warning: a dealt card does not match the server's commitment.</strong>
+    ${bad.map((h) => html` Hand ${h.number != null ? `#${h.number}` : ''}: ${h.bad.join('; ')}.`)}
+    The deal of ${bad.length === 1 ? 'this hand' : 'these hands'} may have been changed (docs/fairness.md).</span>
+  </div>`;
+}
