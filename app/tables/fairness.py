@@ -6,7 +6,7 @@ The pure scheme is `app.poker.fairness` (`deal-v1`); this module supplies its se
 - a table session has one server seed (32 bytes from `secrets`), stored sealed before its
   SHA-256 is published (`deal_seed` record, the snapshot, every `hand_started`);
 - a seated player may send a client seed (`seed`), stored before the `ok`; the deck of hand N
-  is `deal_deck(server seed, table id, N, the dealt players' latest client seeds in seat
+  is `deal_deck(server seed, table id, N, the seated players' latest client seeds in seat
   order)`;
 - every hand carries a `HandDeal` (its client seeds, salts and commitments), stored sealed
   with the hand, so a restarted table re-sends the same commitments and openings;

@@ -37,14 +37,12 @@ async def ensure_seed(table: Table) -> ServerSeed:
     return seed
 
 
-async def deal(table: Table, number: int, seat_numbers: list[int]) -> tuple[list[Card], HandDeal]:
-    """The deck of the next hand from the session's seeds (or the table's `deck_source`, a
-    test's stacked deck, committed to all the same)."""
+async def deal(table: Table, number: int) -> tuple[list[Card], HandDeal]:
+    """The deck of the next hand from the session's seed and every seated player's latest
+    client seed, in seat order (or the table's `deck_source`, a test's stacked deck, committed
+    to all the same)."""
     seed = await ensure_seed(table)
-    client = []
-    for n in sorted(seat_numbers):
-        s = table.seats[n]
-        client.append(s.client_seed if s is not None else "")
+    client = [s.client_seed for s in table.seats if s is not None]
     stacked = table._deck_source() if table._deck_source is not None else None
     return make_deal(seed, table.id, number, tuple(client), stacked)
 

@@ -1026,7 +1026,7 @@ class Table:
             dead=deal.dead,
         )
         try:
-            deck, dealt_from = await seeds.deal(self, number, list(deal.order))
+            deck, dealt_from = await seeds.deal(self, number)
         except TableError:
             self._retry_next_hand()
             return
