@@ -4,6 +4,8 @@
 // a hand are the ones that count; a later different set (a snapshot after a restart) is a
 // failure too. While seated, a fresh random client seed goes to the server before each hand.
 
+import { verifySession } from './deal-replay.js';
+
 const enc = new TextEncoder();
 const LABEL = enc.encode('deal-v1/commit');
 const KEPT = 30; // hands remembered
@@ -47,9 +49,11 @@ async function merkleRoot(leaves) {
 }
 
 export class DealCheck {
-  constructor({ redraw, sendSeed }) {
+  constructor({ redraw, sendSeed, code }) {
     this.redraw = redraw;
     this.sendSeed = sendSeed;
+    this.code = code;
+    this.session = null; // after a reveal: {state: checking|verified|failed, verified, problems}
     this.hands = new Map(); // hand id -> {number, commitments, checked, pending, bad}
     this.seededAfter = null; // the hand count when the last client seed was sent
     // Web Crypto exists only in a secure context (HTTPS, or this machine).
@@ -65,6 +69,8 @@ export class DealCheck {
       this.commit(m.hand, m.number, m.deal);
     } else if (Array.isArray(m.openings) && m.hand) {
       this.open(m.hand, m.openings);
+    } else if (m.type === 'seed_revealed') {
+      this.checkSession(m.seed_hash);
     }
     this.seed(m, state);
   }
@@ -120,6 +126,24 @@ export class DealCheck {
     promise
       .catch(() => { h.bad.push('the check could not run'); })
       .finally(() => { h.pending -= 1; this.redraw(); });
+  }
+
+  // The session ended and its seed was revealed: recompute every deck of it from the table's
+  // export, and compare with the commitments this page received.
+  async checkSession(seedHash) {
+    if (!this.available || !this.code) return;
+    this.session = { state: 'checking', verified: 0, problems: [] };
+    this.redraw();
+    try {
+      const r = await fetch(`/api/tables/${encodeURIComponent(this.code)}/deals.json`, { credentials: 'same-origin' });
+      if (!r.ok) throw new Error(`the export answered ${r.status}`);
+      const live = new Map([...this.hands].filter(([, h]) => h.commitments).map(([id, h]) => [id, h.commitments]));
+      const { verified, problems } = await verifySession(await r.json(), seedHash, live);
+      this.session = { state: problems.length ? 'failed' : 'verified', verified, problems };
+    } catch (e) {
+      this.session = { state: 'failed', verified: 0, problems: [`the session could not be checked (${e.message})`] };
+    }
+    this.redraw();
   }
 
   // What to show for a hand: none (no commitments), unavailable, checking, verified, failed.

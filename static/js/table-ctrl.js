@@ -28,7 +28,7 @@ export class TableCtrl {
     this.pending = null; // {id, hand, counter, label}
     this.nextId = 1;
     this.requests = new Map(); // id -> what it was, for its reply
-    this.deals = new DealCheck({ redraw: () => this.redraw(), sendSeed: (seed) => this.request({ type: 'seed', seed }) });
+    this.deals = new DealCheck({ code, redraw: () => this.redraw(), sendSeed: (seed) => this.request({ type: 'seed', seed }) });
     this.socket = new TableSocket(code, {
       onMessage: (m) => this.receive(m),
       onStatus: (s) => this.status(s),

@@ -15,8 +15,9 @@ from playwright.sync_api import Browser, expect
 
 from app.poker.cards import card_str, parse_card
 from app.store import decks
+from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Bot, Player, calling_station, server
-from tests.e2e.play import wait_for_hand
+from tests.e2e.play import hand_number, play_hand, wait_for_hand
 from tests.e2e.test_games import new_table
 from tests.servers import free_port
 
@@ -81,3 +82,23 @@ def test_a_dealt_card_changed_in_the_store_is_caught_by_the_page(
             bot.close()
         if p is not None:
             p.close()
+
+
+def test_closing_reveals_the_seed_and_the_page_recomputes_every_deck(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Sid")
+    p.join()
+    code = new_table(p, decision_time=0)
+    p.page.goto(f"{p.base}/t/{code}")
+    bots("Bot", calling_station).start(code, 1, 200)
+    p.sit(0)
+    for _ in range(2):
+        number = wait_for_hand(p, hand_number(p))
+        play_hand([p], number)
+    p.page.evaluate("() => window.__omaha.ctrl.command('close')")
+    note = p.page.locator(".deal-session")
+    expect(note).to_contain_text("Session verified", timeout=30_000)
+    verified = int(p.state("c.deals.session.verified"))
+    assert verified >= 2  # every hand of the session, the ones this page saw compared too
+    expect(p.page.locator(".deal-warning")).to_have_count(0)

@@ -17,10 +17,20 @@ export function dealMark(ctrl, hand) {
 
 export function dealWarning(ctrl) {
   const bad = ctrl.deals.failures();
-  if (!bad.length) return null;
-  return html`<div class="banner error deal-warning" role="alert">
+  const session = ctrl.deals.session;
+  const note = session ? sessionNote(session) : null;
+  if (!bad.length) return note;
+  return html`${note}<div class="banner error deal-warning" role="alert">
     <span><strong>Warning: a dealt card does not match the server's commitment.</strong>
     ${bad.map((h) => html` Hand ${h.number != null ? `#${h.number}` : ''}: ${h.bad.join('; ')}.`)}
     The deal of ${bad.length === 1 ? 'this hand' : 'these hands'} may have been changed (docs/fairness.md).</span>
   </div>`;
+}
+
+function sessionNote(s) {
+  if (s.state === 'checking') return html`<div class="banner deal-session" role="status">Seed revealed: recomputing every deck of the session…</div>`;
+  if (s.state === 'verified') {
+    return html`<div class="banner deal-session verified" role="status">✓ Session verified: the ${s.verified} hands dealt match the revealed seed and what you were shown.</div>`;
+  }
+  return html`<div class="banner error deal-session failed" role="alert"><span><strong>Warning: the session's decks do not match.</strong> ${s.problems.join('; ')}.</span></div>`;
 }
