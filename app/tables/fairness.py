@@ -37,7 +37,6 @@ from app.poker.fairness import (
 
 if TYPE_CHECKING:
     from app.tables.hand import Hand
-    from app.tables.table import Table
 
 
 @dataclass(frozen=True)
@@ -140,10 +139,8 @@ def hand_fields(hand: Hand) -> dict[str, Any]:
     return {"deal": hand.deal.public()} if hand.deal is not None else {}
 
 
-def table_fields(table: Table) -> dict[str, Any]:
+def table_fields(seed: ServerSeed | None, reveal: bool) -> dict[str, Any]:
     """The snapshot's `deal_seed`: the session's seed commitment (null before it has one)."""
-    seed = table.server_seed
     if seed is None:
         return {"deal_seed": None}
-    return {"deal_seed": {"scheme": SCHEME, "seed_hash": seed.hash,
-                          "reveal": table.config.reveal_seed}}  # fmt: skip
+    return {"deal_seed": {"scheme": SCHEME, "seed_hash": seed.hash, "reveal": reveal}}

@@ -42,7 +42,7 @@ from app.tables.fairness import hand_fields, opened, openings, table_fields
 
 if TYPE_CHECKING:
     from app.tables.hand import Hand
-    from app.tables.table import Table
+    from app.tables.state import TableState
 
 
 @dataclass(frozen=True)
@@ -355,7 +355,7 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
     return view
 
 
-def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
+def table_view(table: TableState, player_id: str | None) -> dict[str, Any]:
     """The whole table as `player_id` sees it: the snapshot a connection starts from."""
     seats: list[dict[str, Any] | None] = []
     for s in table.seats:
@@ -398,7 +398,7 @@ def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
             "bomb_pot_next": table.bomb_pot_next,
             "button": table.button,
             "hands_played": table.hand_number,
-            **table_fields(table),
+            **table_fields(table.server_seed, table.config.reveal_seed),
         },
         "seats": seats,
         "hand": hand_view(table.hand, player_id) if table.hand is not None else None,
