@@ -16,6 +16,7 @@ its behaviour lives in one mixin per concern, each in its own module:
 - `host.Host`: pause, stakes, remove, adjust, host handover, practice bots, bomb pots, close.
 - `clock.Clock`: the decision time, the time bank, the away grace, the clock acting.
 - `dealer.Dealer`: the hand: deal, apply actions, end the hand, resume after a restart.
+- `seeds.Seeds`: verifiable deals: the session's server seed, client seeds, the reveal.
 - `chat.Chat`, `broadcast.Broadcast` (records to viewers, attach/detach), `writes.Writes` (the
   store under a deadline).
 
