@@ -17,7 +17,7 @@ from app.poker.cards import card_str, parse_card
 from app.store import decks
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Bot, Player, calling_station, server
-from tests.e2e.play import hand_number, play_hand, wait_for_hand
+from tests.e2e.play import play_hand, wait_for_hand
 from tests.e2e.test_games import new_table
 from tests.servers import free_port
 
@@ -93,8 +93,9 @@ def test_closing_reveals_the_seed_and_the_page_recomputes_every_deck(
     p.page.goto(f"{p.base}/t/{code}")
     bots("Bot", calling_station).start(code, 1, 200)
     p.sit(0)
+    number = 0
     for _ in range(2):
-        number = wait_for_hand(p, hand_number(p))
+        number = wait_for_hand(p, number)
         play_hand([p], number)
     p.page.evaluate("() => window.__omaha.ctrl.command('close')")
     note = p.page.locator(".deal-session")
