@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from app import __version__
-from app.api import assets, health, history, identity, ledger, tables, tournaments, ws
+from app.api import assets, deals, health, history, identity, ledger, tables, tournaments, ws
 from app.api.headers import SecurityHeaders
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections, PerMinute
@@ -119,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(identity.router)
     app.include_router(tables.router)
     app.include_router(history.router)
+    app.include_router(deals.router)
     app.include_router(ledger.router)
     app.include_router(tournaments.router)
     app.include_router(ws.router)

@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.store.decks import SealedDeck
+from app.store.decks import Sealed, SealedDeck
 from app.tables.adjust import REASONS_MAX
 
 NAMING_CONVENTION = {
@@ -125,6 +125,8 @@ class SeatRow(Base):
     #: the player's switches: sit out from the next hand / when the big blind reaches them
     sit_out_next: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     sit_out_next_bb: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the player's latest client seed for the deal (docs/fairness.md)
+    client_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class HandRow(Base):
@@ -163,6 +165,9 @@ class HandRow(Base):
     #: each player's all-in luck in this hand (expected minus won; {} without an all-in),
     #: computed once when a ledger first asks (an exact equity can take seconds)
     luck: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
+    #: the deck's salts and client seeds (app.tables.fairness.HandDeal), sealed like the deck;
+    #: null for a hand dealt before verifiable deals
+    deal: Mapped[dict[str, Any] | None] = mapped_column(Sealed, nullable=True)
 
 
 class HandPlayerRow(Base):
@@ -211,6 +216,23 @@ class LedgerEntry(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
+
+
+class DealSeedRow(Base):
+    """A table session's server seed (docs/fairness.md): sealed at rest, its SHA-256 published
+    before its first hand; `revealed` once the session ended with the reveal on."""
+
+    __tablename__ = "deal_seeds"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"), index=True)
+    seed: Mapped[str] = mapped_column(Sealed)  # hex, encrypted at rest
+    seed_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revealed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ChatRow(Base):

@@ -21,7 +21,8 @@ from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.poker import Action
-from app.store.decks import seal
+from app.store.deals import DealStore
+from app.store.decks import seal, seal_value
 from app.store.models import (
     ChatRow,
     HandActionRow,
@@ -131,9 +132,10 @@ _END_HAND = (
 _PG_GROUP = """
 WITH
 new_hands AS (
-    INSERT INTO hands (id, table_id, number, record, deck, result, ended_at, game, pot)
+    INSERT INTO hands (id, table_id, number, record, deck, result, ended_at, game, pot, deal)
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::json[], $5::json[],
-                         $6::json[], $7::timestamptz[], $39::text[], $40::bigint[])
+                         $6::json[], $7::timestamptz[], $39::text[], $40::bigint[],
+                         $45::json[])
     RETURNING id, serial
 ),
 new_players AS (
@@ -262,7 +264,7 @@ class _Link:
         self.connection = None
 
 
-class SqlTableStore:
+class SqlTableStore(DealStore):
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         # Every action goes through a plain Core connection, not an ORM session: the session's
@@ -318,6 +320,7 @@ class SqlTableStore:
                     bot=bot,
                     sit_out_next=r.sit_out_next,
                     sit_out_next_bb=r.sit_out_next_bb,
+                    client_seed=r.client_seed or "",
                 )
                 for r, bot in await s.execute(
                     select(SeatRow, Player.bot)
@@ -362,7 +365,9 @@ class SqlTableStore:
                         for a in actions
                     ],
                     elapsed=_seconds_between(last, now),
+                    deal=open_hand.deal,
                 )
+            deal_seed = await self.current_seed(s, tid)
             return StoredTable(
                 id=str(row.id),
                 code=row.code,
@@ -378,6 +383,7 @@ class SqlTableStore:
                 else None,
                 requests=list(row.requests or []),
                 bomb_pot_next=row.bomb_pot_next,
+                deal_seed=deal_seed,
                 chat=[
                     {
                         "player_id": str(c.player_id),
@@ -618,6 +624,7 @@ class SqlTableStore:
             "ended_at": _now() if over else None,
             "game": hand.state.config.game.key,
             "pot": awarded(hand.state) if over else None,
+            "deal": hand.deal.stored() if hand.deal is not None else None,
         }
         players = [
             {"hand_id": row["id"], "position": p, "player_id": uuid.UUID(player)}
@@ -751,8 +758,9 @@ class SqlTableStore:
         seats: list[dict[str, Any]],
     ) -> None:
         hand_columns = _columns(hands, "id", "table_id", "number", "record", "deck", "result",
-                                "ended_at", "game", "pot")  # fmt: skip
+                                "ended_at", "game", "pot", "deal")  # fmt: skip
         hand_columns[4] = [seal(v) for v in hand_columns[4]]  # the ORM type does it otherwise
+        hand_columns[9] = [_json(None if v is None else seal_value(v)) for v in hand_columns[9]]
         for k in (3, 4, 5):
             hand_columns[k] = [_json(v) for v in hand_columns[k]]
         end_columns = _columns(ends, "b_id", "result", "ended_at", "pot")
@@ -765,9 +773,10 @@ class SqlTableStore:
             *end_columns[:3],
             *_columns(ledger, "table_id", "player_id", "kind", "amount"),
             *_columns(seats, "b_table_id", "b_number", *_SEAT_FIELDS),
-            *hand_columns[7:],
+            *hand_columns[7:9],
             *_columns(players, "hand_id", "position", "player_id"),
             end_columns[3],
+            hand_columns[9],
         )
 
     # -------------------------------------------------------------- for checks and tests

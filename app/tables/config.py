@@ -86,6 +86,11 @@ class TableConfig(BaseModel):
         description="a tournament's table: its director seats players and calls each deal "
         "(app/tables/tournament.py); not settable when creating a table",
     )
+    reveal_seed: StrictBool = Field(
+        default=True,
+        description="reveal the server seed when the session ends (the host closes the table "
+        "or rotates the seed), so everyone can recompute every deck; false: keep it secret",
+    )
 
     @field_validator("name")
     @classmethod

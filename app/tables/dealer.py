@@ -5,6 +5,7 @@ settling the seats, resuming a hand after a restart.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import uuid
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction
 from app.tables.button import Deal, plan_deal
 from app.tables.config import MAX_CHIPS
 from app.tables.errors import TableError
+from app.tables.fairness import hand_fields
 from app.tables.hand import Hand
 from app.tables.seat import Seat
 from app.tables.views import Record, event_records
@@ -40,6 +42,8 @@ class Dealer(TableState):
                 self._start_bot(seat)
             elif seat is not None:
                 self._start_grace(seat.player_id, self.runtime.away_grace)
+        with contextlib.suppress(TableError):  # else made at the first deal
+            await self._ensure_seed()
         hand = self.hand
         if hand is not None and not hand.state.complete:
             log.info("table %s: hand %s continues after a restart", self.id, hand.number)
@@ -130,7 +134,11 @@ class Dealer(TableState):
             posts=deal.posts,
             dead=deal.dead,
         )
-        deck = self._deck_source()
+        try:
+            deck, dealt_from = await self._deal_deck(number)
+        except TableError:
+            self._retry_next_hand()
+            return
         hand = Hand(
             id=str(uuid.uuid4()),
             number=number,
@@ -142,6 +150,7 @@ class Dealer(TableState):
             blind_seats=deal.blind_seats,
             names=tuple(s.name for s in seats),
             bots=tuple(p for p, s in enumerate(seats) if s.bot),
+            deal=dealt_from,
         )
         flags = [(s.waiting, s.post, s.stack, s.missed_blinds) for s in seats]
         dealt_stacks = [s.stack for s in seats]  # before a hand over as dealt pays out
@@ -183,6 +192,7 @@ class Dealer(TableState):
                     "stacks": dealt_stacks,
                     "bomb_pot": deal.bomb_pot,
                     "straddle": deal.straddle,
+                    **hand_fields(hand),
                 }
             ),
             *event_records(hand, hand.state.log),

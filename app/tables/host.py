@@ -169,6 +169,7 @@ class Host(TableState):
             if seat is not None:
                 await self._cash_out(seat)
         self.requests.clear()
+        await self._reveal_seed(then_new=False)  # the session ends: its seed is shown
         await self._store(self.store.close_table(self.id))
         self.closed = True
         self._emit(Record({"type": "closed"}))  # the actor loop closes the viewers next

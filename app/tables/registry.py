@@ -14,7 +14,7 @@ from typing import Any
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.store import TableStore
-from app.tables.table import Reload, Runtime, Table, shuffled_deck
+from app.tables.table import Reload, Runtime, Table
 from app.tables.viewer import CLOSE_RESTART
 
 log = logging.getLogger("omaha.tables")
@@ -34,7 +34,7 @@ class TableRegistry:
         self,
         store: TableStore,
         runtime: Runtime | None = None,
-        deck_source: Callable[[], list[int]] = shuffled_deck,
+        deck_source: Callable[[], list[int]] | None = None,
     ) -> None:
         self.store = store
         self.runtime = runtime or Runtime()

@@ -45,6 +45,8 @@ class Seat:
     pending_adjust: int = 0
     pending_adjust_reason: str = ""  # their reasons (app.tables.adjust)
     missed_blinds: int = 0
+    #: the player's latest client seed for the deal (app.tables.fairness); "" none sent
+    client_seed: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

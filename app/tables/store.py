@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from app.poker import Action
 from app.tables.config import TableConfig
+from app.tables.fairness import ServerSeed
 from app.tables.hand import Hand, action_to_json
 from app.tables.seat import Seat
 
@@ -51,6 +52,8 @@ class StoredHand:
     actions: list[dict[str, Any]]
     #: seconds since its last action (or its deal) when it was loaded: the clock resumes there
     elapsed: float | None = None
+    #: its deck's commitments' salts and seeds (`HandDeal.stored`), None if dealt before them
+    deal: dict[str, Any] | None = None
 
 
 @dataclass
@@ -68,6 +71,7 @@ class StoredTable:
     requests: list[dict[str, Any]] = field(default_factory=list)
     bomb_pot_next: bool = False
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest, oldest first
+    deal_seed: ServerSeed | None = None  # the session's server seed, not yet ended
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,22 @@ class TableStore(Protocol):
         """Append an accepted action; with `final` (the hand is over) also store the result
         and the seats' new stacks, in the same transaction."""
 
+    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
+        """Store a table session's server seed (sealed) before its hash is published."""
+
+    async def end_deal_seed(
+        self,
+        table_id: str,
+        seed_id: str | None,
+        reveal: bool,
+        new: tuple[str, bytes, str] | None = None,
+    ) -> None:
+        """End a session's seed (`reveal`: it may be shown from now on), and start the next
+        session's seed `(id, seed, hash)` in the same transaction."""
+
+    async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
+        """Store a seated player's latest client seed."""
+
 
 class MemoryTableStore:
     """The store contract in memory (tests of the actor alone). Writes can be made to fail."""
@@ -194,6 +214,7 @@ class MemoryTableStore:
         self.closed: set[str] = set()
         self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
         self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
+        self.seeds: dict[str, dict[str, Any]] = {}  # server seeds by id
 
     async def _write(self, apply: Callable[[], None], table_id: str | None = None) -> None:
         frozen = self.frozen
@@ -372,7 +393,8 @@ class MemoryTableStore:
         button: int,
         hand_number: int,
     ) -> None:
-        stored = StoredHand(hand.id, hand.number, hand.record(), list(deck), [])
+        stored = StoredHand(hand.id, hand.number, hand.record(), list(deck), [],
+                            deal=hand.deal.stored() if hand.deal is not None else None)  # fmt: skip
         over, seats = hand.state.complete, copy.deepcopy(seats)
 
         def apply() -> None:
@@ -404,6 +426,36 @@ class MemoryTableStore:
                     self._put_seat(table_id, seat)
 
         await self._write(apply, table_id)
+
+    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
+        await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
+
+    async def end_deal_seed(
+        self,
+        table_id: str,
+        seed_id: str | None,
+        reveal: bool,
+        new: tuple[str, bytes, str] | None = None,
+    ) -> None:
+        def apply() -> None:
+            t = self.tables[table_id]
+            if seed_id is not None:
+                self.seeds[seed_id]["ended"], self.seeds[seed_id]["revealed"] = True, reveal
+            t.deal_seed = None
+            if new is not None:
+                self.seeds[new[0]] = {"table": table_id, "seed": new[1], "hash": new[2],
+                                      "ended": False, "revealed": False}  # fmt: skip
+                t.deal_seed = ServerSeed(new[0], new[1])
+
+        await self._write(apply)
+
+    async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
+        def apply() -> None:
+            for s in self.tables[table_id].seats:
+                if s.number == seat:
+                    s.client_seed = seed
+
+        await self._write(apply)
 
     def balance(self, table_id: str) -> int:
         """Chips that entered the table minus chips that left it."""

@@ -11,6 +11,7 @@ import { tableLedger } from './api.js';
 import { Narrator, statusText } from './speech.js';
 import { runCommand } from './commands.js';
 import { rescueFocus } from './focus.js';
+import { DealCheck } from './fairness.js';
 
 const TITLE = document.title;
 
@@ -32,6 +33,7 @@ export class TableCtrl {
     this.nextId = 1;
     this.narrator = new Narrator(); // the screen-reader mode's live region
     this.requests = new Map(); // id -> what it was, for its reply
+    this.deals = new DealCheck({ code, redraw: () => this.redraw(), sendSeed: (seed) => this.request({ type: 'seed', seed }) });
     this.early = early;
     this.handlers = { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) };
     this.socket = early ? early.socket : new TableSocket(code, this.handlers);
@@ -69,6 +71,7 @@ export class TableCtrl {
       if (speaking) this.narrator.hear(this.state, m); // read against the state before it
       applyEvent(this.state, m);
     }
+    this.deals.observe(m, this.state);
     this.afterChange(m);
     // A focused "Sit here" or action button may have been redrawn away.
     if (m.type === 'seat' || m.type === 'left' || (m.type === 'acted' && m.seat === this.mySeat())) rescueFocus();

@@ -10,6 +10,7 @@ import { hostView } from './host.js';
 import { chatView } from './chat.js';
 import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
+import { dealMark, dealWarning } from './deal-check.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -26,6 +27,7 @@ export function tableView(ctrl) {
     ${screenReaderView(ctrl)}
     <div class="table-body">
     <div class="table-main">
+    ${dealWarning(ctrl)}
     <main class="felt-wrap">
       <div class="felt">
         <div class="rail"></div>
@@ -64,7 +66,7 @@ function topbar(ctrl) {
     <a class="home-link" href="/" aria-label="Home">♠</a>
     <div class="title">
       <strong class="table-name">${c.name}</strong>
-      <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>` : null}
+      <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>${dealMark(ctrl, h)}` : null}
       ${s.table.paused ? html` · <span class="paused">paused</span>` : null}</span>
     </div>
     <nav class=${`menu ${ctrl.ui.menuOpen ? 'open' : ''}`}>
