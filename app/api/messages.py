@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
-from app.tables.adjust import REASON_MAX
 from app.poker.fairness import MAX_CLIENT_SEED
+from app.tables.adjust import REASON_MAX
 from app.tables.config import CHAT_MAX, MAX_CHIPS
 
 Chips = Annotated[StrictInt, Field(ge=-MAX_CHIPS, le=MAX_CHIPS)]

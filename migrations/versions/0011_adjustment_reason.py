@@ -1,7 +1,7 @@
 """the reason of a host's stack adjustment, in the ledger and while it waits for the hand's end
 
 Revision ID: 0011
-Revises: 0007
+Revises: 0010
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0011"
-down_revision: str | Sequence[str] | None = "0007"
+down_revision: str | Sequence[str] | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
