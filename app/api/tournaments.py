@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from app.api.identity import PlayerDep
+from app.api.identity import MaybePlayerDep, PlayerDep
 from app.api.ledger import _csv as csv_text  # the one CSV writer (formula-safe cells)
 from app.api.limits import check_rate
 from app.api.tables import public_base
@@ -150,11 +150,47 @@ async def create_tournament(body: TournamentIn, request: Request, player: Player
                    clock_url=f"{base}tournaments/{director.code}/clock")  # fmt: skip
 
 
+#: the clock's part of the state: what a tournament table's page shows beside the felt
+CLOCK = ("name", "status", "level", "on_break", "remaining", "blinds", "next", "players_left",
+         "entries", "average_stack", "payouts")  # fmt: skip
+
+
+@router.get("/table/{table_code}")
+async def table_clock(table_code: str, request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+    """The clock of the tournament a table belongs to, for its table page (public to whoever
+    has the table's code). A player still in also gets the tournament's `code` and the code of
+    the table they sit at now (`your_table`: it differs after a move)."""
+    found = hall(request).of_table(table_code)
+    if found is None:
+        message = "this table is in no running tournament"
+        raise HTTPException(404, detail={"code": "no_such_tournament", "message": message})
+    director, _ = found
+    full = director.status_view()
+    view = {k: full[k] for k in CLOCK}
+    if (seat := your_table(request, director, player)) is not None:
+        view["code"] = director.code
+        view["your_table"] = seat
+    return view
+
+
+def your_table(request: Request, director: Director, player: Any) -> str | None:
+    """The invite code of the table where this viewer plays in the tournament now, if they
+    are still in and seated."""
+    pid = str(player.id) if player is not None else None
+    if pid is None or pid not in director.live:
+        return None
+    seat_at = director.entry_of(pid).table
+    table = hall(request).tables.tables.get(seat_at) if seat_at else None
+    return table.code if table is not None else None
+
+
 @router.get("/{code}")
-async def tournament_state(code: str, request: Request) -> dict[str, Any]:
-    """The clock, the field and the standings: public to whoever has the code."""
+async def tournament_state(code: str, request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+    """The clock, the field and the standings: public to whoever has the code (and to a
+    player still in, the code of their table)."""
     director = director_of(request, code)
     view = director.status_view()
+    view["your_table"] = your_table(request, director, player)
     view["host"] = director.host_id
     view["code"] = code
     view["tables"] = [{"id": t.id, "players": len(t.seats)} for t in director.tables.values()]
