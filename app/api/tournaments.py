@@ -61,6 +61,9 @@ class TournamentIn(BaseModel):
     late_registration_level: StrictInt = Field(default=0, ge=0, le=100)
     reentries: StrictInt = Field(default=0, ge=0, le=100)
     start_when_full: bool = False
+    addon_chips: StrictInt = Field(default=0, ge=0, le=10**9)
+    addon_price: StrictInt = Field(default=0, ge=0, le=MAX_CHIPS)
+    addon_level: StrictInt = Field(default=0, ge=0, le=100)
 
     def settings(self) -> Settings:
         """The director's settings; raises `BadSchedule` or `BadPayout`."""
@@ -78,6 +81,9 @@ class TournamentIn(BaseModel):
             if self.break_every or "break_every" in self.model_fields_set:
                 schedule = Schedule(schedule.levels, self.break_every,
                                     self.break_minutes if self.break_every else 0.0)  # fmt: skip
+        at = self.addon_level or self.late_registration_level or 1
+        if self.addon_chips and at > len(schedule.levels):
+            raise BadSchedule(f"the add-on's level {at} is past the last level")
         payouts: tuple[int, ...] | None
         if self.payouts == "preset":
             payouts = None
@@ -92,7 +98,8 @@ class TournamentIn(BaseModel):
             prize_pool=self.prize_pool, max_players=self.max_players,
             decision_time=self.decision_time, time_bank=self.time_bank,
             late_registration_level=self.late_registration_level, reentries=self.reentries,
-            start_when_full=self.start_when_full,
+            start_when_full=self.start_when_full, addon_chips=self.addon_chips,
+            addon_price=self.addon_price, addon_level=self.addon_level,
         )  # fmt: skip
 
 
@@ -195,7 +202,7 @@ async def tournament_state(code: str, request: Request, player: MaybePlayerDep) 
     view["code"] = code
     view["tables"] = [{"id": t.id, "players": len(t.seats)} for t in director.tables.values()]
     view["schedule"] = director.settings.schedule.to_json()
-    view["registered"] = [{"player_id": e.player_id, "name": e.name}
+    view["registered"] = [{"player_id": e.player_id, "name": e.name, "addon": e.addon}
                           for e in director.entries.values()]  # fmt: skip
     return view
 
@@ -214,7 +221,8 @@ async def results_csv(code: str, request: Request) -> Response:
     return Response(csv_text(rows), media_type="text/csv; charset=utf-8", headers=headers)
 
 
-ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips")
+ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips",
+           "addon")  # fmt: skip
 
 
 @router.post("/{code}/{action}")

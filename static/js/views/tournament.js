@@ -172,6 +172,10 @@ export function standingsView(ctrl) {
         : html`<button type="button" class="btn" data-cmd="register" onClick=${() => ctrl.act('register')}>Register</button>`}
       ${s.host === me ? html`<button type="button" class="btn" data-cmd="start" onClick=${() => ctrl.act('start')}>Start</button>` : null}
     </p>` : null}
+    ${s.addon ? html`<p class="addon">Add-on: ${s.addon.chips} chips for ${s.addon.price}, once each, during level ${s.addon.level} or the break after it (${s.addon.taken} taken).
+      ${s.addon.open && s.your_table && !s.registered.some((r) => r.player_id === me && r.addon)
+        ? html`<button type="button" class="btn primary" data-cmd="addon" onClick=${() => ctrl.act('addon')}>Take the add-on</button>`
+        : null}</p>` : null}
     ${ctrl.deal && ctrl.deal.length ? html`<h2>A deal</h2>
       <table class="deal">
         <thead><tr><th scope="col">Player</th><th scope="col">Stack</th><th scope="col">Chip chop</th><th scope="col">ICM</th></tr></thead>
@@ -183,10 +187,10 @@ export function standingsView(ctrl) {
         (applied when everyone left asks for the same)</p>` : null}` : null}
     <h2>Standings</h2>
     <table class="standings">
-      <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Prize</th></tr></thead>
-      <tbody>${s.standings.map((r) => html`<tr data-place=${r.place}><td>${r.place}</td><th scope="row">${r.name}</th><td>${r.prize}</td></tr>`)}</tbody>
+      <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Prize</th>${s.addon ? html`<th scope="col">Add-on</th>` : null}</tr></thead>
+      <tbody>${s.standings.map((r) => html`<tr data-place=${r.place}><td>${r.place}</td><th scope="row">${r.name}</th><td>${r.prize}</td>${s.addon ? html`<td>${r.addon ? 'yes' : 'no'}</td>` : null}</tr>`)}</tbody>
     </table>
     <h2>Players</h2>
-    <ul class="registered">${s.registered.map((r) => html`<li>${r.name}</li>`)}</ul>
+    <ul class="registered">${s.registered.map((r) => html`<li>${r.name}${r.addon ? html` <span class="addon-mark">(add-on)</span>` : null}</li>`)}</ul>
   </main>`;
 }
