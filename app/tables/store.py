@@ -42,6 +42,15 @@ class StoreInDoubt(Exception):
         self.outcome = outcome
 
 
+class OwnershipLost(Exception):
+    """The database refused a table's write: its fencing epoch moved on (another process took
+    the table). Nothing of the write is stored, and the table must stop: it is not its own."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is owned by another process now")
+        self.table_id = table_id
+
+
 @dataclass
 class StoredHand:
     id: str
@@ -87,6 +96,16 @@ class TableStore(Protocol):
     async def open_tables(self) -> list[str]: ...
 
     async def load_table(self, table_id: str) -> StoredTable: ...
+
+    async def take_table(self, table_id: str) -> int:
+        """Become the table's writer: bump its fencing epoch and return it. Every later write
+        of the table carries it and is refused (`OwnershipLost`) once another process took
+        the table. Call before `load_table`: the load then sees every write of the previous
+        owner that was not refused."""
+        ...
+
+    def drop_table(self, table_id: str) -> None:
+        """Stop writing for the table: its writes from now on are refused."""
 
     async def save_table(
         self,
@@ -172,6 +191,7 @@ class MemoryTableStore:
         self.closed: set[str] = set()
         self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
         self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
+        self.epochs: dict[str, int] = {}
 
     async def _write(self, apply: Callable[[], None], table_id: str | None = None) -> None:
         frozen = self.frozen
@@ -211,6 +231,13 @@ class MemoryTableStore:
 
     async def open_tables(self) -> list[str]:
         return [t for t in self.tables if t not in self.closed]
+
+    async def take_table(self, table_id: str) -> int:
+        self.epochs[table_id] = self.epochs.get(table_id, 0) + 1
+        return self.epochs[table_id]
+
+    def drop_table(self, table_id: str) -> None:
+        return None
 
     async def load_table(self, table_id: str) -> StoredTable:
         stored = copy.deepcopy(self.tables[table_id])

@@ -35,7 +35,7 @@ from app.tables.hand import Hand
 from app.tables.ledger import ledger_lines
 from app.tables.names import skeleton
 from app.tables.seat import Seat
-from app.tables.store import CHAT_KEPT, StoredTable, StoreInDoubt, TableStore
+from app.tables.store import CHAT_KEPT, OwnershipLost, StoredTable, StoreInDoubt, TableStore
 from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
 from app.tables.views import Record, event_records, render, table_view, turn_record
 
@@ -266,7 +266,7 @@ class Table:
             except TableError as error:
                 command.settle({}, error)
                 continue
-            except Reload:
+            except (Reload, OwnershipLost):  # the registry reloads it, or drops it (not ours)
                 command.settle({}, TableError("unavailable", "the table reloads: reconnect"))
                 raise
             except BaseException:
@@ -359,6 +359,8 @@ class Table:
             except StoreInDoubt as doubt:
                 self._set_doubt(doubt.outcome)
                 raise TableError("unavailable", late) from None
+            except OwnershipLost:  # another process took the table: this one stops
+                raise
             except Exception as error:  # TimeoutError: withdrawn before it was sent
                 self._write_failed(error)
                 raise TableError("unavailable", "that could not be stored; try again") from None
@@ -370,6 +372,8 @@ class Table:
             self._set_doubt(task)
             raise TableError("unavailable", late)
         failure = task.exception()
+        if isinstance(failure, OwnershipLost):
+            raise failure
         if failure is not None:
             self._write_failed(failure)
             raise TableError("unavailable", "that could not be stored; try again")
@@ -409,6 +413,8 @@ class Table:
         if isinstance(error, StoreInDoubt):  # a task given up on: its write's own answer
             self._set_doubt(error.outcome)
             self._check_doubt()
+        elif isinstance(error, OwnershipLost):
+            raise error
         elif error is None:
             raise Reload(f"table {self.id}: a write given up on was stored")
 
