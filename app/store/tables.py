@@ -338,10 +338,12 @@ class SqlTableStore:
         self._appends_loop: asyncio.AbstractEventLoop | None = None
         self._writers: list[asyncio.Task[None]] = []
 
-    async def create_table(self, host_id: str, config: TableConfig, code: str) -> str:
+    async def create_table(
+        self, host_id: str, config: TableConfig, code: str, table_id: str | None = None
+    ) -> str:
         async with self.sessions.begin() as s:
             row = TableRow(
-                id=uuid.uuid4(),
+                id=uuid.UUID(table_id) if table_id else uuid.uuid4(),
                 code=code,
                 host_id=uuid.UUID(host_id),
                 config=config.model_dump(mode="json"),

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import uuid
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -176,7 +177,11 @@ class TableRegistry:
 
     async def create(self, host_id: str, config: TableConfig) -> Table:
         code = invite_code()
-        table_id = await self.store.create_table(host_id, config, code)
+        # Its lease first: another process's sweep must not take a table being created.
+        table_id = str(uuid.uuid4())
+        if not await self.ownership.take(table_id):
+            raise Elsewhere()
+        await self.store.create_table(host_id, config, code, table_id)
         return await self._launch(table_id)
 
     def get(self, table_id: str) -> Table:

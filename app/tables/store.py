@@ -91,7 +91,11 @@ class LedgerTotal:
 
 
 class TableStore(Protocol):
-    async def create_table(self, host_id: str, config: TableConfig, code: str) -> str: ...
+    async def create_table(
+        self, host_id: str, config: TableConfig, code: str, table_id: str | None = None
+    ) -> str:
+        """A new table (its id given, or a new one); returns its id."""
+        ...
 
     async def open_tables(self) -> list[str]: ...
 
@@ -224,8 +228,10 @@ class MemoryTableStore:
         if table_id is not None:
             self._last_write[table_id] = time.monotonic()
 
-    async def create_table(self, host_id: str, config: TableConfig, code: str) -> str:
-        table_id = str(uuid.uuid4())
+    async def create_table(
+        self, host_id: str, config: TableConfig, code: str, table_id: str | None = None
+    ) -> str:
+        table_id = table_id or str(uuid.uuid4())
         self.tables[table_id] = StoredTable(table_id, code, host_id, config)
         return table_id
 

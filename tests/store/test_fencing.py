@@ -102,7 +102,7 @@ async def test_a_stale_owner_is_refused_and_its_table_stops(database_url: str) -
 
 async def test_a_refused_table_does_not_refuse_the_others_in_its_group(database_url: str) -> None:
     async with two_processes(database_url) as (first, second):
-        host, guest = await first.make_players(2)
+        host, _guest = await first.make_players(2)
         config = TableConfig(seats=2, decision_time=0)
         stale = await first.create_table(host, config, "a")
         kept = await first.create_table(host, config, "b")
