@@ -16,7 +16,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -27,38 +27,52 @@ from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow, TableRow
 from app.store.tables import SqlTableStore
-from tests.api.live import Client
-from tests.api.test_crash import ROOT, actor_of, passive, server_process
+from tests.api.live import Client, migrate
+from tests.api.test_crash import ROOT, actor_of, passive
 from tests.api.test_play import replay_table
-from tests.servers import free_port
+from tests.servers import free_port, wait_for_port
 
 LEASE, RENEW = 1.5, 0.3
 SECRET = "f" * 40
 
 
-def environment(tmp_path: Path, postgres_url: str, redis_url: str) -> dict[str, str]:
-    env = {**os.environ, "DATABASE_URL": postgres_url, "REDIS_URL": redis_url,
-           "HOST": "127.0.0.1", "SECRET_KEY": SECRET, "DATA_DIR": str(tmp_path / "data"),
-           "BETWEEN_HANDS": "0", "LOG_LEVEL": "warning", "LEASE_SECONDS": str(LEASE),
-           "LEASE_RENEW": str(RENEW)}  # fmt: skip
-    migrate = subprocess.run([sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env,
-                             capture_output=True, timeout=120)  # fmt: skip
-    assert migrate.returncode == 0, migrate.stderr
-    return env
+async def environment(tmp_path: Path, postgres_url: str, redis_url: str) -> dict[str, str]:
+    await migrate(postgres_url)
+    return {**os.environ, "DATABASE_URL": postgres_url, "REDIS_URL": redis_url,
+            "HOST": "127.0.0.1", "SECRET_KEY": SECRET, "DATA_DIR": str(tmp_path / "data"),
+            "BETWEEN_HANDS": "0", "LOG_LEVEL": "warning", "LEASE_SECONDS": str(LEASE),
+            "LEASE_RENEW": str(RENEW)}  # fmt: skip
 
 
 @contextmanager
 def processes(env: dict[str, str], *names: str) -> Iterator[dict[str, tuple[Any, str]]]:
-    """Server processes by name: (the process, its base URL)."""
-    with ExitStack() as stack:
-        out = {}
+    """Server processes by name: (the process, its base URL), started side by side."""
+    ports = {name: free_port() for name in names}
+    started = {
+        name: subprocess.Popen(
+            [sys.executable, "-m", "app", "serve"],
+            cwd=ROOT,
+            env={**env, "PORT": str(ports[name]), "PROCESS_NAME": name},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for name in names
+    }
+    try:
         for name in names:
-            port = free_port()
-            process = stack.enter_context(
-                server_process({**env, "PORT": str(port), "PROCESS_NAME": name})
-            )
-            out[name] = (process, f"http://127.0.0.1:{port}")
-        yield out
+            wait_for_port("127.0.0.1", ports[name], timeout=30)
+        yield {name: (started[name], f"http://127.0.0.1:{ports[name]}") for name in names}
+    finally:
+        for process in started.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGCONT)
+                process.terminate()
+        for process in started.values():
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def owner(redis_url: str, table_id: str) -> str | None:
@@ -89,13 +103,15 @@ async def resume_at(client: Client, base: str, code: str, timeout: float = 15) -
         mark = len(client.messages)
         await client.connect(code, resume=True)
         assert client.reader is not None
-        await asyncio.wait({client.reader}, timeout=2)
-        for message in client.messages[mark:]:
-            if message["type"] == "snapshot":
-                return message
-        if not client.reader.done():
-            snapshot = await client.wait_for(lambda m: m["type"] == "snapshot", timeout=5)
-            return snapshot
+        while True:
+            for message in client.messages[mark:]:
+                if message["type"] == "snapshot":
+                    return message
+            if client.reader.done():  # closed: 1013, try again soon
+                break
+            client.changed.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(client.changed.wait(), 0.5)
         assert loop.time() < deadline, "the table never came back"
         await asyncio.sleep(0.1)
 
@@ -136,8 +152,8 @@ async def check_stored(url: str, table_id: str, hand_id: str, sent: list[Any]) -
     try:
         sessions = session_factory(engine)
         async with sessions() as s:
-            rows = list(await s.scalars(select(HandActionRow).where(
-                HandActionRow.hand_id == uuid.UUID(hand_id)).order_by(HandActionRow.counter)))  # fmt: skip
+            query = select(HandActionRow).where(HandActionRow.hand_id == uuid.UUID(hand_id))
+            rows = list(await s.scalars(query.order_by(HandActionRow.counter)))
             assert (await s.get_one(HandRow, uuid.UUID(hand_id))).ended_at is not None
         # each accepted action stored once, as accepted; nothing else
         assert [(r.counter, r.kind) for r in rows] == [
@@ -154,7 +170,7 @@ async def check_stored(url: str, table_id: str, hand_id: str, sent: list[Any]) -
 async def test_sigkill_the_owner_and_another_process_continues_the_hand(
     tmp_path: Path, postgres_url: str, redis_url: str
 ) -> None:
-    env = environment(tmp_path, postgres_url, redis_url)
+    env = await environment(tmp_path, postgres_url, redis_url)
     sent: list[Any] = []
     with processes(env, "a", "b") as procs:
         (first, base_a), (_, base_b) = procs["a"], procs["b"]
@@ -192,7 +208,7 @@ async def test_sigkill_the_owner_and_another_process_continues_the_hand(
 async def test_sigstop_the_owner_then_its_writes_are_refused_and_it_drops_the_table(
     tmp_path: Path, postgres_url: str, redis_url: str
 ) -> None:
-    env = environment(tmp_path, postgres_url, redis_url)
+    env = await environment(tmp_path, postgres_url, redis_url)
     sent: list[Any] = []
     with processes(env, "a", "b") as procs:
         (first, base_a), (_, base_b) = procs["a"], procs["b"]
