@@ -30,6 +30,7 @@ from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
 from app.scale.lease import Leases, Ownership, SoleLeases
+from app.scale.relay import Relay
 from app.scale.solo import AnotherProcess, DatabaseHold, hold_database
 from app.store import decks
 from app.store.db import create_engine, session_factory
@@ -80,6 +81,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lease=settings.lease_seconds,
             renew=settings.lease_renew,
         )
+        app.state.relay = None
+        if isinstance(ownership, Leases):  # shared: WebSockets of others' tables are relayed
+            app.state.relay = Relay(
+                ownership.client,
+                ownership,
+                app.state.tables,
+                app.state.presence,
+                outbox_limit=settings.ws_outbox_limit,
+            )
+            app.state.tables.on_take = app.state.relay.taken
+            await app.state.relay.start()
         await app.state.tables.start()
         sealing = asyncio.get_running_loop().create_task(_seal_old_decks(app.state.engine))
         log.info(
@@ -93,7 +105,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sealing.cancel()
             await asyncio.gather(sealing, return_exceptions=True)
             await app.state.tables.close()
-            await ownership.close()
+            if app.state.relay is not None:
+                await app.state.relay.close()  # closes the Redis client with the leases
+            else:
+                await ownership.close()
             if hold is not None:
                 await hold.release()
             await history.stop_luck_tasks(app.state)

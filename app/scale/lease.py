@@ -106,7 +106,7 @@ class Leases:
     def from_url(cls, url: str, name: str, seconds: float) -> Leases:
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
-            max_connections=8,
+            max_connections=16,
             timeout=2,
             decode_responses=True,
             socket_connect_timeout=2,

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from app.scale.lease import Ownership, SoleLeases
@@ -63,6 +63,9 @@ class TableRegistry:
         self.ownership: Ownership = ownership or SoleLeases()
         self.lease, self.renew = lease, renew
         self._keeper: asyncio.Task[None] | None = None
+        #: called with a table's id once its lease is taken, before its epoch is (the relay
+        #: reads the table's commands from there on)
+        self.on_take: Callable[[str], Awaitable[None]] | None = None
         #: when the leases were last renewed (loop time): past `lease`, they may be others'
         self._renewed = 0.0
         self.runtime = runtime or Runtime()
@@ -199,6 +202,8 @@ class TableRegistry:
             raise Elsewhere()
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
+                if self.on_take is not None:
+                    await self.on_take(table_id)
                 await self.store.take_table(table_id)
                 stored = await self.store.load_table(table_id)
         except BaseException:
