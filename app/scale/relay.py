@@ -289,8 +289,9 @@ class Relay:
     async def _read_in(self) -> None:
         """Apply the entries of the in streams of this process's tables, in order."""
         while True:
-            for table_id in [t for t in self.cursors if t not in self.tables.tables]:
-                if table_id not in self.tables._loading:
+            running = self.tables.tables
+            for table_id in [t for t in self.cursors if t not in running]:
+                if table_id not in self.tables.launching:  # dropped, not being taken
                     del self.cursors[table_id]
             streams = {
                 self.in_key(t): c for t, c in self.cursors.items() if t in self.tables.tables

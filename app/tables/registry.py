@@ -66,6 +66,8 @@ class TableRegistry:
         #: called with a table's id once its lease is taken, before its epoch is (the relay
         #: reads the table's commands from there on)
         self.on_take: Callable[[str], Awaitable[None]] | None = None
+        #: tables being taken and loaded right now
+        self.launching: set[str] = set()
         #: when the leases were last renewed (loop time): past `lease`, they may be others'
         self._renewed = 0.0
         self.runtime = runtime or Runtime()
@@ -200,6 +202,7 @@ class TableRegistry:
         owner made, and none it makes later is stored) and run it."""
         if not await self.ownership.take(table_id):
             raise Elsewhere()
+        self.launching.add(table_id)
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
                 if self.on_take is not None:
@@ -211,6 +214,8 @@ class TableRegistry:
             with contextlib.suppress(Exception):
                 await self.ownership.release(table_id)
             raise
+        finally:
+            self.launching.discard(table_id)
         table = Table(stored, self.store, self.runtime, self.deck_source)
         task = asyncio.create_task(table.run(), name=f"table-{table_id}")
         self.tables[table_id] = table

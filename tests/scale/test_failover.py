@@ -116,8 +116,9 @@ async def resume_at(client: Client, base: str, code: str, timeout: float = 15) -
         await asyncio.sleep(0.1)
 
 
-async def seat_three(base: str) -> tuple[list[Client], str]:
-    clients = [Client(base) for _ in range(3)]
+async def seat_three(*bases: str) -> tuple[list[Client], str]:
+    """Three players, the host first; player i on `bases[i]` (else on the first)."""
+    clients = [Client(bases[min(i, len(bases) - 1)]) for i in range(3)]
     for i, c in enumerate(clients):
         await c.join(f"p{i}")
     code = await clients[0].create_table(decision_time=0, seats=3)
@@ -174,7 +175,8 @@ async def test_sigkill_the_owner_and_another_process_continues_the_hand(
     sent: list[Any] = []
     with processes(env, "a", "b") as procs:
         (first, base_a), (_, base_b) = procs["a"], procs["b"]
-        clients, code = await seat_three(base_a)
+        # The third player is relayed: connected to b, which does not own the table.
+        clients, code = await seat_three(base_a, base_a, base_b)
         table_id = await table_id_of(postgres_url, code)
         assert owner(redis_url, table_id) == "a"
         await play(clients, 3, sent)
@@ -190,7 +192,9 @@ async def test_sigkill_the_owner_and_another_process_continues_the_hand(
 
         hand_id = sent[0][0]
         for c in clients:
-            await asyncio.gather(c.reader, return_exceptions=True)  # type: ignore[arg-type]
+            await asyncio.wait_for(asyncio.gather(c.reader, return_exceptions=True), 10)  # type: ignore[arg-type]
+            if c.base == base_b:  # relayed: b told it to resume (the owner changed)
+                assert c.ws is not None and c.ws.close_code == 1012
             snapshot = await resume_at(c, base_b, code)
             assert snapshot["hand"]["id"] == hand_id
             assert snapshot["hand"]["counter"] == len(sent)  # the same counter
