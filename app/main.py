@@ -31,7 +31,7 @@ from app.logging import AccessLogMiddleware
 from app.presence import create_presence
 from app.scale.lease import Leases, Ownership, SoleLeases
 from app.scale.relay import Relay
-from app.scale.solo import AnotherProcess, DatabaseHold, hold_database
+from app.scale.solo import AnotherProcess, DatabaseHold, hold_when_up
 from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.tables import SqlTableStore
@@ -149,7 +149,7 @@ async def _ownership(settings: Settings) -> tuple[DatabaseHold | None, Ownership
         assert settings.redis_url is not None
         return None, Leases.from_url(settings.redis_url, name, settings.lease_seconds)
     try:
-        hold = await hold_database(settings.effective_database_url)
+        hold = await hold_when_up(settings.effective_database_url)
     except AnotherProcess as refused:
         log.error("not starting: %s", refused)
         raise

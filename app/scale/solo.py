@@ -9,13 +9,22 @@ with a clear message instead of fighting the first over every table.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import fcntl
+import logging
 import os
+import signal
 from typing import Any
 
 import asyncpg
 
 from app.store.db import sqlite_path
+
+log = logging.getLogger("omaha")
+
+#: seconds between tries while the database does not answer
+RETRY = 2.0
 
 #: the advisory lock key of "a server runs on this database alone" (any fixed 64-bit number)
 ADVISORY_KEY = 0x6F6D616861_01
@@ -36,8 +45,13 @@ class DatabaseHold:
     def __init__(self, fd: int | None = None, connection: Any = None) -> None:
         self.fd = fd
         self.connection = connection
+        self.trying: asyncio.Task[None] | None = None
 
     async def release(self) -> None:
+        if self.trying is not None:
+            self.trying.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.gather(self.trying, return_exceptions=True)
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
@@ -69,3 +83,35 @@ async def hold_database(url: str) -> DatabaseHold:
         await connection.close()
         raise AnotherProcess(WHY)
     return DatabaseHold(connection=connection)
+
+
+async def hold_when_up(url: str) -> DatabaseHold:
+    """`hold_database`, refusing at once if another process has it; while the database does
+    not answer, the server starts (it reports not ready) and the hold is tried again in the
+    background: should it then find another process there, this one stops (SIGTERM). Until
+    then the fencing epoch keeps the two from writing over each other."""
+    try:
+        return await hold_database(url)
+    except AnotherProcess:
+        raise
+    except Exception as error:
+        log.warning("cannot take the database for this process yet (%s); trying again",
+                    type(error).__name__)  # fmt: skip
+    hold = DatabaseHold()
+
+    async def keep_trying() -> None:
+        while True:
+            await asyncio.sleep(RETRY)
+            try:
+                taken = await hold_database(url)
+            except AnotherProcess as refused:
+                log.error("stopping: %s", refused)
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+            except Exception:
+                continue
+            hold.fd, hold.connection = taken.fd, taken.connection
+            return
+
+    hold.trying = asyncio.get_running_loop().create_task(keep_trying())
+    return hold
