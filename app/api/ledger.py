@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from app.api.history import all_in_luck
 from app.api.identity import PlayerDep
 from app.api.tables import table_by_code
+from app.scale.relay import RemoteTable
 from app.tables.errors import TableError
 from app.tables.ledger import KINDS, settle_up
 from app.tables.table import Table
@@ -61,7 +62,7 @@ class Ledger(BaseModel):
     payments: list[PaymentOut]
 
 
-async def read_ledger(table: Table, luck: dict[str, float] | None = None) -> Ledger:
+async def read_ledger(table: Table | RemoteTable, luck: dict[str, float] | None = None) -> Ledger:
     try:
         result = await table.request("ledger", None)
     except TableError as error:

@@ -30,9 +30,9 @@ from app.config import Settings
 from app.logging import log_ws_event
 from app.presence import Presence, connection_id
 from app.presence.keeper import keep_online
-from app.scale.relay import Relay, RemoteTable
+from app.scale.relay import RemoteTable, find_or_relay
 from app.tables.errors import TableError
-from app.tables.registry import Elsewhere, TableRegistry
+from app.tables.registry import TableRegistry
 from app.tables.table import Table
 from app.tables.viewer import Viewer
 
@@ -169,7 +169,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     table: Table | RemoteTable | None
     try:
         table_id = await app.state.table_store.table_by_code(code) if len(code) <= 64 else None
-        table = await _find(app.state.relay, registry, table_id) if table_id else None
+        table = await find_or_relay(app.state.relay, registry, table_id) if table_id else None
     except TableError as refused:
         table = None
         if refused.code == "unavailable":  # being restored: come back soon
@@ -197,17 +197,6 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         await _serve(websocket, table, player_id, player.display_name, settings, resume)
     finally:
         connections.release(player_id, table.id)
-
-
-async def _find(relay: Relay | None, registry: TableRegistry, table_id: str) -> Table | RemoteTable:
-    """The table if it runs here (or can: its lease is free), else a relay to its owner."""
-    try:
-        return await registry.find(table_id)
-    except Elsewhere:
-        if relay is None:
-            raise
-        owner = (await relay.leases.owners([table_id])).get(table_id)
-        return relay.remote_table(table_id, owner)
 
 
 async def _serve(

@@ -5,11 +5,13 @@ gateway writes those texts to the socket as they come.
 
 - In, per table: `omaha:table:<id>:in`, entries `attach` (the connection's id, its gateway,
   player, name, stream and since), `cmd` (the connection's id, the message's type, `id` and
-  data) and `detach`. The owner reads the streams of its tables from the moment it took each
-  (a marker it adds at the take), so an entry is applied once, by one owner, or never (it
+  data), `detach`, and `req`: a read of the HTTP API (`READS`), answered to its gateway.
+  The owner reads the streams of its tables from the moment it took each (a marker it adds
+  at the take), so an entry is applied once, by one owner, or never (it
   came before the take: the gateway then learns the owner changed and its client resumes).
-- Out, per gateway: `omaha:gateway:<name>:out`, entries `m` (one message's text) or `x` (close
-  code and reason), each addressed to one connection. A gateway reads only its own stream:
+- Out, per gateway: `omaha:gateway:<name>:out`, entries `m` (one message's text), `x` (close
+  code and reason), `q` or `e` (a read's result or error), each addressed to one connection
+  (or read). A gateway reads only its own stream:
   it never holds a message, nor a card, meant for a connection elsewhere.
 - Every process marks itself alive (`omaha:process:<name>`, renewed with its leases); an owner
   detaches the connections of a gateway that is gone. A gateway watches the owners of the
@@ -34,8 +36,10 @@ from app.presence import Presence, connection_id
 from app.presence.keeper import keep_online
 from app.scale.lease import Leases
 from app.tables.errors import TableError
-from app.tables.registry import TableRegistry
+from app.tables.registry import Elsewhere, TableRegistry
+from app.tables.table import Table
 from app.tables.viewer import CLOSE_RESTART, Viewer
+from app.tables.views import table_view
 
 log = logging.getLogger("omaha.relay")
 
@@ -45,6 +49,38 @@ STREAM_TTL_MS = 3_600_000
 #: ms an XREAD waits for entries before looking at the list of streams again
 BLOCK_MS = 250
 MOVED = "the table moved to another server: reconnect"
+#: what the HTTP API reads of a table another process owns (the public view, the facts of
+#: a table list, the ledger); nothing else is asked of an owner without a connection
+READS = frozenset({"view", "facts", "ledger"})
+
+
+def _refusal(code: str, message: str) -> str:
+    return orjson.dumps({"code": code, "message": message}).decode()
+
+
+def facts(table: Table) -> dict[str, Any]:
+    """What a list of tables shows of one (`app.api.tables.summary`)."""
+    return {
+        "id": table.id,
+        "code": table.code,
+        "config": table.config.model_dump(mode="json"),
+        "seated": sum(1 for s in table.seats if s is not None),
+        "host_id": table.host_id,
+        "hand_running": table.hand is not None and not table.hand.state.complete,
+    }
+
+
+async def find_or_relay(
+    relay: Relay | None, registry: TableRegistry, table_id: str, code: str = ""
+) -> Table | RemoteTable:
+    """The table if it runs here (or can: its lease is free), else a relay to its owner."""
+    try:
+        return await registry.find(table_id)
+    except Elsewhere:
+        if relay is None:
+            raise
+        owner = (await relay.leases.owners([table_id])).get(table_id)
+        return RemoteTable(relay, table_id, owner, code)
 
 
 def _text(message: dict[str, Any] | str) -> str:
@@ -66,17 +102,18 @@ class RemoteTable:
     """What the WebSocket endpoint holds for a table another process owns: the same calls as
     a `Table` (`request("attach")`, `tell`, `post_detach`), relayed."""
 
-    def __init__(self, relay: Relay, table_id: str, owner: str | None) -> None:
+    def __init__(self, relay: Relay, table_id: str, owner: str | None, code: str = "") -> None:
         self.relay = relay
         self.id = table_id
         self.owner = owner
+        self.code = code
 
     def seat_of(self, player_id: str) -> None:
         return None  # the owner keeps the connection's presence, with its seat
 
     async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
         if kind != "attach":
-            raise TableError("unknown_command", f"{kind!r} is not relayed")
+            return await self.relay.ask(self, kind, sender, data)
         await self.relay.attach(self, sender, data["viewer"], data.get("stream"), data.get("since"))
         return {}
 
@@ -120,6 +157,7 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[Any]] = set()
         self._out_cursor = "0-0"
+        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ keys
     def in_key(self, table_id: str) -> str:
@@ -182,9 +220,6 @@ class Relay:
         )
 
     # ------------------------------------------------------------------ gateway side
-    def remote_table(self, table_id: str, owner: str | None) -> RemoteTable:
-        return RemoteTable(self, table_id, owner)
-
     async def attach(
         self,
         table: RemoteTable,
@@ -230,6 +265,26 @@ class Relay:
                 message["id"] = ref
             viewer.send(message)
 
+    async def ask(
+        self, table: RemoteTable, kind: str, sender: str | None, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A read (`READS`) of the owner's table: its result, or its `TableError`."""
+        if kind not in READS:
+            raise TableError("unknown_command", f"{kind!r} is not relayed")
+        reply = f"{self.name}/r{next(self._ids)}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[reply] = future
+        entry = {"k": "req", "c": reply, "g": self.name, "t": kind, "p": sender or "",
+                 "d": orjson.dumps(data).decode()}  # fmt: skip
+        try:
+            await self._add(self.in_key(table.id), entry)
+            async with asyncio.timeout(self.reply_timeout):
+                return await future
+        except TimeoutError:
+            raise TableError("unavailable", "the table did not answer; try again") from None
+        finally:
+            self._replies.pop(reply, None)
+
     def detach(self, table: RemoteTable, viewer: Viewer) -> None:
         conn = self._conn_of.pop(viewer.id, None)
         if conn is None:
@@ -250,6 +305,15 @@ class Relay:
             for _, entries in found or ():
                 for entry_id, fields in entries:
                     self._out_cursor = entry_id
+                    future = self._replies.get(fields.get("c", ""))
+                    if future is not None and not future.done():
+                        if "q" in fields:
+                            future.set_result(orjson.loads(fields["q"]))
+                        else:
+                            why = orjson.loads(fields.get("e", "{}"))
+                            future.set_exception(TableError(why.get("code", "internal"),
+                                                            why.get("message", "")))  # fmt: skip
+                        continue
                     local = self.local.get(fields.get("c", ""))
                     if local is None:
                         continue
@@ -339,6 +403,29 @@ class Relay:
                        orjson.loads(fields["i"]), data)  # fmt: skip
         elif kind == "detach":
             self._end_remote(conn)
+        elif kind == "req":
+            self._spawn(self._answer(table, conn, fields))
+
+    async def _answer(self, table: Table, reply: str, fields: dict[str, str]) -> None:
+        kind, out = fields["t"], self.out_key(fields["g"])
+        answer: dict[str, str]
+        try:
+            if kind == "view":
+                result = table_view(table, None)
+            elif kind == "facts":
+                result = facts(table)
+            elif kind in READS:
+                async with asyncio.timeout(self.reply_timeout):
+                    result = await table.request(kind, fields["p"] or None,
+                                                 **orjson.loads(fields["d"]))  # fmt: skip
+            else:
+                raise TableError("unknown_command", f"{kind!r} is not relayed")
+            answer = {"c": reply, "q": orjson.dumps(result).decode()}
+        except TableError as refused:
+            answer = {"c": reply, "e": _refusal(refused.code, refused.message)}
+        except TimeoutError:
+            answer = {"c": reply, "e": _refusal("unavailable", "the table did not answer")}
+        await self._add(out, answer)
 
     async def _attach(
         self, table: Any, remote: _Remote, stream: str | None, since: int | None

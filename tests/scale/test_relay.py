@@ -70,6 +70,17 @@ async def test_players_on_three_processes_play_one_table(
             stop.set()
             await asyncio.gather(*bots, return_exceptions=True)
 
+        # The HTTP reads of the client work on any process (relayed to the owner).
+        public = (await clients[1].http.get(f"/api/tables/{code}")).json()  # on b
+        assert public["table"]["id"] == table_id and public["online"] == state["online"]
+        listed = (await clients[2].http.get("/api/tables")).json()  # on c
+        assert [t["code"] for t in listed] == [code] and listed[0]["seated"] == 3
+        ledger = await clients[1].http.get(f"/api/tables/{code}/ledger")
+        assert ledger.status_code == 200, ledger.text
+        totals = ledger.json()["totals"]
+        assert totals["chips_in"] >= 600  # and a top-up for any who busted
+        assert totals["chips_in"] == totals["on_table"] + totals["cashed_out"]
+
         db = await replay_table(postgres_url, table_id, secret=SECRET)
         assert len(db["hands"]) >= HANDS
         ended = {}
