@@ -159,6 +159,13 @@ class Settings(BaseSettings):
         description="Seconds between lease renewals and sweeps for lapsed tables "
         "(under half of LEASE_SECONDS).",
     )
+    drain_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        le=3600,
+        description="Seconds a stopping process (SIGTERM) with others beside it lets the hands "
+        "in play end before handing its tables over.",
+    )
     log_debug_loggers: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Third-party loggers allowed below info (they stay at info otherwise).",

@@ -104,6 +104,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             sealing.cancel()
             await asyncio.gather(sealing, return_exceptions=True)
+            relay = app.state.relay
+            if relay is not None and await relay.others_alive():  # someone to hand over to
+                await app.state.tables.drain(settings.drain_seconds)
             await app.state.tables.close()
             if app.state.relay is not None:
                 await app.state.relay.close()  # closes the Redis client with the leases

@@ -158,6 +158,9 @@ class Relay:
         self._pending: set[asyncio.Task[Any]] = set()
         self._out_cursor = "0-0"
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._closing = False
+        #: every live process, scored with the time its mark lapses (Redis time, ms)
+        self.alive_set = f"{prefix}:processes"
 
     # ------------------------------------------------------------------ keys
     def in_key(self, table_id: str) -> str:
@@ -193,6 +196,7 @@ class Relay:
         ]
 
     async def close(self) -> None:
+        self._closing = True
         for task in self._tasks:
             task.cancel()
         for remote in list(self.remote.values()):
@@ -203,9 +207,11 @@ class Relay:
             viewer.close(CLOSE_RESTART, "server stopping")
         pending = [*self._tasks, *self._pending]
         pending += [t for r in self.remote.values() for t in r.tasks]
-        await asyncio.gather(*pending, return_exceptions=True)
+        if pending:  # bounded: a cancellation can be swallowed inside the Redis client
+            await asyncio.wait(pending, timeout=5)
         with contextlib.suppress(Exception):
             await cast(Awaitable[int], self.client.delete(self.alive_key(self.name)))
+            await cast(Awaitable[int], self.client.zrem(self.alive_set, self.name))
         await self.client.aclose()
 
     async def taken(self, table_id: str) -> None:
@@ -214,10 +220,24 @@ class Relay:
         self.cursors[table_id] = await self._add(self.in_key(table_id), {"k": "taken"})
 
     async def _alive(self) -> None:
-        await cast(
-            Awaitable[bool],
-            self.client.set(self.alive_key(self.name), "1", px=self.leases.ms),
-        )
+        now = await cast(Awaitable[tuple[int, int]], self.client.time())
+        lapse = now[0] * 1000 + now[1] // 1000 + self.leases.ms
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.set(self.alive_key(self.name), "1", px=self.leases.ms)
+            pipe.zadd(self.alive_set, {self.name: lapse})
+            await pipe.execute()
+
+    async def others_alive(self) -> bool:
+        """Is another server process alive (to hand this one's tables over to)?"""
+        try:
+            now = await cast(Awaitable[tuple[int, int]], self.client.time())
+            ms = now[0] * 1000 + now[1] // 1000
+            names = await cast(
+                Awaitable[list[str]], self.client.zrangebyscore(self.alive_set, ms, "+inf")
+            )
+        except Exception:
+            return False
+        return any(name != self.name for name in names)
 
     # ------------------------------------------------------------------ gateway side
     async def attach(
@@ -295,7 +315,7 @@ class Relay:
     async def _read_out(self) -> None:
         """Route the owners' messages to this gateway's connections."""
         key = self.out_key(self.name)
-        while True:
+        while not self._closing:
             try:
                 found = await self.client.xread({key: self._out_cursor}, count=512, block=BLOCK_MS)
             except Exception as error:
@@ -327,7 +347,7 @@ class Relay:
         """Every renewal interval: mark this process alive; close the relayed connections
         of a table whose owner changed (they resume where it runs now); detach the remote
         connections of gateways that are gone."""
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.tables.renew)
             try:
                 await self._alive()
@@ -352,7 +372,7 @@ class Relay:
     # ------------------------------------------------------------------ owner side
     async def _read_in(self) -> None:
         """Apply the entries of the in streams of this process's tables, in order."""
-        while True:
+        while not self._closing:
             running = self.tables.tables
             for table_id in [t for t in self.cursors if t not in running]:
                 if table_id not in self.tables.launching:  # dropped, not being taken

@@ -68,6 +68,8 @@ class TableRegistry:
         self.on_take: Callable[[str], Awaitable[None]] | None = None
         #: tables being taken and loaded right now
         self.launching: set[str] = set()
+        #: stopping (`drain`): no table is taken any more
+        self.draining = False
         #: when the leases were last renewed (loop time): past `lease`, they may be others'
         self._renewed = 0.0
         self.runtime = runtime or Runtime()
@@ -200,6 +202,8 @@ class TableRegistry:
     async def _launch(self, table_id: str) -> Table:
         """Take the table (its lease, then its epoch: the load sees every write the previous
         owner made, and none it makes later is stored) and run it."""
+        if self.draining:
+            raise Elsewhere()
         if not await self.ownership.take(table_id):
             raise Elsewhere()
         self.launching.add(table_id)
@@ -322,6 +326,8 @@ class TableRegistry:
 
     async def _sweep(self) -> None:
         """Take the open tables nobody holds a lease on (their owner died or froze)."""
+        if self.draining:
+            return
         async with asyncio.timeout(self.runtime.store_timeout):
             open_ids = await self.store.open_tables()
         others = [t for t in open_ids if t not in self.tables and t not in self._loading]
@@ -332,6 +338,36 @@ class TableRegistry:
                 except TableError:
                     continue
                 log.info("table %s: its lease lapsed; taken by this process", table_id)
+
+    async def drain(self, timeout: float) -> None:
+        """Stopping, with other processes to take over: no table deals a new hand; each is
+        handed over (stopped, its lease released, its connections told to reconnect) once
+        its hand in play has ended, within `timeout`; the others' sweeps take them between
+        hands. Alone, there is nobody to hand over to: nothing to wait for."""
+        if not self.ownership.shared:
+            return
+        self.draining = True
+        for table in self.tables.values():
+            table.draining = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.tables and loop.time() < deadline:
+            for table_id, table in list(self.tables.items()):
+                if table.hand is None or table.hand.state.complete:
+                    await self._hand_over(table_id)
+            await asyncio.sleep(0.05)
+        if self.tables:
+            log.warning("%d tables still had a hand in play after %.0f s; stopping them",
+                        len(self.tables), timeout)  # fmt: skip
+
+    async def _hand_over(self, table_id: str) -> None:
+        task = self.tasks.get(table_id)
+        self._lose(table_id)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self.ownership.release(table_id)
+        log.info("table %s handed over between hands", table_id)
 
     async def close(self) -> None:
         self._closing = True

@@ -220,6 +220,8 @@ class Table:
         #: the host closed the table: it deals no more hand (`closing`), then ends (`closed`)
         self.closing = False
         self.closed = False
+        #: its process is stopping: the hand in play ends, no other is dealt here
+        self.draining = False
 
     # ------------------------------------------------------------------ outside API
     @staticmethod
@@ -955,6 +957,8 @@ class Table:
     def _schedule_next_hand(self, delay: float, *, even_paused: bool = False) -> None:
         if self._hand_running() or ((self.paused or self.closing) and not even_paused):
             return
+        if self.draining:
+            return
         if self._next_hand_timer is not None:
             return
         self._next_hand_timer = asyncio.get_running_loop().call_later(
@@ -994,7 +998,7 @@ class Table:
         if self.closing:
             await self._close_or_retry()
             return
-        if self.paused:
+        if self.paused or self.draining:
             return
         # Idle: players to deal to, and none of them here (nor anyone watching the bots).
         dealable = sum(1 for s in self.seats if s is not None and s.can_be_dealt()) >= 2

@@ -46,15 +46,18 @@ async def environment(tmp_path: Path, postgres_url: str, redis_url: str) -> dict
 
 @contextmanager
 def processes(env: dict[str, str], *names: str) -> Iterator[dict[str, tuple[Any, str]]]:
-    """Server processes by name: (the process, its base URL), started side by side."""
+    """Server processes by name: (the process, its base URL), started side by side; each
+    one's log in DATA_DIR/<name>.log (warnings and errors)."""
     ports = {name: free_port() for name in names}
+    logs = Path(env["DATA_DIR"])
+    logs.mkdir(parents=True, exist_ok=True)
     started = {
         name: subprocess.Popen(
             [sys.executable, "-m", "app", "serve"],
             cwd=ROOT,
             env={**env, "PORT": str(ports[name]), "PROCESS_NAME": name},
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=(logs / f"{name}.log").open("wb"),
         )
         for name in names
     }
