@@ -4,6 +4,8 @@ current hand; shuffles; turns engine events into per-seat views.
 - `config.TableConfig`: what a table deals (game, stakes, seats, clock).
 - `button.plan_deal`: who is dealt in, the button, the blinds (the seat rules).
 - `table.Table`: the actor and its mailbox; `registry.TableRegistry` runs and restarts them.
+  Its handlers by concern: `seating`, `host`, `clock`, `dealer`, `chat`, `broadcast`, `writes`
+  (sharing `state.TableState`).
 - `views`: the redaction: what each viewer may see.
 - `store.TableStore`: what the actor needs from the database.
 """

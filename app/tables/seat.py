@@ -67,3 +67,28 @@ class Seat:
 
     def can_be_dealt(self) -> bool:
         return self.stack > 0 and not self.sitting_out and not self.leaving and not self.removed
+
+
+@dataclass
+class SeatRequest:
+    player_id: str
+    name: str
+    seat: int
+    buy_in: int
+    post: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player_id": self.player_id,
+            "name": self.name,
+            "seat": self.seat,
+            "buy_in": self.buy_in,
+        }
+
+    def stored(self) -> dict[str, Any]:
+        return {**self.to_json(), "post": self.post}
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> SeatRequest:
+        return cls(str(data["player_id"]), str(data["name"]), int(data["seat"]),
+                   int(data["buy_in"]), bool(data.get("post", False)))  # fmt: skip

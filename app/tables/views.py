@@ -41,7 +41,7 @@ from app.poker.events import (
 
 if TYPE_CHECKING:
     from app.tables.hand import Hand
-    from app.tables.table import Table
+    from app.tables.state import TableState
 
 
 @dataclass(frozen=True)
@@ -340,7 +340,7 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
     return view
 
 
-def table_view(table: Table, player_id: str | None) -> dict[str, Any]:
+def table_view(table: TableState, player_id: str | None) -> dict[str, Any]:
     """The whole table as `player_id` sees it: the snapshot a connection starts from."""
     seats: list[dict[str, Any] | None] = []
     for s in table.seats:
