@@ -188,7 +188,12 @@ class TableRegistry:
         table_id = str(uuid.uuid4())
         if not await self.ownership.take(table_id):
             raise Elsewhere()
-        await self.store.create_table(host_id, config, code, table_id)
+        try:
+            await self.store.create_table(host_id, config, code, table_id)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.ownership.release(table_id)
+            raise
         return await self._launch(table_id)
 
     def get(self, table_id: str) -> Table:
