@@ -1,4 +1,5 @@
-"""Command line: `python -m app serve`, `python -m app migrate`, `python -m app replay FILE...`.
+"""Command line: `python -m app serve`, `python -m app migrate`, `python -m app replay FILE...`,
+`python -m app verify-deals FILE`.
 
 A subcommand is one function `(args) -> int` and one entry in `COMMANDS`, whose `add` callback
 declares its arguments. Exit codes: 0 done, 1 refused or failed, 2 bad settings or usage.
@@ -143,6 +144,34 @@ def _add_migrate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("revision", nargs="?", default="heads", help="target (default: heads)")
 
 
+def verify_deals(args: argparse.Namespace) -> int:
+    """Recompute every deck of a deals export from its seeds and compare it with the
+    commitments (docs/fairness.md). 0: every revealed hand matches; 1: a mismatch; 2: the
+    file is not an export."""
+    import json
+
+    from app.history.deals import BadExport, verify
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            verdict = verify(json.load(f))
+    except (OSError, ValueError) as error:  # BadExport and JSON errors are ValueErrors
+        kind = "not a deals export" if isinstance(error, BadExport) else "cannot read it"
+        print(f"omaha: {args.file}: {kind}: {error}", file=sys.stderr)
+        return 2
+    for problem in verdict.problems:
+        print(f"MISMATCH {problem}")
+    print(
+        f"{verdict.verified} hands recomputed and matching, {verdict.unrevealed} of sessions "
+        f"whose seed is not revealed (their roots checked), {len(verdict.problems)} mismatches"
+    )
+    return 0 if verdict.ok else 1
+
+
+def _add_verify_deals(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a table's deals.json (GET /api/tables/{code}/deals.json)")
+
+
 COMMANDS: dict[str, Command] = {
     "serve": Command("migrate the embedded database if needed, then run the server", serve),
     "migrate": Command("upgrade the database to the latest schema", migrate, _add_migrate),
@@ -150,6 +179,11 @@ COMMANDS: dict[str, Command] = {
         "replay PHH hand histories, one JSON line of finishing stacks per file",
         replay,
         _add_replay,
+    ),
+    "verify-deals": Command(
+        "recompute every deck of a deals export and compare it with its commitments",
+        verify_deals,
+        _add_verify_deals,
     ),
 }
 

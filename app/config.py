@@ -116,6 +116,9 @@ class Settings(BaseSettings):
     tables_per_host: int = Field(
         default=20, ge=1, le=100000, description="Open tables one player may host."
     )
+    tournaments_per_host: int = Field(
+        default=3, ge=1, le=1000, description="Unfinished tournaments one player may host."
+    )
     ws_per_session: int = Field(
         default=8, ge=1, le=10000, description="WebSocket connections one player may hold."
     )

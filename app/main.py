@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from app import __version__
-from app.api import assets, health, history, identity, ledger, tables, ws
+from app.api import assets, deals, health, history, identity, ledger, tables, tournaments, ws
 from app.api.headers import SecurityHeaders
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections, PerMinute
@@ -35,8 +35,10 @@ from app.scale.solo import AnotherProcess, DatabaseHold, hold_when_up
 from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.tables import SqlTableStore
+from app.store.tournaments import SqlTournamentStore
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime
+from app.tournaments.hall import Hall
 
 log = logging.getLogger("omaha")
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -93,6 +95,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.tables.on_take = app.state.relay.taken
             await app.state.relay.start()
         await app.state.tables.start()
+        app.state.tournaments = Hall(
+            SqlTournamentStore(app.state.sessions),
+            app.state.tables,
+            between_hands=settings.between_hands,
+        )
+        await app.state.tournaments.start()
         sealing = asyncio.get_running_loop().create_task(_seal_old_decks(app.state.engine))
         log.info(
             "started: database %s, presence %s",
@@ -104,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             sealing.cancel()
             await asyncio.gather(sealing, return_exceptions=True)
+            await app.state.tournaments.close()
             relay = app.state.relay
             if relay is not None and await relay.others_alive():  # someone to hand over to
                 await app.state.tables.drain(settings.drain_seconds)
@@ -137,7 +146,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(identity.router)
     app.include_router(tables.router)
     app.include_router(history.router)
+    app.include_router(deals.router)
     app.include_router(ledger.router)
+    app.include_router(tournaments.router)
     app.include_router(ws.router)
 
     app.include_router(assets.router(assets.Assets(static_dir())))

@@ -3,9 +3,9 @@
 At start-up every file of `static/` is read once, gzipped once (when that makes it smaller)
 and given one version: a hash of all of them. The page (`index.html`, served at `/`, at
 every invite link `/t/{code}` and every hand link `/h/{number}`) names its assets under
-`/static/<version>/...`; the ES modules import each other by relative paths, so they stay
-under the same version without rewriting. A changed file changes the version, so a browser
-never mixes old and new modules.
+`/static/<version>/...` and preloads every module (`{{modulepreload}}`); the ES modules import
+each other by relative paths, so they stay under the same version without rewriting. A changed
+file changes the version, so a browser never mixes old and new modules.
 
 - `/static/<current version>/<path>`: `Cache-Control: public, max-age=31536000, immutable`;
 - an older version's URL still gets the current file, `no-cache` (a page open across a
@@ -26,6 +26,9 @@ from fastapi import APIRouter, Request, Response
 PAGE = "index.html"
 #: the page writes its asset URLs as `{{static}}/app.css`
 PLACEHOLDER = b"{{static}}"
+#: where the page gets a `<link rel="modulepreload">` for every module: the browser fetches
+#: them all at once instead of one level of imports at a time
+PRELOADS = b"{{modulepreload}}"
 IMMUTABLE = "public, max-age=31536000, immutable"
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -79,6 +82,13 @@ class Assets:
         self.version = digest.hexdigest()[:12]
         page = self.files.pop(PAGE, None)
         text = page.body if page else b"<!doctype html><title>Omaha</title><p>static/ is missing."
+        # Every module but those the page names itself (the boot module and its imports, first).
+        preloads = "\n  ".join(
+            f'<link rel="modulepreload" href="{{{{static}}}}/{rel}">'
+            for rel in self.files
+            if rel.endswith((".js", ".mjs")) and f'{{{{static}}}}/{rel}"'.encode() not in text
+        )
+        text = text.replace(PRELOADS, preloads.encode())
         self.page = _asset(text.replace(PLACEHOLDER, f"/static/{self.version}".encode()), ".html")
 
     def response(self, request: Request, asset: Asset, cache: str) -> Response:
@@ -107,6 +117,15 @@ def router(assets: Assets) -> APIRouter:
     @r.get("/h/{number}")
     async def hand_page(number: str, request: Request) -> Response:
         """A hand's replayer: the client reads the hand number from the address."""
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/tournaments/{code}")
+    async def tournament_page(code: str, request: Request) -> Response:
+        """A tournament's standings; `/clock`: its big-screen clock."""
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/tournaments/{code}/clock")
+    async def tournament_clock(code: str, request: Request) -> Response:
         return assets.response(request, assets.page, "no-cache")
 
     @r.get("/static/{version}/{path:path}")

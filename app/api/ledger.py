@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.api.history import all_in_luck
 from app.api.identity import PlayerDep
@@ -18,6 +19,7 @@ from app.api.tables import table_by_code
 from app.scale.relay import RemoteTable
 from app.tables.errors import TableError
 from app.tables.ledger import KINDS, settle_up
+from app.tables.store import TableStore
 from app.tables.table import Table
 
 router = APIRouter(prefix="/api/tables", tags=["ledger"])
@@ -56,13 +58,28 @@ class Totals(BaseModel):
     cashed_out: int
 
 
+class AdjustmentOut(BaseModel):
+    """One host adjustment as entered in the ledger (those made during a hand are entered
+    as one when it ends, their reasons joined by "; ")."""
+
+    player_id: str
+    name: str
+    amount: int
+    reason: str
+
+
 class Ledger(BaseModel):
     players: list[LedgerLine]
     totals: Totals
     payments: list[PaymentOut]
+    adjustments: list[AdjustmentOut] = []
 
 
-async def read_ledger(table: Table | RemoteTable, luck: dict[str, float] | None = None) -> Ledger:
+async def read_ledger(
+    table: Table | RemoteTable, store: TableStore, luck: dict[str, float] | None = None
+) -> Ledger:
+    """The table's ledger from its owner (maybe through the relay) and the adjustments'
+    reasons from the shared store."""
     try:
         result = await table.request("ledger", None)
     except TableError as error:
@@ -85,7 +102,14 @@ async def read_ledger(table: Table | RemoteTable, luck: dict[str, float] | None 
         on_table=sum(line.stack + line.in_play for line in lines),
         cashed_out=sum(line.cash_out for line in lines),
     )
-    return Ledger(players=lines, totals=totals, payments=payments)
+    try:
+        entered = await store.adjustments(table.id)
+    except (SQLAlchemyError, OSError):  # a database that does not answer: typed, as above
+        raise HTTPException(
+            503, detail={"code": "unavailable", "message": "the database did not answer"}
+        ) from None
+    adjustments = [AdjustmentOut(**vars(a)) for a in entered]
+    return Ledger(players=lines, totals=totals, payments=payments, adjustments=adjustments)
 
 
 @router.get("/{code}/ledger", response_model=Ledger)
@@ -93,7 +117,9 @@ async def ledger(code: str, request: Request, player: PlayerDep) -> Ledger:
     """Per player: buy-ins, top-ups, adjustments, cash-outs, stack, chips in play and net
     (bots marked), the identity's totals, and the fewest payments that square every net."""
     table = await table_by_code(request, code)
-    return await read_ledger(table, await all_in_luck(request, table.id))
+    return await read_ledger(
+        table, request.app.state.table_store, await all_in_luck(request, table.id)
+    )
 
 
 def _csv(rows: list[list[Any]]) -> str:
@@ -109,9 +135,12 @@ def _csv(rows: list[list[Any]]) -> str:
 
 @router.get("/{code}/ledger.csv", response_class=Response)
 async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response:
-    """The ledger as CSV: one row per player, then the settle-up payments."""
+    """The ledger as CSV: one row per player, then the settle-up payments, then the host's
+    adjustments with their reasons."""
     table = await table_by_code(request, code)
-    data = await read_ledger(table, await all_in_luck(request, table.id))
+    data = await read_ledger(
+        table, request.app.state.table_store, await all_in_luck(request, table.id)
+    )
     header = ["player_id", "name", "bot", "seated", *KINDS, "stack", "in_play", "net",
               "all_in_adjusted_net"]  # fmt: skip
     rows: list[list[Any]] = [header]
@@ -121,6 +150,10 @@ async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response
     rows.append(["payer", "payee", "amount", "text"])
     for p in data.payments:
         rows.append([names_of(data, p.payer), names_of(data, p.payee), p.amount, p.text])
+    rows.append([])
+    rows.append(["adjusted", "amount", "reason"])
+    for a in data.adjustments:
+        rows.append([a.name, a.amount, a.reason])
     return Response(
         _csv(rows),
         media_type="text/csv; charset=utf-8",

@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
 
+from app.poker.fairness import MAX_CLIENT_SEED
+from app.tables.adjust import REASON_MAX
 from app.tables.config import CHAT_MAX, MAX_CHIPS
 
 Chips = Annotated[StrictInt, Field(ge=-MAX_CHIPS, le=MAX_CHIPS)]
@@ -112,6 +114,7 @@ class Adjust(Message):
     type: Literal["adjust"]
     seat: SeatNo
     amount: Chips
+    reason: Annotated[str, Field(max_length=REASON_MAX)] = ""
 
 
 class Close(Message):
@@ -166,6 +169,21 @@ class SitOutNextBb(Message):
     on: StrictBool = True
 
 
+class Seed(Message):
+    """A seated player's client seed for the next deals (docs/fairness.md): 1 to 64
+    printable ASCII characters (the table says `bad_seed` to anything else)."""
+
+    type: Literal["seed"]
+    seed: Annotated[str, Field(min_length=1, max_length=MAX_CLIENT_SEED)]
+
+
+class RotateSeed(Message):
+    """The host ends the session's server seed (revealed unless the table keeps it secret)
+    and starts a new one; between hands only."""
+
+    type: Literal["rotate_seed"]
+
+
 Inbound = Annotated[
     Ping
     | Sit
@@ -191,6 +209,8 @@ Inbound = Annotated[
     | MoreTime
     | SitOutNext
     | SitOutNextBb
+    | Seed
+    | RotateSeed
     | Close,
     Field(discriminator="type"),
 ]

@@ -104,6 +104,11 @@ def public_base(request: Request) -> str:
 async def create_table(config: TableConfig, request: Request, player: PlayerDep) -> Created:
     """Create a table; its creator is the host. The invite link carries an unguessable code."""
     settings: Settings = request.app.state.settings
+    if config.tournament:  # a tournament's tables are its director's
+        raise HTTPException(
+            422,
+            detail={"code": "bad_config", "message": "a tournament makes its own tables"},
+        )
     if await store(request).hosted_open_tables(str(player.id)) >= settings.tables_per_host:
         raise HTTPException(
             429,

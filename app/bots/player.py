@@ -48,7 +48,7 @@ class Bot:
         self.table = table
         self.player_id = player_id
         self.think = think
-        self.buy_in = buy_in  # what it tops up to when busted
+        self.buy_in = buy_in  # what it tops up to when busted (0: never, a tournament)
         self.viewer = Viewer(player_id, limit=OUTBOX)
         self.tracker = Tracker(player_id)
         self.rng = random.Random()
@@ -103,7 +103,7 @@ class Bot:
 
     def _top_up_if_busted(self) -> None:
         t = self.tracker
-        if t.hand is None and t.seat is not None and t.stack == 0:
+        if self.buy_in and t.hand is None and t.seat is not None and t.stack == 0:
             self.table.tell("top_up", self.player_id, self.viewer, next(_refs),
                             {"amount": self.buy_in})  # fmt: skip
             t.stack = None  # once per bust: the `seat` record that follows says the new stack

@@ -63,6 +63,35 @@ def unseal(value: Any) -> list[int]:
     return [int(card) for card in orjson.loads(_key.decrypt(nonce, data, INFO))]
 
 
+#: associated data of what else is sealed: a hand's deal (salts, seeds) and a server seed
+DEAL_INFO = b"omaha deal v1"
+
+
+def seal_value(value: Any) -> dict[str, Any]:
+    """Any JSON value sealed like a deck (its own associated data: a deck does not open as one)."""
+    nonce = os.urandom(12)
+    data = _key.encrypt(nonce, orjson.dumps(value), DEAL_INFO)
+    return {"v": 1, "n": base64.b64encode(nonce).decode(), "c": base64.b64encode(data).decode()}
+
+
+def unseal_value(value: dict[str, Any]) -> Any:
+    nonce, data = base64.b64decode(value["n"]), base64.b64decode(value["c"])
+    return orjson.loads(_key.decrypt(nonce, data, DEAL_INFO))
+
+
+class Sealed(TypeDecorator[Any]):
+    """A JSON column sealed at rest (`seal_value`): a hand's deal, a table's server seed."""
+
+    impl = JSON
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        return None if value is None else seal_value(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        return None if value is None else unseal_value(value)
+
+
 class SealedDeck(TypeDecorator[list[int]]):
     """A deck column: sealed on the way in, opened on the way out."""
 

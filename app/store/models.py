@@ -30,7 +30,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.store.decks import SealedDeck
+from app.store.decks import Sealed, SealedDeck
+from app.tables.adjust import REASONS_MAX
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -118,11 +119,17 @@ class SeatRow(Base):
     straddle: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     pending_top_up: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     pending_adjust: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    #: the reasons of the adjustments waiting for the end of the hand, with `pending_adjust`
+    pending_adjust_reason: Mapped[str] = mapped_column(
+        String(REASONS_MAX), default="", server_default=""
+    )
     #: blinds missed while sitting out (bits: 1 small, 2 big), owed on return
     missed_blinds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     #: the player's switches: sit out from the next hand / when the big blind reaches them
     sit_out_next: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     sit_out_next_bb: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the player's latest client seed for the deal (docs/fairness.md)
+    client_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class HandRow(Base):
@@ -161,6 +168,9 @@ class HandRow(Base):
     #: each player's all-in luck in this hand (expected minus won; {} without an all-in),
     #: computed once when a ledger first asks (an exact equity can take seconds)
     luck: Mapped[dict[str, float] | None] = mapped_column(JSON, nullable=True)
+    #: the deck's salts and client seeds (app.tables.fairness.HandDeal), sealed like the deck;
+    #: null for a hand dealt before verifiable deals
+    deal: Mapped[dict[str, Any] | None] = mapped_column(Sealed, nullable=True)
 
 
 class HandPlayerRow(Base):
@@ -204,9 +214,28 @@ class LedgerEntry(Base):
     player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
     kind: Mapped[str] = mapped_column(String(16))
     amount: Mapped[int] = mapped_column(BigInteger)
+    #: why the host adjusted a stack (an `adjustment`'s reason; several joined by "; ")
+    reason: Mapped[str | None] = mapped_column(String(REASONS_MAX), nullable=True)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
+
+
+class DealSeedRow(Base):
+    """A table session's server seed (docs/fairness.md): sealed at rest, its SHA-256 published
+    before its first hand; `revealed` once the session ended with the reveal on."""
+
+    __tablename__ = "deal_seeds"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"), index=True)
+    seed: Mapped[str] = mapped_column(Sealed)  # hex, encrypted at rest
+    seed_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revealed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ChatRow(Base):
@@ -223,3 +252,41 @@ class ChatRow(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
+
+
+class TournamentRow(Base):
+    """A tournament: its settings (`app.tournaments.director.Settings` as JSON), host, invite
+    code, where it stands (`status`), its clock (seconds of tournament time when stored) and
+    its tables."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    host_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="registering")
+    elapsed: Mapped[float] = mapped_column(Float, default=0.0)
+    tables: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentEntryRow(Base):
+    """A player registered in a tournament, and once out (or the winner) their place and
+    prize. No foreign key on the player: a practice bot's player row is made when seated."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "player_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tournaments.id"), index=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid)
+    name: Mapped[str] = mapped_column(String(32))
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    prize: Mapped[int] = mapped_column(BigInteger, default=0)
+    #: 1 for the first entry, 2, 3, ... for re-entries after busting
+    number: Mapped[int] = mapped_column(Integer, default=1)

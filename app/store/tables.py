@@ -21,7 +21,8 @@ from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.poker import Action
-from app.store.decks import seal
+from app.store.deals import DealStore
+from app.store.decks import seal, seal_value
 from app.store.models import (
     ChatRow,
     HandActionRow,
@@ -39,6 +40,7 @@ from app.tables.seat import Seat
 from app.tables.store import (
     CHAT_KEPT,
     LEDGER_IN,
+    Adjustment,
     LedgerTotal,
     OwnershipLost,
     StoredHand,
@@ -144,7 +146,7 @@ _END_HAND = (
 # trip, atomic on its own (no BEGIN/COMMIT round trips), prepared once per connection, and
 # none of SQLAlchemy's per-statement work, which was most of the store's CPU flat out.
 # Rows of one batch never collide: a batch holds at most one write per table.
-# `fence` is `_FENCE` for every table of the batch ($45 ids, $46 the epochs they were taken
+# `fence` is `_FENCE` for every table of the batch ($46 ids, $47 the epochs they were taken
 # with; null: not fenced): FOR SHARE holds each row until the commit, so a taker's bump
 # waits for this statement, or this statement sees the bump (READ COMMITTED re-checks a
 # locked row's newest version) and writes nothing of that table. The tables it refused are
@@ -153,15 +155,16 @@ _PG_GROUP = """
 WITH
 fence AS (
     SELECT t.id FROM tables AS t
-    JOIN unnest($45::uuid[], $46::bigint[]) AS f (id, epoch)
+    JOIN unnest($46::uuid[], $47::bigint[]) AS f (id, epoch)
       ON t.id = f.id AND (f.epoch IS NULL OR t.owner_epoch = f.epoch)
     FOR SHARE OF t
 ),
 new_hands AS (
-    INSERT INTO hands (id, table_id, number, record, deck, result, ended_at, game, pot)
+    INSERT INTO hands (id, table_id, number, record, deck, result, ended_at, game, pot, deal)
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::json[], $5::json[],
-                         $6::json[], $7::timestamptz[], $39::text[], $40::bigint[])
-        AS u (id, table_id, number, record, deck, result, ended_at, game, pot)
+                         $6::json[], $7::timestamptz[], $39::text[], $40::bigint[],
+                         $45::json[])
+        AS u (id, table_id, number, record, deck, result, ended_at, game, pot, deal)
     WHERE u.table_id IN (SELECT id FROM fence)
     RETURNING id, serial
 ),
@@ -180,13 +183,13 @@ actions AS (
     INSERT INTO hand_actions (hand_id, counter, player, kind, amount, agree)
     SELECT u.hand_id, u.counter, u.player, u.kind, u.amount, u.agree
     FROM unnest($11::uuid[], $12::int[], $13::int[], $14::text[], $15::bigint[],
-                $16::bool[], $47::uuid[])
+                $16::bool[], $48::uuid[])
          AS u (hand_id, counter, player, kind, amount, agree, table_id)
     WHERE u.table_id IN (SELECT id FROM fence)
 ),
 ends AS (
     UPDATE hands AS h SET result = u.result, ended_at = u.ended_at, pot = u.pot
-    FROM unnest($17::uuid[], $18::json[], $19::timestamptz[], $44::bigint[], $48::uuid[])
+    FROM unnest($17::uuid[], $18::json[], $19::timestamptz[], $44::bigint[], $49::uuid[])
          AS u (id, result, ended_at, pot, table_id)
     WHERE h.id = u.id AND u.table_id IN (SELECT id FROM fence)
 ),
@@ -210,7 +213,7 @@ seats AS (
     WHERE s.table_id = u.table_id AND s.number = u.number
       AND u.table_id IN (SELECT id FROM fence)
 )
-SELECT f.id FROM unnest($45::uuid[]) AS f (id) WHERE f.id NOT IN (SELECT id FROM fence)
+SELECT f.id FROM unnest($46::uuid[]) AS f (id) WHERE f.id NOT IN (SELECT id FROM fence)
 """
 
 
@@ -317,7 +320,7 @@ class _Link:
         self.connection = None
 
 
-class SqlTableStore:
+class SqlTableStore(DealStore):
     """`fenced`: every write of a table carries the epoch this process took it with
     (`take_table`), and a table not taken (or dropped) writes nothing. The server is always
     fenced; tests of the store alone may write without taking."""
@@ -408,10 +411,12 @@ class SqlTableStore:
                     straddle=r.straddle,
                     pending_top_up=r.pending_top_up,
                     pending_adjust=r.pending_adjust,
+                    pending_adjust_reason=r.pending_adjust_reason or "",
                     missed_blinds=r.missed_blinds,
                     bot=bot,
                     sit_out_next=r.sit_out_next,
                     sit_out_next_bb=r.sit_out_next_bb,
+                    client_seed=r.client_seed or "",
                 )
                 for r, bot in await s.execute(
                     select(SeatRow, Player.bot)
@@ -456,7 +461,9 @@ class SqlTableStore:
                         for a in actions
                     ],
                     elapsed=_seconds_between(last, now),
+                    deal=open_hand.deal,
                 )
+            deal_seed = await self.current_seed(s, tid)
             return StoredTable(
                 id=str(row.id),
                 code=row.code,
@@ -472,6 +479,7 @@ class SqlTableStore:
                 else None,
                 requests=list(row.requests or []),
                 bomb_pot_next=row.bomb_pot_next,
+                deal_seed=deal_seed,
                 chat=[
                     {
                         "player_id": str(c.player_id),
@@ -648,6 +656,51 @@ class SqlTableStore:
         )
         await item.submitted(self._append_queue(loop))
 
+    # Adjustments are a host's occasional command: plain transactions, not the group writer.
+    async def adjust(self, table_id: str, seat: Seat, amount: int, reason: str) -> None:
+        async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
+            entry = self._ledger(table_id, seat.player_id, "adjustment", amount)
+            entry.reason = reason or None
+            s.add(entry)
+            await self._put_seats(s, table_id, [seat])
+            await self._put_adjust_reason(s, table_id, seat)
+
+    async def hold_adjustment(self, table_id: str, seat: Seat) -> None:
+        async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
+            await self._put_seats(s, table_id, [seat])
+            await self._put_adjust_reason(s, table_id, seat)
+
+    @staticmethod
+    async def _put_adjust_reason(s: AsyncSession, table_id: str, seat: Seat) -> None:
+        await s.execute(
+            update(SeatRow)
+            .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat.number)
+            .values(pending_adjust_reason=seat.pending_adjust_reason)
+        )
+
+    async def adjustments(self, table_id: str) -> list[Adjustment]:
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(
+                    LedgerEntry.player_id,
+                    Player.display_name,
+                    LedgerEntry.amount,
+                    LedgerEntry.reason,
+                )
+                .join(Player, Player.id == LedgerEntry.player_id)
+                .where(
+                    LedgerEntry.table_id == uuid.UUID(table_id),
+                    LedgerEntry.kind == "adjustment",
+                )
+                .order_by(LedgerEntry.id)
+            )
+            return [
+                Adjustment(str(pid), name, int(amount), reason or "")
+                for pid, name, amount, reason in rows
+            ]
+
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         tid = uuid.UUID(table_id)
         async with self.sessions.begin() as s:
@@ -682,6 +735,7 @@ class SqlTableStore:
             "ended_at": _now() if over else None,
             "game": hand.state.config.game.key,
             "pot": awarded(hand.state) if over else None,
+            "deal": hand.deal.stored() if hand.deal is not None else None,
         }
         players = [
             {"hand_id": row["id"], "position": p, "player_id": uuid.UUID(player)}
@@ -816,8 +870,9 @@ class SqlTableStore:
     async def _commit_asyncpg(pg: Any, batch: list[_Write]) -> set[uuid.UUID]:
         hands, players, buttons, actions, ends, ledger, seats = _rows(batch)
         hand_columns = _columns(hands, "id", "table_id", "number", "record", "deck", "result",
-                                "ended_at", "game", "pot")  # fmt: skip
+                                "ended_at", "game", "pot", "deal")  # fmt: skip
         hand_columns[4] = [seal(v) for v in hand_columns[4]]  # the ORM type does it otherwise
+        hand_columns[9] = [_json(None if v is None else seal_value(v)) for v in hand_columns[9]]
         for k in (3, 4, 5):
             hand_columns[k] = [_json(v) for v in hand_columns[k]]
         end_columns = _columns(ends, "b_id", "result", "ended_at", "pot")
@@ -830,9 +885,10 @@ class SqlTableStore:
             *end_columns[:3],
             *_columns(ledger, "table_id", "player_id", "kind", "amount"),
             *_columns(seats, "b_table_id", "b_number", *_SEAT_FIELDS),
-            *hand_columns[7:],
+            *hand_columns[7:9],
             *_columns(players, "hand_id", "position", "player_id"),
             end_columns[3],
+            hand_columns[9],
             [w.table_id for w in batch],
             [w.epoch for w in batch],
             [w.table_id for w in batch if w.action is not None],

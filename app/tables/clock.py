@@ -34,6 +34,8 @@ class Clock(TableState):
         """The away grace ran out: sit the player out; fold them if it is their turn."""
         assert c.player_id is not None
         self._grace.pop(c.player_id, None)
+        if self.config.tournament:
+            return  # never sat out: dealt in and blinded away by the clock
         seat = self.seat_of(c.player_id)
         if seat is None or not seat.away or seat.sitting_out:
             return

@@ -41,11 +41,11 @@ class Command:
 # Commands a player may send, and the ones only the host may send.
 PLAYER_COMMANDS = frozenset(
     {"sit", "top_up", "sit_out", "sit_in", "leave", "straddle", "act", "show", "more_time",
-     "sit_out_next", "sit_out_next_bb", "chat"}
+     "sit_out_next", "sit_out_next_bb", "chat", "seed"}
 )  # fmt: skip
 HOST_COMMANDS = frozenset(
     {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host",
-     "add_bot", "bomb_pot_next", "spectator_chat", "close"}
+     "add_bot", "bomb_pot_next", "spectator_chat", "close", "rotate_seed"}
 )  # fmt: skip
 #: commands that handle a failed write themselves (actions roll the hand back; timers retry)
 SELF_UNDOING = frozenset(

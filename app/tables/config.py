@@ -81,6 +81,16 @@ class TableConfig(BaseModel):
     time_bank: Seconds = Field(default=60.0, ge=0, le=3600)
     approval_required: StrictBool = False
     spectator_chat: StrictBool = Field(default=True, description="spectators may chat")
+    tournament: StrictBool = Field(
+        default=False,
+        description="a tournament's table: its director seats players and calls each deal "
+        "(app/tables/tournament.py); not settable when creating a table",
+    )
+    reveal_seed: StrictBool = Field(
+        default=True,
+        description="reveal the server seed when the session ends (the host closes the table "
+        "or rotates the seed), so everyone can recompute every deck; false: keep it secret",
+    )
 
     @field_validator("name")
     @classmethod

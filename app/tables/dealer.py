@@ -5,6 +5,7 @@ settling the seats, resuming a hand after a restart.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import uuid
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction
 from app.tables.button import Deal, plan_deal
 from app.tables.config import MAX_CHIPS
 from app.tables.errors import TableError
+from app.tables.fairness import hand_fields
 from app.tables.hand import Hand
 from app.tables.seat import Seat
 from app.tables.views import Record, event_records
@@ -40,6 +42,8 @@ class Dealer(TableState):
                 self._start_bot(seat)
             elif seat is not None:
                 self._start_grace(seat.player_id, self.runtime.away_grace)
+        with contextlib.suppress(TableError):  # else made at the first deal
+            await self._ensure_seed()
         hand = self.hand
         if hand is not None and not hand.state.complete:
             log.info("table %s: hand %s continues after a restart", self.id, hand.number)
@@ -52,6 +56,8 @@ class Dealer(TableState):
             return
         if self.draining:  # its process stops: the table is handed over between hands
             return
+        if self.config.tournament and not self.deal_called:
+            return  # the director calls each deal
         if self._next_hand_timer is not None:
             return
         self._next_hand_timer = asyncio.get_running_loop().call_later(
@@ -67,8 +73,8 @@ class Dealer(TableState):
     def _watched(self) -> bool:
         """Is a seated player connected (or, at a table with bots, anyone watching them)?
         Nobody is dealt in for ever by an empty room."""
-        if self.runtime.deal_unwatched:
-            return True
+        if self.runtime.deal_unwatched or self.config.tournament:
+            return True  # a tournament's clock runs whoever watches
         people = [
             v.player_id
             for v in self.viewers.values()
@@ -130,7 +136,11 @@ class Dealer(TableState):
             posts=deal.posts,
             dead=deal.dead,
         )
-        deck = self._deck_source()
+        try:
+            deck, dealt_from = await self._deal_deck(number)
+        except TableError:
+            self._retry_next_hand()
+            return
         hand = Hand(
             id=str(uuid.uuid4()),
             number=number,
@@ -142,6 +152,7 @@ class Dealer(TableState):
             blind_seats=deal.blind_seats,
             names=tuple(s.name for s in seats),
             bots=tuple(p for p, s in enumerate(seats) if s.bot),
+            deal=dealt_from,
         )
         flags = [(s.waiting, s.post, s.stack, s.missed_blinds) for s in seats]
         dealt_stacks = [s.stack for s in seats]  # before a hand over as dealt pays out
@@ -166,6 +177,7 @@ class Dealer(TableState):
             self._retry_next_hand()
             return
         self.hand, self.button, self.hand_number = hand, deal.button, number
+        self.deal_called = False
         await self._note_missed_blinds(deal.missed)
         await self._dealt(deal)
         self._hand_starts.append(self.seq + 1)
@@ -182,6 +194,7 @@ class Dealer(TableState):
                     "stacks": dealt_stacks,
                     "bomb_pot": deal.bomb_pot,
                     "straddle": deal.straddle,
+                    **hand_fields(hand),
                 }
             ),
             *event_records(hand, hand.state.log),
@@ -228,7 +241,9 @@ class Dealer(TableState):
     def _bots_alone(self, deal: Deal) -> bool:
         """Only bots would be dealt in and no person is watching: an abandoned practice table
         does not play on by itself."""
-        if not all((s := self.seats[n]) is not None and s.bot for n in deal.order):
+        if self.config.tournament or not all(
+            (s := self.seats[n]) is not None and s.bot for n in deal.order
+        ):
             return False
         return all(v.player_id is None or v.player_id in self._bots for v in self.viewers.values())
 
@@ -398,5 +413,8 @@ class Dealer(TableState):
                 self._emit(self._seat_record(seat))
         if self.closing:
             await self._close_or_retry()
+            return
+        if self.config.tournament:
+            self._tell_director()  # it calls the next deal
             return
         self._schedule_next_hand(self.runtime.between_hands)

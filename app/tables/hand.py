@@ -11,6 +11,7 @@ from typing import Any
 
 from app.poker import GAMES, Action, ActionKind, Betting, HandConfig, HandSetup, HandState, OddChip
 from app.poker.events import PotAwarded
+from app.tables.fairness import HandDeal
 
 
 def setup_to_json(setup: HandSetup) -> dict[str, Any]:
@@ -104,6 +105,8 @@ class Hand:
     #: hole cards of positions that mucked or folded are never shown: the engine's `shown`
     #: flags say what is public.
     meta: dict[str, Any] = field(default_factory=dict)
+    #: the deck's commitments and salts (app.tables.fairness); None for a hand dealt before
+    deal: HandDeal | None = None
 
     @property
     def counter(self) -> int:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from app.tables.adjust import clean_reason, join_reasons
 from app.tables.config import MAX_CHIPS
 from app.tables.errors import TableError
 from app.tables.seat import Seat
@@ -97,24 +98,34 @@ class Host(TableState):
     async def _on_adjust(self, c: Command) -> dict[str, Any]:
         seat = self._target_seat(c)
         amount = self._check_chips(c.data.get("amount"), signed=True)
+        reason = clean_reason(c.data.get("reason"))
         # Pending chips count: three adjustments during one hand cannot pass the maximum.
         after = seat.stack + seat.pending_top_up + seat.pending_adjust + amount
         if after < 0 or after > MAX_CHIPS:
             raise TableError("bad_amount", f"a stack stays between 0 and {MAX_CHIPS}")
         if self._in_hand(seat):
+            before = seat.pending_adjust, seat.pending_adjust_reason
             seat.pending_adjust += amount
-            await self._save_seats(seat)
-            self._emit(self._adjusted_record(seat, amount, c.player_id, pending=True))
+            seat.pending_adjust_reason = join_reasons(seat.pending_adjust_reason, reason)
+            try:
+                await self._store(self.store.hold_adjustment(self.id, seat))
+            except BaseException:
+                seat.pending_adjust, seat.pending_adjust_reason = before
+                raise
+            self._emit(self._adjusted_record(seat, amount, c.player_id, reason, pending=True))
             return {"status": "after_hand"}
-        await self._add_chips(seat, amount, "adjustment")
-        self._emit(self._adjusted_record(seat, amount, c.player_id), self._seat_record(seat))
+        await self._adjust_chips(seat, amount, reason)
+        self._emit(
+            self._adjusted_record(seat, amount, c.player_id, reason), self._seat_record(seat)
+        )
         self._schedule_next_hand(0.0)
         return {"status": "done", "stack": seat.stack}
 
     def _adjusted_record(
-        self, seat: Seat, amount: int, by: str | None, pending: bool = False
+        self, seat: Seat, amount: int, by: str | None, reason: str, pending: bool = False
     ) -> Record:
-        """Everyone at the table sees a host adjustment: whose stack, by how much, by whom."""
+        """Everyone at the table sees a host adjustment: whose stack, by how much, by whom,
+        why."""
         return Record(
             {
                 "type": "adjusted",
@@ -122,6 +133,7 @@ class Host(TableState):
                 "player_id": seat.player_id,
                 "amount": amount,
                 "by": by,
+                "reason": reason,
                 "after_hand": pending,
                 "stack": seat.stack,
             }
@@ -157,6 +169,7 @@ class Host(TableState):
             if seat is not None:
                 await self._cash_out(seat)
         self.requests.clear()
+        await self._reveal_seed(then_new=False)  # the session ends: its seed is shown
         await self._store(self.store.close_table(self.id))
         self.closed = True
         self._emit(Record({"type": "closed"}))  # the actor loop closes the viewers next
@@ -211,9 +224,8 @@ class Host(TableState):
             return
         from app.bots.player import Bot  # here: app.bots imports app.tables (the viewer)
 
-        bot = Bot(
-            self, seat.player_id, self.runtime.bot_think, seat.stack or self.config.buy_in_max
-        )
+        buy_in = 0 if self.config.tournament else seat.stack or self.config.buy_in_max
+        bot = Bot(self, seat.player_id, self.runtime.bot_think, buy_in)
         task = asyncio.get_running_loop().create_task(bot.run(), name=f"bot-{seat.player_id}")
         self._bots[seat.player_id] = (bot, task)
         task.add_done_callback(lambda t: self._bot_ended(seat.player_id, t))

@@ -22,7 +22,7 @@ from app.scale.lease import Ownership, SoleLeases
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.store import OwnershipLost, TableStore
-from app.tables.table import Reload, Runtime, Table, shuffled_deck
+from app.tables.table import Reload, Runtime, Table
 from app.tables.viewer import CLOSE_RESTART
 
 log = logging.getLogger("omaha.tables")
@@ -53,7 +53,7 @@ class TableRegistry:
         self,
         store: TableStore,
         runtime: Runtime | None = None,
-        deck_source: Callable[[], list[int]] = shuffled_deck,
+        deck_source: Callable[[], list[int]] | None = None,
         ownership: Ownership | None = None,
         *,
         lease: float = 10.0,
@@ -75,6 +75,8 @@ class TableRegistry:
         self.runtime = runtime or Runtime()
         self.deck_source = deck_source
         self.tables: dict[str, Table] = {}
+        #: tournament tables' directors (`Table.director`), by table
+        self.directors: dict[str, Callable[[dict[str, Any]], None]] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._restarts: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -226,6 +228,7 @@ class TableRegistry:
         finally:
             self.launching.discard(table_id)
         table = Table(stored, self.store, self.runtime, self.deck_source)
+        table.director = self.directors.get(table_id)  # a tournament's, after a restart too
         task = asyncio.create_task(table.run(), name=f"table-{table_id}")
         self.tables[table_id] = table
         self.tasks[table_id] = task

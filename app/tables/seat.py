@@ -43,7 +43,10 @@ class Seat:
     #: chips added after the current hand (top-ups and host adjustments made during a hand)
     pending_top_up: int = 0
     pending_adjust: int = 0
+    pending_adjust_reason: str = ""  # their reasons (app.tables.adjust)
     missed_blinds: int = 0
+    #: the player's latest client seed for the deal (app.tables.fairness); "" none sent
+    client_seed: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -238,6 +238,15 @@ class Seating(TableState):
             seat.stack -= amount
             raise
 
+    async def _adjust_chips(self, seat: Seat, amount: int, reason: str) -> None:
+        """`_add_chips` for a host adjustment: its ledger entry keeps the reason."""
+        seat.stack += amount
+        try:
+            await self._store(self.store.adjust(self.id, seat, amount, reason))
+        except BaseException:
+            seat.stack -= amount
+            raise
+
     async def _settle_seats(self) -> list[Seat]:
         """Apply what waited for the end of the hand: top-ups, adjustments, then cash out
         leavers and removed players. Each is stored with its pending amount or flag cleared
@@ -257,17 +266,22 @@ class Seating(TableState):
                     seat.pending_top_up = 0
                 else:
                     amount = min(max(pending, -seat.stack), MAX_CHIPS - seat.stack)
-                    seat.pending_adjust = 0
+                    reason, seat.pending_adjust, seat.pending_adjust_reason = (
+                        seat.pending_adjust_reason, 0, "")  # fmt: skip
                 try:
-                    if amount:
+                    if amount and kind == "adjustment":
+                        await self._adjust_chips(seat, amount, reason)
+                    elif amount:
                         await self._add_chips(seat, amount, kind)
+                    elif kind == "adjustment":  # cancelled out: clear it and its reasons
+                        await self._store(self.store.hold_adjustment(self.id, seat))
                     else:
                         await self._save_seats(seat)
                 except TableError:
                     if kind == "top_up":
                         seat.pending_top_up = pending
                     else:
-                        seat.pending_adjust = pending
+                        seat.pending_adjust, seat.pending_adjust_reason = pending, reason
                     raise
                 changed.append(seat)
             if seat.leaving or seat.removed:

@@ -2,7 +2,7 @@
 calls in another.
 
 `Table` (app/tables/table.py) is one class assembled from one mixin per concern (`Seating`,
-`Host`, `Clock`, `Dealer`, `Broadcast`, `Writes`, `Chat`); each mixin subclasses this base,
+`Host`, `Clock`, `Dealer`, `Broadcast`, `Writes`, `Chat`, `Seeds`); each mixin subclasses this base,
 so mypy checks every use of the shared state and of another concern's methods against one
 declaration, and neither mypy nor Python makes a `Table` that leaves one unimplemented.
 """
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from app.poker import Action
 from app.tables.command import Command
 from app.tables.config import TableConfig
+from app.tables.fairness import HandDeal, ServerSeed
 from app.tables.hand import Hand
 from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
@@ -54,7 +55,9 @@ class TableState(ABC):
     records: deque[tuple[int, str, dict[str, str] | None]]
     _hand_starts: deque[int]
     turn_deadline: float | None
-    _deck_source: Callable[[], list[int]]
+    _deck_source: Callable[[], list[int]] | None
+    #: this session's server seed (app.tables.seeds); made before the first deal
+    server_seed: ServerSeed | None
     _timer: asyncio.TimerHandle | None
     _bank_started: float | None
     _next_hand_timer: asyncio.TimerHandle | None
@@ -72,10 +75,17 @@ class TableState(ABC):
     closing: bool
     closed: bool
     draining: bool
+    #: a tournament table's director: told when a hand ends (`TournamentTable`)
+    director: Callable[[dict[str, Any]], None] | None
+    #: a tournament table deals only when its director called the deal
+    deal_called: bool
 
     # Methods one concern calls in another (each defined once, in its concern's module).
     @abstractmethod
     async def _add_chips(self, seat: Seat, amount: int, kind: str) -> None: ...
+
+    @abstractmethod
+    async def _adjust_chips(self, seat: Seat, amount: int, reason: str) -> None: ...
 
     @abstractmethod
     async def _apply(self, hand: Hand, action: Action, auto: bool = False) -> None: ...
@@ -100,6 +110,15 @@ class TableState(ABC):
 
     @abstractmethod
     def _emit(self, *records: Record) -> None: ...
+
+    @abstractmethod
+    async def _ensure_seed(self) -> ServerSeed: ...
+
+    @abstractmethod
+    async def _deal_deck(self, number: int) -> tuple[list[int], HandDeal]: ...
+
+    @abstractmethod
+    async def _reveal_seed(self, *, then_new: bool) -> None: ...
 
     @abstractmethod
     def _free_seat(self, number: object) -> int: ...
@@ -169,3 +188,12 @@ class TableState(ABC):
 
     @abstractmethod
     def post_detach(self, viewer: Viewer) -> None: ...
+
+    @abstractmethod
+    def _check_tournament(self, c: Command) -> None: ...
+
+    @abstractmethod
+    def _tell_director(self) -> None: ...
+
+    @abstractmethod
+    async def _finish_close(self) -> None: ...

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from app.poker import Action
 from app.tables.config import TableConfig
+from app.tables.fairness import ServerSeed
 from app.tables.hand import Hand, action_to_json
 from app.tables.seat import Seat
 
@@ -60,6 +61,8 @@ class StoredHand:
     actions: list[dict[str, Any]]
     #: seconds since its last action (or its deal) when it was loaded: the clock resumes there
     elapsed: float | None = None
+    #: its deck's commitments' salts and seeds (`HandDeal.stored`), None if dealt before them
+    deal: dict[str, Any] | None = None
 
 
 @dataclass
@@ -77,6 +80,7 @@ class StoredTable:
     requests: list[dict[str, Any]] = field(default_factory=list)
     bomb_pot_next: bool = False
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest, oldest first
+    deal_seed: ServerSeed | None = None  # the session's server seed, not yet ended
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,16 @@ class LedgerTotal:
     bot: bool
     kind: str
     amount: int
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """One host adjustment entered in the ledger, with its reason."""
+
+    player_id: str
+    name: str
+    amount: int
+    reason: str
 
 
 class TableStore(Protocol):
@@ -141,6 +155,17 @@ class TableStore(Protocol):
     async def add_chips(self, table_id: str, seat: Seat, amount: int, kind: str) -> None:
         """`seat.stack` already includes `amount`; record it as `top_up` or `adjustment`."""
 
+    async def adjust(self, table_id: str, seat: Seat, amount: int, reason: str) -> None:
+        """`seat.stack` already includes `amount`: an `adjustment` ledger entry with its
+        reason, and the seat (its waiting adjustment and reasons too), in one write."""
+
+    async def hold_adjustment(self, table_id: str, seat: Seat) -> None:
+        """Store the seat's adjustment waiting for the end of the hand, with its reasons."""
+
+    async def adjustments(self, table_id: str) -> list[Adjustment]:
+        """The table's adjustments in the order they were entered."""
+        ...
+
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         """Record a `cash_out` of `seat.stack` and free the seat."""
 
@@ -179,6 +204,22 @@ class TableStore(Protocol):
         """Append an accepted action; with `final` (the hand is over) also store the result
         and the seats' new stacks, in the same transaction."""
 
+    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
+        """Store a table session's server seed (sealed) before its hash is published."""
+
+    async def end_deal_seed(
+        self,
+        table_id: str,
+        seed_id: str | None,
+        reveal: bool,
+        new: tuple[str, bytes, str] | None = None,
+    ) -> None:
+        """End a session's seed (`reveal`: it may be shown from now on), and start the next
+        session's seed `(id, seed, hash)` in the same transaction."""
+
+    async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
+        """Store a seated player's latest client seed."""
+
 
 class MemoryTableStore:
     """The store contract in memory (tests of the actor alone). Writes can be made to fail."""
@@ -186,6 +227,7 @@ class MemoryTableStore:
     def __init__(self) -> None:
         self.tables: dict[str, StoredTable] = {}
         self.ledger: list[tuple[str, str, str, int]] = []  # table, player, kind, amount
+        self.reasons: list[tuple[str, str, int, str]] = []  # table, player, amount, reason
         self.fail_next = 0
         #: while set, every write waits for this event first: a database that froze with the
         #: write already sent (given up on, it raises `StoreInDoubt` and is stored at the thaw)
@@ -196,6 +238,7 @@ class MemoryTableStore:
         self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
         self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
         self.epochs: dict[str, int] = {}
+        self.seeds: dict[str, dict[str, Any]] = {}  # server seeds by id
 
     async def _write(self, apply: Callable[[], None], table_id: str | None = None) -> None:
         frozen = self.frozen
@@ -343,6 +386,27 @@ class MemoryTableStore:
 
         await self._write(apply)
 
+    async def adjust(self, table_id: str, seat: Seat, amount: int, reason: str) -> None:
+        seat = copy.deepcopy(seat)
+
+        def apply() -> None:
+            self._put_seat(table_id, seat)
+            self.ledger.append((table_id, seat.player_id, "adjustment", amount))
+            self.reasons.append((table_id, seat.player_id, amount, reason))
+
+        await self._write(apply)
+
+    async def hold_adjustment(self, table_id: str, seat: Seat) -> None:
+        seat = copy.deepcopy(seat)
+        await self._write(lambda: self._put_seat(table_id, seat))
+
+    async def adjustments(self, table_id: str) -> list[Adjustment]:
+        return [
+            Adjustment(player, self.players.get(player, (player[:8], False))[0], amount, reason)
+            for t, player, amount, reason in self.reasons
+            if t == table_id
+        ]
+
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         seat = copy.deepcopy(seat)
 
@@ -362,7 +426,8 @@ class MemoryTableStore:
         button: int,
         hand_number: int,
     ) -> None:
-        stored = StoredHand(hand.id, hand.number, hand.record(), list(deck), [])
+        stored = StoredHand(hand.id, hand.number, hand.record(), list(deck), [],
+                            deal=hand.deal.stored() if hand.deal is not None else None)  # fmt: skip
         over, seats = hand.state.complete, copy.deepcopy(seats)
 
         def apply() -> None:
@@ -394,6 +459,36 @@ class MemoryTableStore:
                     self._put_seat(table_id, seat)
 
         await self._write(apply, table_id)
+
+    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
+        await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
+
+    async def end_deal_seed(
+        self,
+        table_id: str,
+        seed_id: str | None,
+        reveal: bool,
+        new: tuple[str, bytes, str] | None = None,
+    ) -> None:
+        def apply() -> None:
+            t = self.tables[table_id]
+            if seed_id is not None:
+                self.seeds[seed_id]["ended"], self.seeds[seed_id]["revealed"] = True, reveal
+            t.deal_seed = None
+            if new is not None:
+                self.seeds[new[0]] = {"table": table_id, "seed": new[1], "hash": new[2],
+                                      "ended": False, "revealed": False}  # fmt: skip
+                t.deal_seed = ServerSeed(new[0], new[1])
+
+        await self._write(apply)
+
+    async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
+        def apply() -> None:
+            for s in self.tables[table_id].seats:
+                if s.number == seat:
+                    s.client_seed = seed
+
+        await self._write(apply)
 
     def balance(self, table_id: str) -> int:
         """Chips that entered the table minus chips that left it."""

@@ -16,6 +16,7 @@ its behaviour lives in one mixin per concern, each in its own module:
 - `host.Host`: pause, stakes, remove, adjust, host handover, practice bots, bomb pots, close.
 - `clock.Clock`: the decision time, the time bank, the away grace, the clock acting.
 - `dealer.Dealer`: the hand: deal, apply actions, end the hand, resume after a restart.
+- `seeds.Seeds`: verifiable deals: the session's server seed, client seeds, the reveal.
 - `chat.Chat`, `broadcast.Broadcast` (records to viewers, attach/detach), `writes.Writes` (the
   store under a deadline).
 
@@ -44,12 +45,15 @@ from app.tables.command import HOST_COMMANDS, PLAYER_COMMANDS, SELF_UNDOING, Com
 from app.tables.config import TableConfig
 from app.tables.dealer import Dealer
 from app.tables.errors import TableError
+from app.tables.fairness import HandDeal
 from app.tables.hand import Hand
 from app.tables.host import Host
 from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
 from app.tables.seating import Seating
+from app.tables.seeds import Seeds
 from app.tables.store import CHAT_KEPT, OwnershipLost, StoredTable, TableStore
+from app.tables.tournament import TournamentTable
 from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
 from app.tables.writes import Reload, Writes
 
@@ -66,24 +70,14 @@ __all__ = [
     "SeatRequest",
     "Table",
     "load_table",
-    "shuffled_deck",
 ]
-
-
-_shuffler = secrets.SystemRandom()
 
 
 #: seconds between the answer to the command that closed a table and its sockets' closing
 CLOSE_GRACE = 0.1
 
 
-def shuffled_deck() -> list[int]:
-    deck = list(range(52))
-    _shuffler.shuffle(deck)
-    return deck
-
-
-class Table(Seating, Host, Clock, Dealer, Chat, Broadcast, Writes):
+class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcast, Writes):
     """One table's actor: the state (`TableState`) and every concern's handlers."""
 
     def __init__(
@@ -91,7 +85,7 @@ class Table(Seating, Host, Clock, Dealer, Chat, Broadcast, Writes):
         stored: StoredTable,
         store: TableStore,
         runtime: Runtime | None = None,
-        deck_source: Callable[[], list[int]] = shuffled_deck,
+        deck_source: Callable[[], list[int]] | None = None,
     ) -> None:
         self.runtime = runtime or Runtime()
         self.store = store
@@ -111,6 +105,8 @@ class Table(Seating, Host, Clock, Dealer, Chat, Broadcast, Writes):
         if stored.hand is not None:
             h = stored.hand
             self.hand = Hand.replay(h.id, h.number, h.record, h.deck, h.actions)
+            self.hand.deal = HandDeal.from_stored(h.deal, h.deck)
+        self.server_seed = stored.deal_seed
         seated = {s.player_id for s in stored.seats}
         self.requests: dict[str, SeatRequest] = {}
         for data in stored.requests:  # one approved before a crash is seated already
@@ -154,6 +150,8 @@ class Table(Seating, Host, Clock, Dealer, Chat, Broadcast, Writes):
         self.closed = False
         #: its process is stopping: the hand in play ends, no other is dealt here
         self.draining = False
+        self.director: Callable[[dict[str, Any]], None] | None = None
+        self.deal_called = False
 
     @staticmethod
     def now() -> float:
@@ -234,6 +232,7 @@ class Table(Seating, Host, Clock, Dealer, Chat, Broadcast, Writes):
         self.viewers.clear()
 
     async def _handle(self, c: Command) -> dict[str, Any]:
+        self._check_tournament(c)
         if c.kind in HOST_COMMANDS and c.player_id != self.host_id:
             raise TableError("not_host", "only the host can do that")
         handler = getattr(self, f"_on_{c.kind}", None)

@@ -38,6 +38,7 @@ from app.poker.events import (
     RunItTwiceVoted,
     RunsDecided,
 )
+from app.tables.fairness import hand_fields, opened, openings, table_fields
 
 if TYPE_CHECKING:
     from app.tables.hand import Hand
@@ -132,7 +133,7 @@ def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
             out.append(
                 Record(
                     {**base, "type": "hole_cards", "seat": seat[e.player]},
-                    {hand.players[e.player]: {"cards": cards(e.cards)}},
+                    {hand.players[e.player]: {"cards": cards(e.cards), **opened(hand, e.cards)}},
                 )
             )
         elif isinstance(e, BoardDealt):
@@ -145,6 +146,7 @@ def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
                         "board": e.board,
                         "run": e.run,
                         "cards": cards(e.cards),
+                        **opened(hand, e.cards),
                     }
                 )
             )
@@ -188,7 +190,15 @@ def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:
             out.append(Record({**base, "type": "runs", "runs": e.runs}))
         elif isinstance(e, CardsShown):
             out.append(
-                Record({**base, "type": "shown", "seat": seat[e.player], "cards": cards(e.cards)})
+                Record(
+                    {
+                        **base,
+                        "type": "shown",
+                        "seat": seat[e.player],
+                        "cards": cards(e.cards),
+                        **opened(hand, e.cards),
+                    }
+                )
             )
         elif isinstance(e, Mucked):
             out.append(Record({**base, "type": "mucked", "seat": seat[e.player]}))
@@ -326,7 +336,12 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
         ],
         "players": players,
         "actor": hand.seats[state.actor] if state.actor is not None else None,
+        **hand_fields(hand),
     }
+    if hand.deal is not None:  # the openings of every card this viewer may see now
+        view["openings"] = openings(
+            hand, sorted(visible_cards(state, -1 if position is None else position))
+        )
     if position is not None:
         reading = hand_reader(state, position)
         if reading:
@@ -383,6 +398,7 @@ def table_view(table: TableState, player_id: str | None) -> dict[str, Any]:
             "bomb_pot_next": table.bomb_pot_next,
             "button": table.button,
             "hands_played": table.hand_number,
+            **table_fields(table.server_seed, table.config.reveal_seed),
         },
         "seats": seats,
         "hand": hand_view(table.hand, player_id) if table.hand is not None else None,

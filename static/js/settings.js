@@ -1,6 +1,6 @@
 // The viewer's comfort settings, kept in localStorage.
 const KEY = 'omaha.settings';
-const DEFAULTS = { sound: true, titleBadge: true, fourColour: false, animations: true };
+const DEFAULTS = { sound: true, titleBadge: true, fourColour: false, animations: true, screenReader: false };
 
 export function loadSettings() {
   try {

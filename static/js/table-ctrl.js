@@ -8,11 +8,16 @@ import { turnSound } from './sound.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
 import { tableLedger } from './api.js';
+import { Narrator, statusText } from './speech.js';
+import { runCommand } from './commands.js';
+import { rescueFocus } from './focus.js';
+import { DealCheck } from './fairness.js';
 
 const TITLE = document.title;
 
 export class TableCtrl {
-  constructor(code, me, settings, redraw) {
+  // `early`: the socket `boot.js` opened before this code loaded, if any.
+  constructor(code, me, settings, redraw, early = null) {
     this.code = code;
     this.me = me;
     this.settings = settings;
@@ -26,16 +31,21 @@ export class TableCtrl {
     this.pre = null; // {kind, hand, street, toCall}
     this.pending = null; // {id, hand, counter, label}
     this.nextId = 1;
+    this.narrator = new Narrator(); // the screen-reader mode's live region
     this.requests = new Map(); // id -> what it was, for its reply
-    this.socket = new TableSocket(code, {
-      onMessage: (m) => this.receive(m),
-      onStatus: (s) => this.status(s),
-    });
+    this.deals = new DealCheck({ code, redraw: () => this.redraw(), sendSeed: (seed) => this.request({ type: 'seed', seed }) });
+    this.early = early;
+    this.handlers = { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) };
+    this.socket = early ? early.socket : new TableSocket(code, this.handlers);
     this.ticker = setInterval(() => { if (this.state && this.state.hand && this.state.hand.deadline) this.redraw(); }, 1000);
     document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
   }
 
-  start() { this.socket.connect(); lastHands.load(this.code, this.redraw); }
+  start() {
+    if (this.early) this.early.handTo(this.handlers);
+    else this.socket.connect();
+    lastHands.load(this.code, this.redraw);
+  }
 
   status(s) {
     // Back after a drop with an action sent but not answered: send it again. Applied before
@@ -49,16 +59,22 @@ export class TableCtrl {
 
   // ---------------------------------------------------------------- messages
   receive(m) {
+    const speaking = this.settings.screenReader;
     if (m.type === 'snapshot') {
       this.state = fromSnapshot(m);
+      if (speaking) this.narrator.say(statusText(this.state));
     } else if (m.type === 'ok' || m.type === 'error') {
       this.reply(m);
     } else if (m.type === 'pong') {
       return;
     } else if (this.state) {
+      if (speaking) this.narrator.hear(this.state, m); // read against the state before it
       applyEvent(this.state, m);
     }
+    this.deals.observe(m, this.state);
     this.afterChange(m);
+    // A focused "Sit here" or action button may have been redrawn away.
+    if (m.type === 'seat' || m.type === 'left' || (m.type === 'acted' && m.seat === this.mySeat())) rescueFocus();
     // The hand is stored as it ends; asked a moment later, the list has it.
     if (m.type === 'hand_ended') setTimeout(() => lastHands.load(this.code, this.redraw), 400);
     this.redraw();
@@ -88,6 +104,7 @@ export class TableCtrl {
   }
 
   flash(text) {
+    if (this.settings.screenReader) this.narrator.say(text);
     this.ui.message = text;
     clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => { this.ui.message = null; this.redraw(); }, 5000);
@@ -261,7 +278,7 @@ export class TableCtrl {
     this.redraw();
   }
 
-  command(type, extra = {}) { this.request({ type, ...extra }); }
+  command(type, extra = {}) { this.request({ type, ...extra }); rescueFocus(); }
 
   // ---------------------------------------------------------------- chat
   sendChat() {
@@ -304,6 +321,10 @@ export class TableCtrl {
     const c = this.state.table.next_config || this.state.table.config;
     const changes = {};
     Object.entries(this.ui.hostStakes).forEach(([key, value]) => {
+      if (typeof value === 'boolean') {
+        if (value !== !!c[key]) changes[key] = value;
+        return;
+      }
       const n = Math.round(Number(value));
       if (Number.isFinite(n) && n !== c[key]) changes[key] = n;
     });
@@ -318,8 +339,10 @@ export class TableCtrl {
     const seat = this.ui.adjustSeat != null && this.ui.adjustSeat !== '' ? Number(this.ui.adjustSeat) : seats[0];
     const amount = Math.round(Number(this.ui.adjustAmount));
     if (seat == null || !Number.isFinite(amount) || amount === 0) { this.flash('Give a whole amount, + to add or − to take.'); return; }
-    this.request({ type: 'adjust', seat, amount });
+    const reason = (this.ui.adjustReason || '').trim().slice(0, 100);
+    this.request({ type: 'adjust', seat, amount, ...(reason ? { reason } : {}) });
     this.ui.adjustAmount = '';
+    this.ui.adjustReason = '';
     this.redraw();
   }
 
@@ -335,19 +358,40 @@ export class TableCtrl {
   setSetting(key, value) {
     this.settings[key] = value;
     saveSettings(this.settings);
+    if (key === 'screenReader' && value && this.state) this.narrator.say(statusText(this.state));
+    this.redraw();
+  }
+
+  // ---------------------------------------------------------------- screen-reader mode
+  setScreenReader(on) {
+    this.setSetting('screenReader', on);
+    // Straight to the command box, once it is drawn.
+    if (on) requestAnimationFrame(() => { const el = document.getElementById('command'); if (el) el.focus(); });
+  }
+
+  runCommand(text) {
+    if (!String(text).trim()) return;
+    this.ui.commandText = '';
+    this.narrator.say(runCommand(this, text));
     this.redraw();
   }
 
   // ---------------------------------------------------------------- keyboard
   key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const typing = e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT' || e.target.tagName === 'TEXTAREA');
+    // Keys go to the field being typed in; a focused checkbox, slider or button keeps them.
+    const t = e.target;
+    const typing = t && ((t.tagName === 'INPUT' && !['checkbox', 'radio', 'range', 'button', 'submit'].includes(t.type))
+      || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA');
     if (e.key === 'Escape') {
       if (this.ui.dialog) this.ui.dialog = null;
+      else if (this.ui.menuOpen) this.ui.menuOpen = false;
       else { this.ui.confirmFold = false; this.ui.raising = false; }
       this.redraw();
       return;
     }
+    // Enter in a form (chat, the command box, a dialog) submits that form, nothing else.
+    if (e.key === 'Enter' && e.target && e.target.closest && e.target.closest('form')) return;
     if (e.key === 'Enter') {
       if (this.ui.confirmFold) { e.preventDefault(); this.act('fold'); return; }
       if (this.ui.raising) { e.preventDefault(); this.wager(); }

@@ -68,6 +68,24 @@ def test_the_version_follows_the_content(tmp_path: Path) -> None:
     assert Assets(tmp_path).version != one.version
 
 
+def test_the_page_preloads_every_module_once(tmp_path: Path) -> None:
+    """One `modulepreload` per module, those the page names itself first and only there: the
+    browser fetches the whole module graph at once, not one level of imports at a time."""
+    (tmp_path / "index.html").write_text(
+        '<script type="module" src="{{static}}/boot.js"></script>\n'
+        '<link rel="modulepreload" href="{{static}}/lib/a.js">\n{{modulepreload}}'
+    )
+    for name in ("boot.js", "lib/a.js", "lib/b.js", "vendor/v.mjs", "app.css"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("export const x = 1;")
+    assets = Assets(tmp_path)
+    page = assets.page.body.decode()
+    urls = asset_urls(page)
+    v = f"/static/{assets.version}"
+    assert urls == [f"{v}/boot.js", f"{v}/lib/a.js", f"{v}/lib/b.js", f"{v}/vendor/v.mjs"]
+    assert page.count('rel="modulepreload"') == 3 and "{{" not in page
+
+
 async def test_security_headers_on_every_response(client: httpx.AsyncClient) -> None:
     page = (await client.get("/")).text
     responses = [

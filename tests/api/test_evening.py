@@ -239,7 +239,10 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
                 readings += any(line["in_play"] for line in data["players"])
                 await asyncio.sleep(0.01)
             await ok(alice, type="top_up", amount=40)
-            await ok(host, type="adjust", seat=3, amount=-20)
+            # A reason is one line of at most 100 characters; refused, nothing changes.
+            await refused(host, "bad_reason", type="adjust", seat=3, amount=-5, reason="a\nb")
+            await refused(host, "bad_message", type="adjust", seat=3, amount=-5, reason="x" * 101)
+            await ok(host, type="adjust", seat=3, amount=-20, reason="=rebuy owed")
             await until(lambda: len(ended(host)) >= 9)
             await ok(bob, type="leave")
             await until(lambda: any(m["type"] == "left" and m["seat"] == 2 for m in host.messages))
@@ -269,6 +272,11 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
         assert not lines[bob.player_id]["seated"]
         bot_line = next(line for line in lines.values() if line["bot"])
         assert bot_line["adjustment"] == -20
+        # The reason is kept with the ledger entry (a formula-like text stays text in CSV).
+        assert data["adjustments"] == [
+            {"player_id": bot_line["player_id"], "name": bot_line["name"], "amount": -20,
+             "reason": "=rebuy owed"}
+        ]  # fmt: skip
         totals = data["totals"]
         assert totals["chips_in"] == totals["on_table"] + totals["cashed_out"]
         nets = {pid: line["net"] for pid, line in lines.items()}
@@ -287,7 +295,8 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
         assert csv.status_code == 200 and csv.headers["content-type"].startswith("text/csv")
         text_lines = csv.text.splitlines()
         assert text_lines[0].startswith("player_id,name,bot,seated,buy_in,top_up")
-        assert len(text_lines) == 1 + 4 + 1 + 1 + len(payments)
+        assert len(text_lines) == 1 + 4 + 1 + 1 + len(payments) + 1 + 1 + 1
+        assert text_lines[-2:] == ["adjusted,amount,reason", f"{bot_line['name']},-20,'=rebuy owed"]
         anonymous = Client(base)
         assert (await anonymous.http.get(f"/api/tables/{code}/ledger")).status_code == 401
         assert (await stranger.http.get("/api/tables/nope/ledger")).status_code == 404

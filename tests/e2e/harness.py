@@ -47,8 +47,9 @@ def launch(playwright: Playwright) -> Browser:
 
 @contextmanager
 def server(tmp: Path, **env: str) -> Iterator[str]:
-    """`python -m app serve` in its own process, on SQLite in `tmp`, on a free port."""
-    port = free_port()
+    """`python -m app serve` in its own process, on SQLite in `tmp`, on a free port (or on
+    `PORT`, to restart a server where its pages will reconnect)."""
+    port = int(env.get("PORT") or free_port())
     environ = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "REDIS_"))},
         "DATA_DIR": str(tmp),

@@ -4,7 +4,8 @@
 
 1. a six-handed pot-limit Omaha showdown (desktop);
 2. a double-board hi-lo hand split high and low (desktop);
-3. the phone layout (375x667), at the player's turn after the flop.
+3. the phone layout (375x667), at the player's turn after the flop;
+4. the screen-reader mode (desktop), at the player's turn: the command box and what it said.
 The viewer plays from the page; the other seats are protocol bots that check and call. The
 viewer, as host, pauses the table during each hand so the showdown stays on screen.
 """
@@ -61,6 +62,7 @@ def play_paused_hand(p: Player, after: int, until: str | None = None) -> int:
 
 def shoot(p: Player, path: Path) -> None:
     p.page.mouse.move(0, 0)
+    p.page.evaluate("() => window.scrollTo(0, 0)")  # clicking may have scrolled to a button
     p.page.wait_for_timeout(500)  # let the highlights finish moving
     p.page.screenshot(path=str(path))
 
@@ -127,6 +129,26 @@ def main(out: Path) -> None:
             resume(r)
         r.page.wait_for_selector("[data-act]:not([disabled])")
         shoot(r, out / "phone.png")
+        for b in bots:
+            b.close()
+
+        # 4. The screen-reader mode at the viewer's turn after the flop, having asked for
+        # its cards.
+        s = Player(browser, base, NAMES[0], **DESKTOP)
+        s.join()
+        _, bots = table(s, 3, name="Quiet game", game="omaha", seats=6)
+        s.page.evaluate("() => window.__omaha.ctrl.setScreenReader(true)")
+        number = 0
+        for _ in range(10):
+            number = play_paused_hand(
+                s, number, until="h.street !== 'preflop' && h.legal && h.actor === 0"
+            )
+            if s.state("!!(c.state.hand.legal && !c.state.hand.ended)"):
+                break
+            resume(s)
+        s.page.get_by_role("textbox", name="Command").fill("cards")
+        s.page.keyboard.press("Enter")
+        shoot(s, out / "screen-reader.png")
         for b in bots:
             b.close()
         browser.close()

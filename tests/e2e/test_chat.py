@@ -69,3 +69,30 @@ def test_chat(players: PlayerFactory) -> None:
     for i in range(8):
         say(bob, f"spam {i}")
     expect(bob.page.get_by_role("status")).to_contain_text("too many chat messages")
+
+
+def test_chat_sits_beside_the_table_when_wide_and_below_it_on_a_phone(
+    players: PlayerFactory,
+) -> None:
+    wide = players("Wendy", viewport={"width": 1400, "height": 900})
+    wide.join()
+    code = create_table(wide, name="Layout")
+    wide.sit(0)
+    phone = players("Pete", viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+    phone.join(f"/t/{code}")
+    phone.sit(1)
+
+    def boxes(p):  # type: ignore[no-untyped-def]
+        felt = p.page.locator(".felt").bounding_box()
+        dock = p.page.locator(".dock").bounding_box()
+        chat = p.page.get_by_role("region", name="Chat").bounding_box()
+        assert felt and dock and chat
+        return felt, dock, chat
+
+    felt, dock, chat = boxes(wide)
+    assert chat["x"] >= felt["x"] + felt["width"], (felt, chat)  # to the right of the table
+    assert chat["y"] < felt["y"] + felt["height"] / 2, (felt, chat)  # level with it
+    assert chat["width"] >= 300
+    felt, dock, chat = boxes(phone)
+    assert chat["y"] >= dock["y"] + dock["height"], (dock, chat)  # under the cards and actions
+    assert chat["x"] + chat["width"] <= 375.5

@@ -53,7 +53,10 @@ def test_host_panel(players: PlayerFactory) -> None:
     # A practice bot in seat 4, then taken out again.
     host.get_by_role("button", name="Add a bot to seat 4").click()
     expect(page.locator(".seat[data-seat='3'] .name")).to_be_visible()
-    assert bob.state("c.state.seats[3] && c.state.seats[3].bot") is True
+    # Marked a bot on another page too (which may draw it a moment later).
+    bob.page.wait_for_function(
+        "() => { const s = window.__omaha.ctrl.state.seats[3]; return s && s.bot; }"
+    )
     bot_name = page.locator(".seat[data-seat='3'] .name").inner_text()
     host.get_by_role("button", name=f"Remove {bot_name}").click()
     expect(page.locator(".seat[data-seat='3'] .name")).to_have_count(0)
@@ -62,8 +65,16 @@ def test_host_panel(players: PlayerFactory) -> None:
     before = bob.state("c.state.seats[1].stack")
     host.get_by_label("Player").select_option("1")
     host.get_by_label("Amount (+ or −)").fill("-30")
+    host.get_by_label("Reason").fill("<b>Owes</b> 30 for pizza")
     host.get_by_role("button", name="Adjust stack").click()
     expect(bob.page.locator(".seat[data-seat='1'] .stack")).to_have_text(str(before - 30))
+    # The reason is in the ledger, for everyone at the table, as text.
+    bob.page.get_by_role("button", name="Ledger").click()
+    entered = bob.page.get_by_role("dialog", name="Ledger").get_by_role("list", name="Adjustments")
+    expect(entered.get_by_role("listitem")).to_have_text(["Bob -30: <b>Owes</b> 30 for pizza"])
+    expect(entered.locator("b", has_text="Owes")).to_have_count(0)
+    bob.page.keyboard.press("Escape")
+    expect(bob.page.get_by_role("dialog", name="Ledger")).to_have_count(0)
 
     # New blinds between hands apply at once; a bomb pot is called for the next hand.
     host.get_by_label("Small blind").fill("2")
@@ -85,9 +96,14 @@ def test_host_panel(players: PlayerFactory) -> None:
     host.get_by_label("Small blind").fill("3")
     host.get_by_label("Big blind").fill("6")
     host.get_by_label("Ante").fill("1")
+    # The straddle, bomb pots every 3 hands and run it twice (on by default) off.
+    assert bob.state("c.state.table.config.run_it_twice") is True
+    host.get_by_role("checkbox", name="Straddle allowed").check()
+    host.get_by_label("Bomb pot every N hands").fill("3")
+    host.get_by_role("checkbox", name="Run it twice allowed").uncheck()
     host.get_by_role("button", name="Change stakes").click()
     expect(host.locator("[data-next-stakes]")).to_have_text(
-        "From the next hand: 3/6, ante 1, buy-in 80 to 200."
+        "From the next hand: 3/6, ante 1, buy-in 80 to 200, straddle, a bomb pot every 3 hands."
     )
     expect(page.get_by_role("status")).to_contain_text("New stakes from the next hand")
     expect(bob.page.locator(".sub")).to_contain_text("2/4")
@@ -95,6 +111,11 @@ def test_host_panel(players: PlayerFactory) -> None:
     number = wait_for_hand(bob, number)
     expect(bob.page.locator(".sub")).to_contain_text("3/6")
     assert bob.state("c.state.table.config.ante") == 1
+    config = bob.state("c.state.table.config")
+    assert (config["straddle"], config["bomb_pot_every"], config["run_it_twice"]) == (
+        True, 3, False
+    )  # fmt: skip
+    expect(host.get_by_role("checkbox", name="Straddle allowed")).to_be_checked()
     assert bob.state("c.state.hand.bombPot") is False
     expect(host.locator("[data-next-stakes]")).to_have_text("A change applies from the next hand.")
 

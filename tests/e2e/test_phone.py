@@ -15,7 +15,9 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touc
 CONTROLS = """() => [...document.querySelectorAll(
   'button, a[href], input:not([type=checkbox]):not([type=radio]), select, summary, label.btn,'
   + ' .sit-btn'
-)].filter((e) => e.offsetParent !== null || getComputedStyle(e).position === 'fixed').map((e) => {
+)].filter((e) => e.offsetParent !== null || getComputedStyle(e).position === 'fixed')
+  .filter((e) => !e.matches('.sr-toggle:not(:focus)'))  // a skip link: drawn only when focused
+  .map((e) => {
   const r = e.getBoundingClientRect();
   return { what: e.outerHTML.slice(0, 80), left: r.left, right: r.right, height: r.height };
 })"""

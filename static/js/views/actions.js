@@ -98,9 +98,12 @@ function bettingView(ctrl) {
   </div>`;
 }
 
+const PRESET_NAMES = { min: 'Minimum', half: 'Half pot', 'three-quarters': 'Three quarters pot', pot: 'Pot', 'all-in': 'All in' };
+
 function presetBtn(ctrl, label, value, name) {
   const active = ctrl.ui.amount === value;
   return html`<button type="button" class=${`btn preset ${active ? 'on' : ''}`} data-preset=${name} data-value=${value}
+    aria-label=${`${PRESET_NAMES[name]}: ${value}`} aria-pressed=${active}
     onClick=${() => { ctrl.ui.raising = true; ctrl.setAmount(value); }}>${label}</button>`;
 }
 

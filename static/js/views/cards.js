@@ -1,7 +1,7 @@
 import { html } from '../html.js';
+import { cardName } from '../speech.js';
 
 const SUITS = { s: '♠', h: '♥', d: '♦', c: '♣' };
-const SUIT_NAMES = { s: 'spades', h: 'hearts', d: 'diamonds', c: 'clubs' };
 const RANK_NAMES = { T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
 
 // A card face drawn with CSS and the suit symbol; `data-card` carries the card for tests.
@@ -9,7 +9,7 @@ export function Card({ card, size = 'md', mark = '' }) {
   const rank = RANK_NAMES[card[0]] || card[0];
   const suit = card[1];
   return html`<span class=${`card ${size} suit-${suit} ${mark}`} data-card=${card}
-    role="img" aria-label=${`${rank} of ${SUIT_NAMES[suit]}`}>
+    role="img" aria-label=${cardName(card, mark)}>
     <span class="rank">${rank}</span><span class="pip">${SUITS[suit]}</span>
   </span>`;
 }

@@ -1,6 +1,7 @@
 // Dialogs over the table: sit down (buy-in), top up, invite, settings; the host's requests.
 import { html } from '../html.js';
 import { ledgerDialog } from './ledger.js';
+import { dialogRef } from '../focus.js';
 
 export function dialogsView(ctrl) {
   const d = ctrl.ui.dialog;
@@ -15,7 +16,7 @@ export function dialogsView(ctrl) {
 
 function modal(ctrl, title, body, name) {
   return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget) ctrl.closeDialog(); }}>
-    <div class="modal" role="dialog" aria-modal="true" aria-label=${title} data-dialog=${name}>
+    <div class="modal" role="dialog" aria-modal="true" aria-label=${title} data-dialog=${name} tabindex="-1" ref=${dialogRef}>
       <h2>${title}</h2>
       ${body}
     </div>
@@ -30,7 +31,8 @@ function sitDialog(ctrl) {
       <label class="field">Buy-in (${c.buy_in_min} to ${c.buy_in_max})
         <input type="range" min=${c.buy_in_min} max=${c.buy_in_max} value=${ui.buyIn} aria-label="Buy-in slider"
           onInput=${(e) => { ui.buyIn = Number(e.target.value); ctrl.redraw(); }} />
-        <input type="number" name="buy_in" min=${c.buy_in_min} max=${c.buy_in_max} value=${ui.buyIn} required
+        <input type="number" name="buy_in" min=${c.buy_in_min} max=${c.buy_in_max} value=${ui.buyIn} required data-autofocus
+          aria-label=${`Buy-in, ${c.buy_in_min} to ${c.buy_in_max}`}
           onInput=${(e) => { ui.buyIn = e.target.value; }} />
       </label>
       <fieldset class="choice">
@@ -53,7 +55,7 @@ function topUpDialog(ctrl) {
   return modal(ctrl, 'Top up', html`
     <form onSubmit=${(e) => { e.preventDefault(); ctrl.topUp(); }}>
       <label class="field">Add up to ${room} chips
-        <input type="number" name="top_up" min="1" max=${room} value=${ctrl.ui.topUp} required
+        <input type="number" name="top_up" min="1" max=${room} value=${ctrl.ui.topUp} required data-autofocus
           onInput=${(e) => { ctrl.ui.topUp = e.target.value; }} />
       </label>
       <div class="row">
@@ -83,6 +85,7 @@ function settingsDialog(ctrl) {
     ${toggle('titleBadge', 'Mark the tab title when it is my turn')}
     ${toggle('fourColour', 'Four-colour deck')}
     ${toggle('animations', 'Animations')}
+    ${toggle('screenReader', 'Screen reader mode: a command box, and every action said aloud')}
     <div class="row"><button type="button" class="btn primary" onClick=${() => ctrl.closeDialog()}>Done</button></div>`, 'settings');
 }
 

@@ -4,10 +4,14 @@ import { html } from '../html.js';
 
 // What the host may change from the next hand (set_stakes), as [setting, label].
 export const STAKES = [['small_blind', 'Small blind'], ['big_blind', 'Big blind'], ['ante', 'Ante'],
-  ['buy_in_min', 'Buy-in min'], ['buy_in_max', 'Buy-in max']];
+  ['buy_in_min', 'Buy-in min'], ['buy_in_max', 'Buy-in max'], ['bomb_pot_every', 'Bomb pot every N hands (0: never)']];
+// The switches of the same form, as [setting, label].
+export const SWITCHES = [['straddle', 'Straddle allowed'], ['run_it_twice', 'Run it twice allowed']];
 
 function stakesText(c) {
-  return `${c.small_blind}/${c.big_blind}${c.ante ? `, ante ${c.ante}` : ''}, buy-in ${c.buy_in_min} to ${c.buy_in_max}`;
+  return `${c.small_blind}/${c.big_blind}${c.ante ? `, ante ${c.ante}` : ''}, buy-in ${c.buy_in_min} to ${c.buy_in_max}`
+    + `${c.straddle ? ', straddle' : ''}${c.bomb_pot_every ? `, a bomb pot every ${c.bomb_pot_every === 1 ? 'hand' : `${c.bomb_pot_every} hands`}` : ''}`
+    + `${c.run_it_twice ? ', run it twice' : ''}`;
 }
 
 export function hostView(ctrl) {
@@ -47,6 +51,9 @@ export function hostView(ctrl) {
       ${STAKES.map(([key, label]) => html`<label class="field">${label}
         <input type="number" name=${`host_${key}`} min="0" value=${key in ui.hostStakes ? ui.hostStakes[key] : (n || c)[key]}
           onInput=${(e) => { ui.hostStakes[key] = e.target.value; }} /></label>`)}
+      ${SWITCHES.map(([key, label]) => html`<label class="toggle"><input type="checkbox" name=${`host_${key}`}
+          checked=${key in ui.hostStakes ? ui.hostStakes[key] : !!(n || c)[key]}
+          onChange=${(e) => { ui.hostStakes[key] = e.target.checked; ctrl.redraw(); }} /> ${label}</label>`)}
       <button type="submit" class="btn">Change stakes</button>
       <p class="hint" data-next-stakes>${n ? `From the next hand: ${stakesText(n)}.` : 'A change applies from the next hand.'}</p>
     </form>
@@ -57,6 +64,8 @@ export function hostView(ctrl) {
       </select></label>
       <label class="field">Amount (+ or −) <input type="number" name="adjust_amount" step="1" value=${ui.adjustAmount || ''}
         onInput=${(e) => { ui.adjustAmount = e.target.value; }} /></label>
+      <label class="field">Reason <input name="adjust_reason" maxlength="100" autocomplete="off" value=${ui.adjustReason || ''}
+        placeholder="Paid 50 in cash" onInput=${(e) => { ui.adjustReason = e.target.value; }} /></label>
       <button type="submit" class="btn" disabled=${!seated.length}>Adjust stack</button>
     </form>
 

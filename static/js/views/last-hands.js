@@ -2,16 +2,29 @@
 // Loaded when the page opens and after each hand ends (`lastHands.load(code)`).
 import { html } from '../html.js';
 
+// At most one request a second: a table of bots with no pause between hands ends several
+// hands a second, and a request costs the page more than a frame's work. One asked for
+// meanwhile is made when the second is over, so the list still ends up current.
+const EVERY_MS = 1000;
+
 export const lastHands = {
   code: null,
   hands: [],
+  busy: false,
+  again: false,
   async load(code, redraw) {
     this.code = code;
+    if (this.busy) { this.again = true; return; }
+    this.busy = true;
+    const wait = new Promise((resolve) => { setTimeout(resolve, EVERY_MS); });
     try {
       const res = await fetch(`/api/tables/${encodeURIComponent(code)}/hands?limit=5`, { credentials: 'same-origin' });
       if (res.ok) this.hands = (await res.json()).hands;
     } catch { /* the list is a convenience: the table works without it */ }
     redraw();
+    await wait;
+    this.busy = false;
+    if (this.again) { this.again = false; this.load(code, redraw); }
   },
 };
 

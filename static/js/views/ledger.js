@@ -2,6 +2,7 @@
 // player buy-ins, top-ups, adjustments, cash-outs, stack and net; the fewest payments that
 // square every net, copyable as text; the CSV download.
 import { html } from '../html.js';
+import { dialogRef } from '../focus.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
@@ -32,6 +33,10 @@ export function ledgerDialog(ctrl) {
           </tr></tfoot>
         </table>
       </div>
+      ${l.adjustments && l.adjustments.length ? html`<h3>Adjustments</h3>
+        <ul class="adjustments" aria-label="Adjustments">
+          ${l.adjustments.map((a) => html`<li><b>${a.name}</b> ${signed(a.amount)}${a.reason ? html`: <span class="reason">${a.reason}</span>` : ''}</li>`)}
+        </ul>` : null}
       <h3>Settle up</h3>
       ${l.payments.length
         ? html`<ul class="payments" aria-label="Payments">${l.payments.map((p) => html`<li>${p.text}</li>`)}</ul>`
@@ -43,7 +48,7 @@ export function ledgerDialog(ctrl) {
       </div>`;
   }
   return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget) close(); }}>
-    <div class="modal wide" role="dialog" aria-modal="true" aria-label="Ledger" data-dialog="ledger">
+    <div class="modal wide" role="dialog" aria-modal="true" aria-label="Ledger" data-dialog="ledger" tabindex="-1" ref=${dialogRef}>
       <h2>Ledger</h2>
       ${body}
       <div class="row"><button type="button" class="btn primary" onClick=${close}>Close</button></div>

@@ -8,6 +8,9 @@ import { dialogsView } from './dialogs.js';
 import { lastHandsView } from './last-hands.js';
 import { hostView } from './host.js';
 import { chatView } from './chat.js';
+import { screenReaderView, screenReaderToggle } from './screen-reader.js';
+import { seatLabel } from '../speech.js';
+import { dealMark, dealWarning } from './deal-check.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -21,6 +24,10 @@ export function tableView(ctrl) {
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
     ${topbar(ctrl)}
     ${banner(ctrl)}
+    ${screenReaderView(ctrl)}
+    <div class="table-body">
+    <div class="table-main">
+    ${dealWarning(ctrl)}
     <main class="felt-wrap">
       <div class="felt">
         <div class="rail"></div>
@@ -39,9 +46,11 @@ export function tableView(ctrl) {
     </section>
     ${resultsView(ctrl)}
     ${hostView(ctrl)}
-    ${chatView(ctrl)}
     ${lastHandsView()}
-    ${ctrl.ui.message ? html`<div class="toast" role="status">${ctrl.ui.message}</div>` : null}
+    </div>
+    ${chatView(ctrl)}
+    </div>
+    ${ctrl.ui.message ? html`<div class="toast" role=${ctrl.settings.screenReader ? null : 'status'}>${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
   </div>`;
 }
@@ -53,10 +62,11 @@ function topbar(ctrl) {
   const seated = s.you.seat != null;
   const seat = seated ? s.seats[s.you.seat] : null;
   return html`<header class="topbar">
+    ${screenReaderToggle(ctrl)}
     <a class="home-link" href="/" aria-label="Home">♠</a>
     <div class="title">
       <strong class="table-name">${c.name}</strong>
-      <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>` : null}
+      <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>${dealMark(ctrl, h)}` : null}
       ${s.table.paused ? html` · <span class="paused">paused</span>` : null}</span>
     </div>
     <nav class=${`menu ${ctrl.ui.menuOpen ? 'open' : ''}`}>
@@ -109,7 +119,7 @@ export function seatView(ctrl, i, seat) {
     const canSit = s.you.seat == null && !s.replay; // a replay is not a table to sit at
     return html`<div class="seat empty" data-seat=${i} style=${pos}>
       ${canSit
-        ? html`<button type="button" class="sit-btn" data-sit=${i} onClick=${() => ctrl.openSit(i)}>Sit here</button>`
+        ? html`<button type="button" class="sit-btn" data-sit=${i} aria-label=${`Sit in seat ${i + 1}`} onClick=${() => ctrl.openSit(i)}>Sit here</button>`
         : html`<span class="open">Open</span>`}
     </div>`;
   }
@@ -126,7 +136,7 @@ export function seatView(ctrl, i, seat) {
   // A seat dealt into the running hand plays it, whatever it waited for before the deal.
   if (MARKS[seat.status] && !(dealtIn && !h.ended && seat.status !== 'leaving')) marks.push(MARKS[seat.status]);
   if (p && p.all_in && !p.folded) marks.push('All in');
-  return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} style=${pos}>
+  return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} style=${pos} role="group" aria-label=${seatLabel(s, i)}>
     ${acting ? clockRing(h) : null}
     <div class="hole">${dealtIn && (!mine || s.replay) ? otherCards(s, p) : null}</div>
     <div class="plate">
@@ -137,7 +147,7 @@ export function seatView(ctrl, i, seat) {
     </div>
     ${p && p.last ? html`<span class=${`last act-${p.last.split(' ')[0].toLowerCase()}`}>${p.last}</span>` : null}
     ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
-    ${h && h.button === i ? html`<span class="dealer" title="Button">D</span>` : null}
+    ${h && h.button === i ? html`<span class="dealer" title="Button" aria-hidden="true">D</span>` : null}
   </div>`;
 }
 
@@ -151,10 +161,14 @@ function otherCards(s, p) {
   return html`<div class="cards backs">${Array.from({ length: n }, () => CardBack({ size: 'xs' }))}</div>`;
 }
 
+// The ring drains in steps, at each redraw (every second while a clock runs), rather than as a
+// CSS animation: that repainted the table sixty times a second for the whole turn, and each
+// message then waited behind those frames.
 function clockRing(h) {
-  if (h.timeout == null) return null;
+  if (h.timeout == null || !h.deadline) return null;
+  const left = Math.max(0, Math.min(1, (h.deadline - performance.now()) / (h.timeout * 1000 || 1)));
   return html`<svg key=${`${h.id}:${h.counter}:${h.inBank}`} class=${`ring ${h.inBank ? 'bank' : ''}`}
-    viewBox="0 0 100 100" style=${{ '--dur': `${h.timeout}s` }} aria-hidden="true">
+    viewBox="0 0 100 100" style=${{ '--used': (100 * (1 - left)).toFixed(1) }} aria-hidden="true">
     <rect x="3" y="3" width="94" height="94" rx="22" pathLength="100"></rect>
   </svg>`;
 }
@@ -194,7 +208,8 @@ export function boardsView(ctrl, h) {
     ${boards.map((run, r) => run.map((board, b) => {
       const win = winningCards(h, r, b);
       const mine = readerCards(h, r, b);
-      return html`<div class="board" data-run=${r} data-board=${b}>
+      const label = `${boards.length > 1 ? `Run ${r + 1}, ` : ''}${run.length > 1 ? `board ${b + 1}` : 'board'}`;
+      return html`<div class="board" data-run=${r} data-board=${b} role="group" aria-label=${label[0].toUpperCase() + label.slice(1)}>
         ${many ? html`<span class="board-label">${boards.length > 1 ? `Run ${r + 1}` : ''}${boards.length > 1 && run.length > 1 ? ' · ' : ''}${run.length > 1 ? `Board ${b + 1}` : ''}</span>` : null}
         <div class="cards">
           ${Array.from({ length: 5 }, (_, k) => (board[k]
@@ -235,8 +250,8 @@ function myHandView(ctrl) {
   if (reader && reader[0]) reader[0].high.hole_used.forEach((c) => used.add(c));
   const many = reader && reader.length > 1;
   return html`<div class="my-hand">
-    <div class="cards mine" data-mine="1">${p.cards.map((c) => Card({ card: c, size: 'lg', mark: win.get(c) || (used.has(c) ? 'used' : '') }))}</div>
-    ${reader ? html`<div class="reader" aria-live="polite">
+    <div class="cards mine" data-mine="1" role="group" aria-label="Your cards">${p.cards.map((c) => Card({ card: c, size: 'lg', mark: win.get(c) || (used.has(c) ? 'used' : '') }))}</div>
+    ${reader ? html`<div class="reader" aria-live=${ctrl.settings && ctrl.settings.screenReader ? 'off' : 'polite'}>
       ${reader.map((r) => html`<div class="reading" data-run=${r.run} data-board=${r.board}>
         ${many ? html`<span class="where">${h.boards.length > 1 ? `Run ${r.run + 1} ` : ''}${h.boards[0].length > 1 ? `Board ${r.board + 1}` : ''}</span>` : null}
         <span class="high" data-hand=${r.high.name}>${r.high.name}</span>
@@ -260,7 +275,7 @@ export function resultsView(ctrl) {
   const runs = Math.max(...h.awards.map((a) => a.run)) + 1;
   const boards = Math.max(...h.awards.map((a) => a.board)) + 1;
   const current = h === s.hand;
-  return html`<section class=${`results ${current ? 'current' : 'previous'}`} aria-live="polite">
+  return html`<section class=${`results ${current ? 'current' : 'previous'}`} aria-live=${ctrl.settings && ctrl.settings.screenReader ? 'off' : 'polite'}>
     <h2>${current ? `Hand #${h.number}` : `Last hand (#${h.number})`}</h2>
     ${[...groups.entries()].map(([key, list]) => {
       const [run, board] = key.split(':').map(Number);

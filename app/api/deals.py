@@ -1,0 +1,26 @@
+"""REST export of a table's deals for checking them (docs/fairness.md): every session's seed
+hash, the seed once revealed, and each hand's client seeds and commitments. Open to whoever
+has the table's invite code, like its hand list; it holds no card (the commitments hide them
+until the seed is revealed, and a revealed seed was shown to the whole table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from app.api.history import _table_id
+from app.api.tables import store, stored
+
+router = APIRouter(tags=["verifiable deals"])
+
+
+@router.get("/api/tables/{code}/deals.json")
+async def deals_export(code: str, request: Request) -> JSONResponse:
+    """The table's deals for `python -m app verify-deals FILE` (the newest 5,000 hands)."""
+    table_id = await _table_id(request, code)
+    export: dict[str, Any] = await stored(request, store(request).export_deals(table_id))
+    return JSONResponse(
+        export, headers={"Content-Disposition": 'attachment; filename="deals.json"'}
+    )

@@ -1,0 +1,194 @@
+"""REST: create a tournament, register, start, pause and resume it, read its clock and
+standings, the deal figures, and the results as CSV."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from app.api.identity import PlayerDep
+from app.api.ledger import _csv as csv_text  # the one CSV writer (formula-safe cells)
+from app.api.limits import check_rate
+from app.api.tables import public_base
+from app.config import Settings as ServerSettings
+from app.poker import Betting
+from app.tables.config import MAX_CHIPS, TableConfig
+from app.tables.errors import TableError
+from app.tournaments.director import Director
+from app.tournaments.hall import Hall
+from app.tournaments.payouts import BadPayout, check
+from app.tournaments.settings import Settings
+from app.tournaments.structure import BadSchedule, Level, Schedule, custom, preset, suggest
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+Minutes = Annotated[float, Field(gt=0, le=24 * 60, allow_inf_nan=False)]
+
+
+class LevelIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    small_blind: StrictInt = Field(ge=0, le=MAX_CHIPS)
+    big_blind: StrictInt = Field(ge=1, le=MAX_CHIPS)
+    ante: StrictInt = Field(default=0, ge=0, le=MAX_CHIPS)
+    big_blind_ante: StrictInt = Field(default=0, ge=0, le=MAX_CHIPS)
+    minutes: Minutes = 15.0
+
+
+class TournamentIn(BaseModel):
+    """A new tournament. `structure`: a preset (turbo, regular, deep), `suggest` (from the
+    field, the stack and `target_minutes`) or `custom` (`levels`). `payouts`: basis points
+    per place adding up to 10,000, `preset` (by the field size at the start) or `none`."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr = Field(default="Tournament", min_length=1, max_length=40)
+    game: StrictStr = "omaha"
+    betting: Betting = Betting.POT_LIMIT
+    starting_stack: StrictInt = Field(default=1500, ge=10, le=10**9)
+    seats: StrictInt = Field(default=6, ge=2, le=10)
+    structure: Literal["turbo", "regular", "deep", "suggest", "custom"] = "regular"
+    ante: Literal["none", "classic", "big_blind"] = "big_blind"
+    expected_players: StrictInt = Field(default=6, ge=2, le=1000)
+    target_minutes: Minutes = 120.0
+    levels: list[LevelIn] | None = Field(default=None, max_length=100)
+    break_every: StrictInt = Field(default=0, ge=0, le=100)
+    break_minutes: float = Field(default=10.0, ge=0, le=120, allow_inf_nan=False)
+    payouts: Literal["preset", "none"] | list[StrictInt] = "preset"
+    prize_pool: StrictInt = Field(default=0, ge=0, le=MAX_CHIPS)
+    max_players: StrictInt = Field(default=60, ge=2, le=1000)
+    decision_time: float = Field(default=30.0, ge=0, le=600, allow_inf_nan=False)
+    time_bank: float = Field(default=60.0, ge=0, le=3600, allow_inf_nan=False)
+    late_registration_level: StrictInt = Field(default=0, ge=0, le=100)
+    reentries: StrictInt = Field(default=0, ge=0, le=100)
+    start_when_full: bool = False
+
+    def settings(self) -> Settings:
+        """The director's settings; raises `BadSchedule` or `BadPayout`."""
+        if self.structure == "custom":
+            if not self.levels:
+                raise BadSchedule("a custom structure lists its levels")
+            levels = [Level(**lv.model_dump()) for lv in self.levels]
+            schedule = custom(levels, self.break_every, self.break_minutes)
+        elif self.structure == "suggest":
+            schedule = suggest(self.expected_players, self.starting_stack, self.target_minutes,
+                               ante=self.ante)  # fmt: skip
+        else:
+            schedule = preset(self.structure, self.starting_stack,
+                              players=self.expected_players, ante=self.ante)  # fmt: skip
+            if self.break_every or "break_every" in self.model_fields_set:
+                schedule = Schedule(schedule.levels, self.break_every,
+                                    self.break_minutes if self.break_every else 0.0)  # fmt: skip
+        payouts: tuple[int, ...] | None
+        if self.payouts == "preset":
+            payouts = None
+        elif self.payouts == "none":
+            payouts = ()
+        else:
+            payouts = tuple(self.payouts)
+            check(payouts, self.max_players)
+        return Settings(
+            name=self.name, schedule=schedule, starting_stack=self.starting_stack,
+            seats=self.seats, game=self.game, betting=self.betting, payouts=payouts,
+            prize_pool=self.prize_pool, max_players=self.max_players,
+            decision_time=self.decision_time, time_bank=self.time_bank,
+            late_registration_level=self.late_registration_level, reentries=self.reentries,
+            start_when_full=self.start_when_full,
+        )  # fmt: skip
+
+
+class Created(BaseModel):
+    id: str
+    code: str
+    url: str
+    clock_url: str
+
+
+def hall(request: Request) -> Hall:
+    h: Hall = request.app.state.tournaments
+    return h
+
+
+def refused(error: TableError) -> HTTPException:
+    status = {"no_such_tournament": 404, "unavailable": 503, "not_host": 403}.get(error.code, 409)
+    return HTTPException(status, detail={"code": error.code, "message": error.message})
+
+
+def bad(message: str) -> HTTPException:
+    return HTTPException(422, detail={"code": "bad_config", "message": message})
+
+
+def director_of(request: Request, code: str) -> Director:
+    try:
+        return hall(request).get(code)
+    except TableError as error:
+        raise refused(error) from None
+
+
+@router.post("", response_model=Created, status_code=201)
+async def create_tournament(body: TournamentIn, request: Request, player: PlayerDep) -> Created:
+    server: ServerSettings = request.app.state.settings
+    host = str(player.id)
+    try:
+        settings = body.settings()
+        TableConfig(game=settings.game, betting=settings.betting, seats=settings.seats,
+                    decision_time=settings.decision_time, time_bank=settings.time_bank,
+                    buy_in_min=MAX_CHIPS, buy_in_max=MAX_CHIPS, tournament=True)  # fmt: skip
+    except (BadSchedule, BadPayout) as error:
+        raise bad(str(error)) from None
+    except ValidationError as error:
+        raise bad(str(error.errors()[0].get("msg", "invalid settings"))) from None
+    hosted = [d for d in hall(request).directors.values()
+              if d.host_id == host and d.status != "finished"]  # fmt: skip
+    if len(hosted) >= server.tournaments_per_host:
+        raise HTTPException(429, detail={"code": "too_many_tournaments", "message":
+                            f"you host {len(hosted)} unfinished tournaments"})  # fmt: skip
+    check_rate(request.app.state.table_rate, request, "tables")
+    director = await hall(request).create(settings, host)
+    base = public_base(request)
+    return Created(id=director.id, code=director.code,
+                   url=f"{base}tournaments/{director.code}",
+                   clock_url=f"{base}tournaments/{director.code}/clock")  # fmt: skip
+
+
+@router.get("/{code}")
+async def tournament_state(code: str, request: Request) -> dict[str, Any]:
+    """The clock, the field and the standings: public to whoever has the code."""
+    director = director_of(request, code)
+    view = director.status_view()
+    view["host"] = director.host_id
+    view["code"] = code
+    view["tables"] = [{"id": t.id, "players": len(t.seats)} for t in director.tables.values()]
+    view["schedule"] = director.settings.schedule.to_json()
+    view["registered"] = [{"player_id": e.player_id, "name": e.name}
+                          for e in director.entries.values()]  # fmt: skip
+    return view
+
+
+@router.get("/{code}/deal")
+async def deal(code: str, request: Request) -> dict[str, Any]:
+    """The chip-chop and ICM (Malmuth–Harville) figures for the players left."""
+    return {"players": director_of(request, code).deal_figures()}
+
+
+@router.get("/{code}/results.csv")
+async def results_csv(code: str, request: Request) -> Response:
+    rows: list[list[Any]] = [["place", "player", "prize"]]
+    rows += [[r["place"], r["name"], r["prize"]] for r in director_of(request, code).results()]
+    headers = {"content-disposition": f'attachment; filename="results-{code[:8]}.csv"'}
+    return Response(csv_text(rows), media_type="text/csv; charset=utf-8", headers=headers)
+
+
+ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips")
+
+
+@router.post("/{code}/{action}")
+async def act(code: str, action: str, request: Request, player: PlayerDep) -> dict[str, Any]:
+    if action not in ACTIONS:
+        raise HTTPException(404, detail={"code": "unknown_action", "message": "no such action"})
+    director = director_of(request, code)
+    try:
+        if action.startswith("chop_"):  # ask for (or agree to) a deal of this kind
+            return await director.request("chop", str(player.id), kind=action[5:])
+        return await director.request(action, str(player.id), name=player.display_name)
+    except TableError as error:
+        raise refused(error) from None

@@ -1,0 +1,112 @@
+"""The SQL side of verifiable deals (docs/fairness.md): server seeds per table session,
+players' client seeds, and the export of a table's deals for `python -m app verify-deals`.
+
+A mixin of `SqlTableStore` (the table store contract, `app.tables.store.TableStore`), so the
+table store's own module keeps to its hot path. Seeds are sealed at rest (`decks.Sealed`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.history.deals import FORMAT, export_session
+from app.store.models import DealSeedRow, HandRow, SeatRow
+from app.tables.fairness import HandDeal, ServerSeed
+
+#: hands an export holds at most (the newest); a session of a home game is far fewer
+EXPORT_HANDS = 5000
+
+
+class DealStore:
+    sessions: async_sessionmaker[AsyncSession]
+    #: refuses the write (rolled back) once another process took the table (`SqlTableStore`)
+    _fence: Callable[[AsyncSession, str], Awaitable[None]]
+
+    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
+        await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
+
+    async def end_deal_seed(
+        self,
+        table_id: str,
+        seed_id: str | None,
+        reveal: bool,
+        new: tuple[str, bytes, str] | None = None,
+    ) -> None:
+        tid = uuid.UUID(table_id)
+        async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
+            if seed_id is not None:
+                await s.execute(
+                    update(DealSeedRow)
+                    .where(DealSeedRow.id == uuid.UUID(seed_id), DealSeedRow.table_id == tid)
+                    .values(ended_at=datetime.now(UTC), revealed=reveal)
+                )
+            if new is not None:
+                s.add(DealSeedRow(id=uuid.UUID(new[0]), table_id=tid, seed=new[1].hex(),
+                                  seed_hash=new[2]))  # fmt: skip
+
+    async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
+        async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
+            await s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat)
+                .values(client_seed=seed)
+            )
+
+    @staticmethod
+    async def current_seed(s: AsyncSession, table_id: uuid.UUID) -> ServerSeed | None:
+        """The table's session seed not yet ended (for `load_table`)."""
+        row = await s.scalar(
+            select(DealSeedRow)
+            .where(DealSeedRow.table_id == table_id, DealSeedRow.ended_at.is_(None))
+            .order_by(DealSeedRow.created_at.desc())
+            .limit(1)
+        )
+        return None if row is None else ServerSeed(str(row.id), bytes.fromhex(row.seed))
+
+    async def export_deals(self, table_id: str) -> dict[str, Any]:
+        """Every session of the table with its hands' commitments and client seeds, and the
+        server seed of each session that ended revealed (docs/fairness.md, the export)."""
+        tid = uuid.UUID(table_id)
+        async with self.sessions() as s:
+            seeds = list(
+                await s.scalars(
+                    select(DealSeedRow)
+                    .where(DealSeedRow.table_id == tid)
+                    .order_by(DealSeedRow.created_at)
+                )
+            )
+            rows = list(
+                await s.execute(
+                    select(HandRow.id, HandRow.number, HandRow.deck, HandRow.deal)
+                    .where(HandRow.table_id == tid, HandRow.deal.is_not(None))
+                    .order_by(HandRow.number.desc())
+                    .limit(EXPORT_HANDS)
+                )
+            )
+        by_seed: dict[str, list[tuple[str, int, HandDeal]]] = {}
+        for hand_id, number, deck, stored in reversed(rows):
+            deal = HandDeal.from_stored(cast(dict[str, Any], stored), list(cast(list[int], deck)))
+            if deal is not None:
+                by_seed.setdefault(deal.seed_id, []).append((str(hand_id), cast(int, number), deal))
+        sessions = [
+            export_session(
+                row.seed_hash,
+                bytes.fromhex(row.seed) if row.revealed else None,
+                by_seed.get(str(row.id), []),
+            )
+            for row in seeds
+        ]
+        return {
+            "format": FORMAT,
+            "table": table_id,
+            "sessions": sessions,
+            "complete": len(rows) < EXPORT_HANDS,
+        }

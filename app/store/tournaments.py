@@ -1,0 +1,100 @@
+"""The tournament store on SQLAlchemy (`app.tournaments.store.TournamentStore`)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.store.models import TournamentEntryRow, TournamentRow
+from app.tournaments.entry import Entry
+from app.tournaments.store import StoredTournament
+
+
+class SqlTournamentStore:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def create(self, t: StoredTournament) -> None:
+        async with self.sessions.begin() as s:
+            s.add(TournamentRow(id=uuid.UUID(t.id), code=t.code, host_id=uuid.UUID(t.host_id),
+                                settings=t.settings, status=t.status, elapsed=t.elapsed,
+                                tables=list(t.tables)))  # fmt: skip
+
+    async def add_entry(self, tournament_id: str, entry: Entry) -> None:
+        async with self.sessions.begin() as s:
+            row = TournamentEntryRow(
+                tournament_id=uuid.UUID(tournament_id),
+                player_id=uuid.UUID(entry.player_id),
+                name=entry.name,
+                bot=entry.bot,
+                place=entry.place,
+                prize=entry.prize,
+                number=entry.number,
+            )
+            s.add(row)
+
+    async def remove_entry(self, tournament_id: str, player_id: str) -> None:
+        async with self.sessions.begin() as s:
+            await s.execute(
+                delete(TournamentEntryRow).where(
+                    TournamentEntryRow.tournament_id == uuid.UUID(tournament_id),
+                    TournamentEntryRow.player_id == uuid.UUID(player_id),
+                )
+            )
+
+    async def save_state(
+        self, tournament_id: str, status: str, elapsed: float, tables: list[str]
+    ) -> None:
+        finished = datetime.now(UTC) if status == "finished" else None
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == uuid.UUID(tournament_id))
+                .values(status=status, elapsed=elapsed, tables=list(tables), finished_at=finished)
+            )
+
+    async def save_places(self, tournament_id: str, entries: list[Entry]) -> None:
+        async with self.sessions.begin() as s:
+            for e in entries:
+                await s.execute(
+                    update(TournamentEntryRow)
+                    .where(
+                        TournamentEntryRow.tournament_id == uuid.UUID(tournament_id),
+                        TournamentEntryRow.player_id == uuid.UUID(e.player_id),
+                        TournamentEntryRow.number == e.number,
+                    )
+                    .values(place=e.place, prize=e.prize)
+                )
+
+    async def load(self, tournament_id: str) -> StoredTournament:
+        tid = uuid.UUID(tournament_id)
+        async with self.sessions() as s:
+            row = await s.get_one(TournamentRow, tid)
+            entries = await s.scalars(
+                select(TournamentEntryRow)
+                .where(TournamentEntryRow.tournament_id == tid)
+                .order_by(TournamentEntryRow.id)
+            )
+            return StoredTournament(
+                id=tournament_id, code=row.code, host_id=str(row.host_id),
+                settings=dict(row.settings), status=row.status, elapsed=row.elapsed,
+                tables=list(row.tables or []),
+                entries=[Entry(str(e.player_id), e.name, e.bot, place=e.place, prize=e.prize,
+                               number=e.number)
+                         for e in entries],
+            )  # fmt: skip
+
+    async def find(self, code: str) -> str | None:
+        async with self.sessions() as s:
+            found = await s.scalar(select(TournamentRow.id).where(TournamentRow.code == code))
+            return str(found) if found is not None else None
+
+    async def unfinished(self) -> list[str]:
+        async with self.sessions() as s:
+            rows = await s.scalars(
+                select(TournamentRow.id).where(TournamentRow.status != "finished")
+            )
+            return [str(r) for r in rows]

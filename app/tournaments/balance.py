@@ -1,0 +1,121 @@
+"""Which players move where, between hands (TDA): as players bust, a player from the table
+with the most players moves to the one with the fewest, taking the seat whose position costs
+the move the least; tables break as the field shrinks; when the players left fit at one
+table, the final table is drawn afresh.
+
+"Costs the least": the player moved is the one due to post the big blind next at the table
+they leave, and takes the empty seat that will post the big blind soonest at the new table,
+so a move neither skips a big blind nor pays one twice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TableSeats:
+    """A table between hands: its seats, who sits where, the last hand's button (None before
+    the first hand)."""
+
+    table: str
+    seats: int
+    players: Mapping[int, str]
+    button: int | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    player: str
+    from_table: str
+    from_seat: int
+    to_table: str
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to do before the next hands: moves (in order), the tables that break (they are
+    empty after the moves), and `final`: the final table's new draw (seat -> player) when
+    the field comes down to one table."""
+
+    moves: tuple[Move, ...] = ()
+    broken: tuple[str, ...] = ()
+    final: tuple[str, dict[int, str]] | None = None
+
+
+def hands_to_big_blind(seat: int, occupied: set[int], button: int | None, size: int) -> int:
+    """Hands until `seat` posts the big blind, the button moving one player a hand (the next
+    hand's button is the first occupied seat after `button`; before any hand, the lowest)."""
+    seats = sorted(occupied | {seat})
+    n = len(seats)
+    if n < 2:
+        return 0
+    start = 0 if button is None else next((k for k, s in enumerate(seats) if s > button), 0)
+    order = seats[start:] + seats[:start]  # order[0]: next button, [1]: small, [2]: big
+    big = 1 if n == 2 else 2  # heads-up the button is the small blind
+    return (order.index(seat) - big) % n
+
+
+def _mover(t: TableSeats) -> tuple[int, str]:
+    occupied = set(t.players)
+    seat = min(occupied, key=lambda s: (hands_to_big_blind(s, occupied, t.button, t.seats), s))
+    return seat, t.players[seat]
+
+
+def _landing(t: TableSeats) -> int:
+    occupied = set(t.players)
+    free = [s for s in range(t.seats) if s not in occupied]
+    if not free:
+        raise ValueError(f"table {t.table} has no free seat")
+    return min(free, key=lambda s: (hands_to_big_blind(s, occupied, t.button, t.seats), s))
+
+
+def _move(tables: dict[str, TableSeats], source: str, target: str) -> Move:
+    src, dst = tables[source], tables[target]
+    seat, player = _mover(src)
+    to = _landing(dst)
+    left = {s: p for s, p in src.players.items() if s != seat}
+    tables[source] = TableSeats(src.table, src.seats, left, src.button)
+    tables[target] = TableSeats(dst.table, dst.seats, {**dst.players, to: player}, dst.button)
+    return Move(player, source, seat, target, to)
+
+
+def plan(tables: Sequence[TableSeats], draw: Sequence[str] | None = None) -> Plan:
+    """The moves that keep the tables within one player of each other, breaking a table when
+    the players fit at one table fewer. `draw`: the players in a random order, used to seat
+    the final table when the field fits at one table (seat k gets `draw[k]`, the final
+    table is the first of `tables`)."""
+    live = {t.table: t for t in tables}
+    total = sum(len(t.players) for t in tables)
+    if not tables:
+        return Plan()
+    per_table = min(t.seats for t in tables)
+    if len(tables) > 1 and total <= per_table:
+        order = list(draw) if draw is not None else [p for t in tables for p in t.players.values()]
+        if sorted(order) != sorted(p for t in tables for p in t.players.values()):
+            raise ValueError("the draw is of the players left")
+        first = tables[0]
+        rest = tuple(t.table for t in tables[1:])
+        return Plan(broken=rest, final=(first.table, dict(enumerate(order))))
+    moves: list[Move] = []
+    broken: list[str] = []
+    needed = max(1, math.ceil(total / per_table))
+    while len(live) > needed:
+        # Break the table with the fewest players (the last one of those on a tie).
+        victim = min(reversed(list(live)), key=lambda k: len(live[k].players))
+        while live[victim].players:
+            others = [k for k in live if k != victim]
+            target = min(others, key=lambda k: len(live[k].players))
+            moves.append(_move(live, victim, target))
+        del live[victim]
+        broken.append(victim)
+    while True:
+        most = max(live, key=lambda k: len(live[k].players))
+        fewest = min(live, key=lambda k: len(live[k].players))
+        if len(live[most].players) - len(live[fewest].players) <= 1:
+            break
+        moves.append(_move(live, most, fewest))
+    return Plan(tuple(moves), tuple(broken))

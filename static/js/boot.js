@@ -1,0 +1,59 @@
+// The first module to run, on its own (an async script, its only imports the socket layer and
+// the REST calls): the session check and, on a table page, the WebSocket start at once, so the
+// snapshot is on its way while the view code is still loading. `main.js` takes them over;
+// what the socket received before that is kept and handed on in order.
+import { TableSocket } from './socket.js';
+import { whoami } from './api.js';
+
+export const code = (location.pathname.match(/^\/t\/([^/]+)/) || [])[1] || null;
+
+// A hand link's page (`/h/...`) needs no session check: what it shows is up to the server.
+export const session = location.pathname.startsWith('/h/') ? null : whoami().catch(() => null);
+
+// Without a name the server refuses the socket (and the home page asks for one), so the socket
+// waits for the session check, unless this browser had a name last time: then both at once.
+const NAMED = 'omaha.named';
+const named = remembered();
+if (session) session.then((me) => remember(!!me));
+
+export const early = code && session ? openSocket(code) : null;
+
+function openSocket(tableCode) {
+  if (!named) return session.then((me) => (me ? startSocket(tableCode) : null));
+  const opened = startSocket(tableCode);
+  return session.then((me) => {
+    if (me) return opened;
+    opened.socket.close(); // the name is gone (a new browser profile, an expired session)
+    return null;
+  });
+}
+
+function remembered() {
+  try { return localStorage.getItem(NAMED) === '1'; } catch { return false; }
+}
+
+function remember(yes) {
+  try {
+    if (yes) localStorage.setItem(NAMED, '1');
+    else localStorage.removeItem(NAMED);
+  } catch { /* storage off: the socket waits for the session check */ }
+}
+
+function startSocket(tableCode) {
+  const held = [];
+  let status = null;
+  const socket = new TableSocket(tableCode, {
+    onMessage: (m) => held.push(m),
+    onStatus: (s) => { status = s; },
+  });
+  socket.connect();
+  return {
+    socket,
+    handTo({ onMessage, onStatus }) {
+      socket.onMessage = onMessage;
+      socket.onStatus = onStatus;
+      if (status) onStatus(status);
+      held.splice(0).forEach(onMessage);
+    },
+  };
+}

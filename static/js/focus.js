@@ -1,0 +1,57 @@
+// Focus for dialogs: a dialog takes the focus when it opens, keeps Tab inside it, and gives
+// the focus back to what had it when it closes (Escape closes: table-ctrl.js).
+// Used as a Preact ref (one stable function: called with the element, then with null).
+
+let returnTo = null;
+
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+function trapTab(e) {
+  if (e.key !== 'Tab') return;
+  const items = [...e.currentTarget.querySelectorAll(FOCUSABLE)].filter((el) => el.offsetParent !== null);
+  if (!items.length) { e.preventDefault(); return; }
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (e.shiftKey && (document.activeElement === first || !e.currentTarget.contains(document.activeElement))) {
+    e.preventDefault(); last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault(); first.focus();
+  }
+}
+
+// The focus on nothing (its element was redrawn away: a "Sit here" once the seat is taken, an
+// action button once the action is sent): to the command box, else the first control of the
+// dock (the actions), else the top bar, after the next frame is drawn.
+export function rescueFocus(frames = 20) {
+  // From the second frame: the redraw asked for after this call renders in the first. An
+  // action's buttons stay disabled until the server answers: wait a few frames for them.
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    const a = document.activeElement;
+    if (a && a !== document.body && a.isConnected && !a.disabled) return;
+    const to = document.getElementById('command')
+      || document.querySelector('.dock button:not([disabled]), .dock input[type=checkbox]');
+    if (to) to.focus();
+    else if (frames > 0) rescueFocus(frames - 1);
+    else { const top = document.querySelector('.topbar button:not(.sr-toggle)'); if (top) top.focus(); }
+  }));
+}
+
+export function dialogRef(el) {
+  if (el) {
+    if (el.dataset.trapped) return;
+    el.dataset.trapped = '1';
+    returnTo = document.activeElement;
+    el.addEventListener('keydown', trapTab);
+    // The field marked for it, else the first control; the dialog itself if it has none.
+    const first = el.querySelector('[data-autofocus]') || el.querySelector(FOCUSABLE);
+    (first || el).focus();
+    return;
+  }
+  const back = returnTo;
+  returnTo = null;
+  // After the redraw that removed the dialog, so the element to return to is settled.
+  requestAnimationFrame(() => {
+    if (back && back.isConnected && back.offsetParent !== null) back.focus();
+    else rescueFocus();
+  });
+}

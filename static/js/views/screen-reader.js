@@ -1,0 +1,28 @@
+// The screen-reader mode's panel, first after the top bar: the command box (typed actions,
+// see commands.js) and the live region that says each action and each turn (speech.js).
+import { html } from '../html.js';
+
+export function screenReaderView(ctrl) {
+  if (!ctrl.settings.screenReader) return null;
+  const ui = ctrl.ui;
+  return html`<section class="sr-panel" aria-label="Commands">
+    <form class="command-form" onSubmit=${(e) => { e.preventDefault(); ctrl.runCommand(ui.commandText || ''); }}>
+      <label for="command">Command</label>
+      <input id="command" name="command" autocomplete="off" autocapitalize="off" spellcheck="false"
+        aria-describedby="command-help" value=${ui.commandText || ''}
+        onInput=${(e) => { ui.commandText = e.target.value; }} />
+      <button type="submit" class="btn">Do it</button>
+    </form>
+    <p id="command-help" class="hint">Type fold, check, call, raise 60, all in or pot; cards, board, seats or status to hear the table; help for the rest.</p>
+    <div class="announcements" role="log" aria-live="polite" aria-label="Table announcements">
+      <div>${ctrl.narrator.lines.slice(-12).map((l) => html`<p key=${l.id}>${l.text}</p>`)}</div>
+    </div>
+  </section>`;
+}
+
+// The switch, first in the page's focus order (shown when focused, like a skip link).
+export function screenReaderToggle(ctrl) {
+  const on = !!ctrl.settings.screenReader;
+  return html`<button type="button" class=${`btn small sr-toggle ${on ? 'on' : ''}`} aria-pressed=${on}
+    onClick=${() => ctrl.setScreenReader(!on)}>Screen reader mode</button>`;
+}

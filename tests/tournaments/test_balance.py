@@ -1,0 +1,91 @@
+"""Balancing: most to fewest, the seat that costs the move least, breaking, the final table."""
+
+from __future__ import annotations
+
+import random
+
+from app.tournaments.balance import Move, TableSeats, hands_to_big_blind, plan
+
+
+def test_hands_to_the_big_blind() -> None:
+    occupied = {0, 2, 4, 6}
+    # button was at 0: next hand button 2, small 4, big 6
+    assert hands_to_big_blind(6, occupied, 0, 9) == 0
+    assert hands_to_big_blind(0, occupied, 0, 9) == 1
+    assert hands_to_big_blind(2, occupied, 0, 9) == 2
+    # an empty seat 5 between the small blind and the big blind would post it next hand
+    assert hands_to_big_blind(5, occupied, 0, 9) == 0
+    # heads-up: the button is the small blind, the other posts the big blind
+    # (button was 3: next hand 1 has the button and posts the small blind, 3 the big)
+    assert hands_to_big_blind(3, {1, 3}, 3, 6) == 0
+    assert hands_to_big_blind(1, {1, 3}, 3, 6) == 1
+    # before the first hand the lowest seat is the button
+    assert hands_to_big_blind(4, {0, 2, 4}, None, 6) == 0
+
+
+def test_the_next_big_blind_moves_from_the_fullest_to_the_shortest_table() -> None:
+    a = TableSeats("A", 6, {0: "a0", 1: "a1", 2: "a2", 3: "a3", 4: "a4", 5: "a5"}, button=0)
+    b = TableSeats("B", 6, {0: "b0", 2: "b2", 4: "b4", 5: "b5"}, button=4)
+    p = plan([a, b])
+    # at A the next big blind is seat 3 (button 1, small 2); at B (button 5, small 0,
+    # big 2) the free seat 1 would post the big blind next hand
+    assert p.moves == (Move("a3", "A", 3, "B", 1),)
+    assert p.broken == () and p.final is None
+
+
+def test_tables_within_one_are_left_alone() -> None:
+    a = TableSeats("A", 6, {0: "a0", 1: "a1", 2: "a2", 3: "a3", 4: "a4"}, 0)
+    b = TableSeats("B", 6, {0: "b0", 2: "b2", 4: "b4", 5: "b5"}, 0)
+    assert plan([a, b]).moves == ()
+
+
+def test_a_table_breaks_when_the_players_fit_at_one_fewer() -> None:
+    a = TableSeats("A", 6, {i: f"a{i}" for i in range(5)}, 0)
+    b = TableSeats("B", 6, {i: f"b{i}" for i in range(4)}, 0)
+    c = TableSeats("C", 6, {0: "c0", 3: "c3"}, 0)
+    p = plan([a, b, c])  # 11 players fit at two tables of six: C breaks
+    assert p.broken == ("C",)
+    moved = {m.player for m in p.moves}
+    assert moved == {"c0", "c3"}
+    sizes = {"A": 5, "B": 4}
+    for m in p.moves:
+        sizes[m.to_table] += 1
+    assert sorted(sizes.values()) == [5, 6]
+
+
+def test_the_final_table_is_drawn_afresh() -> None:
+    a = TableSeats("A", 6, {0: "a0", 4: "a4", 5: "a5"}, 0)
+    b = TableSeats("B", 6, {1: "b1", 2: "b2", 3: "b3"}, 0)
+    draw = ["a0", "a4", "a5", "b1", "b2", "b3"]
+    random.Random(1).shuffle(draw)
+    p = plan([a, b], draw)
+    assert p.final == ("A", dict(enumerate(draw)))
+    assert p.broken == ("B",)
+
+
+def test_thirty_players_shrinking_stay_balanced() -> None:
+    rng = random.Random(7)
+    tables = {t: TableSeats(t, 10, {s: f"{t}{s}" for s in range(10)}, 0) for t in "ABC"}
+    while sum(len(t.players) for t in tables.values()) > 10:
+        t = rng.choice([k for k in tables if tables[k].players])
+        seat = rng.choice(list(tables[t].players))
+        tables[t] = TableSeats(t, 10, {s: p for s, p in tables[t].players.items()
+                                       if s != seat}, seat)  # fmt: skip
+        p = plan(list(tables.values()))
+        if p.final is not None:
+            break
+        for m in p.moves:
+            src, dst = tables[m.from_table], tables[m.to_table]
+            assert src.players[m.from_seat] == m.player and m.to_seat not in dst.players
+            left = {s: q for s, q in src.players.items() if s != m.from_seat}
+            tables[m.from_table] = TableSeats(src.table, 10, left, src.button)
+            joined = {**dst.players, m.to_seat: m.player}
+            tables[m.to_table] = TableSeats(dst.table, 10, joined, dst.button)
+        for gone in p.broken:
+            assert not tables[gone].players
+            del tables[gone]
+        sizes = [len(t.players) for t in tables.values()]
+        assert max(sizes) - min(sizes) <= 1
+        players = [q for t in tables.values() for q in t.players.values()]
+        assert len(players) == len(set(players))
+    assert len(tables) >= 1

@@ -1,0 +1,337 @@
+"""A whole sit-and-go through the actors: a director and a table actor, six bots, a fast
+clock, until one player holds every chip."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from app.tables.errors import TableError
+from app.tables.registry import TableRegistry
+from app.tables.store import MemoryTableStore
+from app.tables.table import Runtime, Table
+from app.tournaments.director import Director
+from app.tournaments.icm import icm, whole
+from app.tournaments.settings import Settings
+from app.tournaments.store import MemoryTournamentStore
+from app.tournaments.structure import Level, Schedule
+
+STACK = 1500
+#: fast levels (0.15 s) and a break after the third; blinds that soon force everyone all in
+SCHEDULE = Schedule(
+    tuple(
+        Level(sb, 2 * sb, 0, 2 * sb if i >= 2 else 0, minutes=0.15 / 60)
+        for i, sb in enumerate((10, 20, 40, 75, 150, 300, 600, 1200, 2500))
+    ),
+    break_every=3,
+    break_minutes=0.1 / 60,
+)
+
+
+async def play_sit_and_go(players: int = 6) -> tuple[Director, list[dict[str, Any]], Table]:
+    store = MemoryTableStore()
+    runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True, away_grace=0.05)
+    registry = TableRegistry(store, runtime)
+    settings = Settings(
+        name="Friday SNG", schedule=SCHEDULE, starting_stack=STACK, seats=6,
+        payouts=(6_500, 3_500), prize_pool=60, decision_time=5, time_bank=0)  # fmt: skip
+    director = Director(settings, "host", registry, between_hands=0.0)
+    task = asyncio.create_task(director.run())
+    for k in range(players):
+        await director.request("register", f"p{k}", name=f"Bot {k}", bot=True)
+    started = await director.request("start", "host")
+    [table_id] = started["tables"]
+    table = registry.get(table_id)
+    events: list[dict[str, Any]] = []
+    forward = table.director
+    assert forward is not None
+
+    def record(event: dict[str, Any]) -> None:
+        # Read in the table's task, as the hand ends: what the table really dealt.
+        hand = table.hand
+        assert hand is not None
+        events.append({**event, "big_blind": table.config.big_blind,
+                       "blind_seats": hand.blind_seats, "button": hand.button,
+                       "dealt": len(hand.players)})  # fmt: skip
+        forward(event)
+
+    table.director = record
+    await asyncio.wait_for(task, 120)
+    await registry.close()
+    return director, events, table
+
+
+async def test_a_six_player_sit_and_go_to_the_end() -> None:
+    director, events, table = await play_sit_and_go()
+    total = 6 * STACK
+    assert director.status == "finished"
+    # The chip total is the same after every hand.
+    assert events and all(sum(e["stacks"].values()) == total for e in events)
+    assert all(h.chips == total for h in director.hands)
+    # Places: everyone placed once; the last one holds every chip.
+    places = {p: e.place for p, e in director.entries.items()}
+    assert None not in places.values()
+    winner = next(p for p, place in places.items() if place == 1)
+    assert {p: s for p, s in events[-1]["stacks"].items() if s} == {winner: total}
+    # Busting order decides: out in an earlier hand = a worse place; in one hand, the larger
+    # starting stack the better place, equal stacks the same place.
+    out_at: dict[str, int] = {}
+    for k, e in enumerate(events):
+        busted = {p: e["started"][p] for p, s in e["stacks"].items() if s == 0}
+        for p in busted:
+            out_at[p] = k
+        for a in busted:
+            for b in busted:
+                if busted[a] > busted[b]:
+                    assert places[a] < places[b]
+                elif busted[a] == busted[b]:
+                    assert places[a] == places[b]
+    for a in out_at:
+        for b in out_at:
+            if out_at[a] < out_at[b]:
+                assert places[a] > places[b]
+    assert sorted(places.values())[0] == 1 and max(places.values()) <= 6
+    assert len(out_at) == 5
+    # Payouts: 65/35 of 60, to first and second.
+    prizes = {e.place: e.prize for e in director.entries.values()}
+    assert prizes[1] == 39 and sum(e.prize for e in director.entries.values()) == 60
+    # Each level starts exactly at the first hand dealt after its time, never in a break.
+    starts = SCHEDULE.starts()
+    for h in director.hands:
+        moment = SCHEDULE.at(h.elapsed)
+        assert not moment.on_break
+        assert h.level == moment.level
+        assert all(h.elapsed < starts[lv] for lv in range(h.level + 1, len(starts)))
+    levels = [h.level for h in director.hands]
+    assert levels == sorted(levels) and len(set(levels)) >= 3, levels
+    for level in set(levels) - {0}:
+        first = next(h for h in director.hands if h.level == level)
+        before = [h for h in director.hands if h.elapsed < first.elapsed]
+        assert before and all(h.elapsed < starts[level] <= first.elapsed for h in before)
+    # What the table dealt is the director's level.
+    dealt = {e["hand"]: e for e in events}
+    for h in director.hands:
+        assert dealt[h.number]["big_blind"] == SCHEDULE.levels[h.level].big_blind
+    assert table.closed
+
+
+async def test_heads_up_the_button_posts_the_small_blind() -> None:
+    director, events, _ = await play_sit_and_go(players=2)
+    assert director.status == "finished" and events
+    assert all(e["dealt"] == 2 and e["blind_seats"][0] == e["button"] for e in events)
+    buttons = [e["button"] for e in events]
+    assert len(set(buttons)) == 2 or len(buttons) == 1  # the button moves hand to hand
+
+
+async def start(
+    schedule: Schedule, bots: int, people: int = 0, decision_time: float = 5
+) -> tuple[Director, TableRegistry, asyncio.Task[None], Table]:
+    runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True, away_grace=0.05)
+    registry = TableRegistry(MemoryTableStore(), runtime)
+    settings = Settings(name="t", schedule=schedule, starting_stack=STACK, seats=6,
+                        decision_time=decision_time, time_bank=0)  # fmt: skip
+    director = Director(settings, "host", registry, between_hands=0.0)
+    task = asyncio.create_task(director.run())
+    for k in range(bots):
+        await director.request("register", f"bot{k}", name=f"Bot {k}", bot=True)
+    for k in range(people):
+        await director.request("register", f"human{k}", name=f"Human {k}")
+    [table_id] = (await director.request("start", "host"))["tables"]
+    return director, registry, task, registry.get(table_id)
+
+
+async def test_a_break_deals_nothing_until_it_ends() -> None:
+    # Level 1 for 0.1 s, then a 0.4 s break, then level 2: no hand starts in the break.
+    schedule = Schedule((Level(1, 2, minutes=0.1 / 60), Level(10_000, 20_000, minutes=1)),
+                        break_every=1, break_minutes=0.4 / 60)  # fmt: skip
+    director, registry, task, _ = await start(schedule, bots=6)
+    await asyncio.wait_for(task, 30)
+    await registry.close()
+    times = [h.elapsed for h in director.hands]
+    assert any(t < 0.1 for t in times)
+    assert not [t for t in times if 0.1 <= t < 0.5]
+    after = [h for h in director.hands if h.elapsed >= 0.5]
+    assert after and after[0].level == 1  # dealt as the break ended, at the next level
+
+
+async def test_pausing_stops_the_clock_and_the_deals() -> None:
+    schedule = Schedule((Level(1, 2, minutes=1),))
+    director, registry, task, table = await start(schedule, bots=3)
+    await asyncio.sleep(0.1)
+    await director.request("pause", "host")
+    frozen = director.elapsed()
+    await asyncio.sleep(0.05)  # the hand being played ends
+    dealt = len(director.hands)
+    await asyncio.sleep(0.2)
+    assert director.elapsed() == frozen
+    assert len(director.hands) == dealt and not table._hand_running()
+    await director.request("resume", "host")
+    await asyncio.sleep(0.1)
+    assert len(director.hands) > dealt and director.elapsed() > frozen
+    director.stop()
+    task.cancel()
+    await registry.close()
+
+
+async def test_a_disconnected_player_is_blinded_away_never_removed() -> None:
+    # Nobody connects for "human0": the clock acts for them (check, else fold) until busted.
+    schedule = Schedule(tuple(Level(sb, 2 * sb, minutes=0.2 / 60)
+                              for sb in (25, 50, 100, 200, 400, 800, 1600)))  # fmt: skip
+    director, registry, task, table = await start(schedule, bots=2, people=1,
+                                                  decision_time=0.02)  # fmt: skip
+    seen: list[bool] = []
+    forward = table.director
+    assert forward is not None
+
+    def record(event: dict[str, Any]) -> None:
+        hand = table.hand
+        assert hand is not None
+        if "human0" in event["started"]:
+            seen.append("human0" in hand.players)
+            seat = table.seat_of("human0")
+            assert seat is not None and seat.away and not seat.sitting_out
+        forward(event)
+
+    table.director = record
+    await asyncio.wait_for(task, 60)
+    await registry.close()
+    human = director.entries["human0"]
+    assert human.place is not None and human.place >= 2  # busted, placed: never removed
+    assert seen and all(seen)  # dealt into every hand while they had chips
+
+
+async def test_the_director_restarts_from_the_store_and_plays_on() -> None:
+    store = MemoryTournamentStore()
+    registry = TableRegistry(MemoryTableStore(), Runtime(between_hands=0, bot_think=0.002,
+                                                         deal_unwatched=True))  # fmt: skip
+    schedule = Schedule(tuple(Level(sb, 2 * sb, minutes=0.3 / 60)
+                              for sb in (10, 25, 50, 100, 200, 400, 800, 1600)))  # fmt: skip
+    settings = Settings(name="r", schedule=schedule, starting_stack=STACK, seats=6,
+                        payouts=(10_000,), prize_pool=6)  # fmt: skip
+    first = Director(settings, "host", registry, between_hands=0.0, store=store)
+    task = asyncio.create_task(first.run())
+    for k in range(6):
+        await first.request("register", f"p{k}", name=f"Bot {k}", bot=True)
+    await first.request("start", "host")
+    while len(first.hands) < 5:
+        await asyncio.sleep(0.01)
+    task.cancel()  # the director's process dies; the tables play the hand out and wait
+    first.stop()
+    await asyncio.sleep(0.1)
+    stored = await store.load(first.id)
+    assert stored.status == "running" and stored.tables == list(first.tables)
+    assert [e.player_id for e in stored.entries] == [f"p{k}" for k in range(6)]
+    second = await Director.restore(stored, registry, store, between_hands=0.0)
+    assert second.elapsed() >= 0 and second.status == "running"
+    await asyncio.wait_for(second.run(), 60)
+    await registry.close()
+    final = await store.load(first.id)
+    assert final.status == "finished"
+    places = sorted(e.place for e in final.entries if e.place is not None)
+    assert len(places) == 6 and places[0] == 1
+    assert [e.prize for e in final.entries if e.place == 1] == [6]
+
+
+async def late_field(reentries: int) -> tuple[Director, TableRegistry, asyncio.Task[None]]:
+    # Level 1 (big blinds, for busts) lasts 1.5 s and registration stays open through it.
+    schedule = Schedule((Level(100, 200, minutes=1.5 / 60), Level(400, 800, minutes=0.3 / 60),
+                         Level(2000, 4000, minutes=1)))  # fmt: skip
+    runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True)
+    registry = TableRegistry(MemoryTableStore(), runtime)
+    settings = Settings(name="late", schedule=schedule, starting_stack=1000, seats=6,
+                        late_registration_level=1, reentries=reentries)  # fmt: skip
+    director = Director(settings, "host", registry, between_hands=0.0)
+    task = asyncio.create_task(director.run())
+    for k in range(3):
+        await director.request("register", f"p{k}", name=f"Bot {k}", bot=True)
+    await director.request("start", "host")
+    return director, registry, task
+
+
+async def first_bust(director: Director) -> str:
+    while True:
+        out = [e for e in director.entries.values() if e.place is not None]
+        if out:
+            return out[0].player_id
+        await asyncio.sleep(0.005)
+
+
+async def test_late_registration_and_a_re_entry() -> None:
+    director, registry, task = await late_field(reentries=1)
+    late = await director.request("register", "late", name="Late", bot=True)
+    assert late == {"registered": 4, "entry": 1}
+    assert director.entry_of("late").table is not None  # seated at once
+    busted = await asyncio.wait_for(first_bust(director), 1.4)
+    again = await director.request("register", busted, name="Again", bot=True)
+    assert again["entry"] == 2 and director.entry_of(busted).number == 2
+    assert director.standings.entries == 5
+    while director.settings.schedule.at(director.elapsed()).level == 0:
+        if director.status == "finished":  # its clock stopped: over before the level ended
+            break
+        await asyncio.sleep(0.01)  # registration closes with the first level
+    with pytest.raises(TableError) as closed:
+        await director.request("register", "later", name="Later", bot=True)
+    assert closed.value.code in ("registration_closed", "finished")
+    await asyncio.wait_for(task, 60)
+    await registry.close()
+    # Five entries, each placed once; the re-entered player twice; every chip to the winner.
+    assert len(director.entries) == 5
+    places = sorted(e.place for e in director.entries.values() if e.place is not None)
+    assert len(places) == 5 and places[0] == 1
+    assert len([e for e in director.entries.values() if e.player_id == busted]) == 2
+    chips = [h.chips for h in director.hands if h.chips is not None]
+    assert chips[-1] == 5 * 1000 and all(c in (3000, 4000, 5000) for c in chips)
+
+
+async def test_no_re_entry_beyond_the_limit() -> None:
+    director, registry, task = await late_field(reentries=0)
+    with pytest.raises(TableError) as twice:
+        await director.request("register", "p0", name="X")
+    assert twice.value.code == "already_registered"
+    busted = await asyncio.wait_for(first_bust(director), 1.4)
+    with pytest.raises(TableError) as refused:
+        await director.request("register", busted, name="Again", bot=True)
+    assert refused.value.code == "no_reentry"
+    director.stop()
+    task.cancel()
+    await registry.close()
+
+
+async def test_a_deal_by_icm_when_everyone_left_agrees() -> None:
+    # Nobody connects: the clock checks or folds for everyone, so nobody busts meanwhile.
+    schedule = Schedule((Level(1, 2, minutes=1),))
+    runtime = Runtime(between_hands=0, deal_unwatched=True)
+    registry = TableRegistry(MemoryTableStore(), runtime)
+    settings = Settings(name="deal", schedule=schedule, starting_stack=1000, seats=6,
+                        payouts=(5_000, 3_000, 2_000), prize_pool=1000, decision_time=0.1,
+                        time_bank=0)  # fmt: skip
+    director = Director(settings, "host", registry, between_hands=0.0)
+    task = asyncio.create_task(director.run())
+    for k in range(3):
+        await director.request("register", f"p{k}", name=f"Player {k}")
+    await director.request("start", "host")
+    with pytest.raises(TableError) as bad:
+        await director.request("chop", "p0", kind="half")
+    assert bad.value.code == "bad_deal"
+    with pytest.raises(TableError) as stranger:
+        await director.request("chop", "nobody", kind="icm")
+    assert stranger.value.code == "not_playing"
+    first = await director.request("chop", "p0", kind="icm")
+    assert first == {"votes": 1, "of": 3, "agreed": False}
+    await director.request("chop", "p1", kind="icm")
+    assert not (await director.request("chop", "p2", kind="chips"))["agreed"]  # not the same
+    assert director.status == "running"
+    assert (await director.request("chop", "p2", kind="icm"))["agreed"]
+    await asyncio.wait_for(task, 10)  # applied when the hand being played ends
+    await registry.close()
+    assert director.status == "finished"
+    stacks = {p: s for t in director.tables.values() for p, s in t.stacks.items()}
+    assert sum(stacks.values()) == 3000 and set(stacks) == {"p0", "p1", "p2"}
+    order = ["p0", "p1", "p2"]
+    expected = whole(icm([stacks[p] for p in order], [500, 300, 200]))
+    assert [director.entries[p].prize for p in order] == expected
+    assert sum(expected) == 1000
+    for p in order:  # places by stack, equal stacks sharing
+        assert director.entries[p].place == 1 + sum(stacks[q] > stacks[p] for q in order)
