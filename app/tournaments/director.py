@@ -121,9 +121,11 @@ class Director:
         d.standings = Standings(len(d.entries), placed)
         busted: list[tuple[str, str]] = []
         for tid in stored.tables:
-            try:
-                table = tables.get(tid)
-            except TableError:
+            try:  # loaded now if the registry has not restored it yet
+                table = await tables.find(tid)
+            except TableError as error:
+                if error.code == "unavailable":
+                    raise  # the database does not answer: the hall tries again later
                 continue  # broken and closed
             seated = [s for s in table.seats if s is not None]
             d.tables[tid] = FieldTable(tid, {s.number: s.player_id for s in seated},
@@ -434,6 +436,10 @@ class Director:
             return
         level = self.settings.schedule.levels[moment.level]
         elapsed = self.elapsed()
+        # The clock's reading, stored once a round: after a crash the level goes on from
+        # here, not from the start (a failed write is tried again with the next round).
+        with contextlib.suppress(TableError):
+            await self._save_state()
         for state in self.tables.values():
             if len(state.seats) < 2:
                 continue

@@ -83,6 +83,7 @@ class Hall:
             return
 
     async def _restore(self) -> None:
+        later = False
         for tid in await self.store.unfinished():
             if tid in self.directors:
                 continue
@@ -90,10 +91,16 @@ class Hall:
             try:
                 director = await Director.restore(stored, self.tables, self.store,
                                                   **self.director_options)  # fmt: skip
+            except TableError as error:  # a table cannot be loaded yet: try again later
+                log.error("tournament %s cannot be restored now (%s)", tid, error.code)
+                later = True
+                continue
             except Exception:
                 log.exception("tournament %s cannot be restored", tid)
                 continue
             self._run(director)
+        if later:
+            raise TableError("unavailable", "some tournaments wait for their tables")
 
     async def close(self) -> None:
         if self._later is not None:
