@@ -429,13 +429,13 @@ class Director:
         if (kind := self._chop_agreed()) is not None:
             await self._finish(kind)
             return
-        moment = self.settings.schedule.at(self.elapsed())
+        elapsed = self.elapsed()  # one reading: the level and the hand's time agree
+        moment = self.settings.schedule.at(elapsed)
         if moment.on_break:
             assert moment.remaining is not None
             self._deal_all(moment.remaining)
             return
         level = self.settings.schedule.levels[moment.level]
-        elapsed = self.elapsed()
         # The clock's reading, stored once a round: after a crash the level goes on from
         # here, not from the start (a failed write is tried again with the next round).
         with contextlib.suppress(TableError):
