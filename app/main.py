@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.relay.start()
         await app.state.tables.start()
         app.state.tournaments = Hall(
-            SqlTournamentStore(app.state.sessions),
+            SqlTournamentStore(app.state.sessions, fenced=True),
             app.state.tables,
             between_hands=settings.between_hands,
         )
