@@ -30,6 +30,7 @@ from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
 from app.scale.lease import Leases, Ownership, SoleLeases
+from app.scale.placement import Placement
 from app.scale.relay import Relay
 from app.scale.solo import AnotherProcess, DatabaseHold, hold_when_up
 from app.store import decks
@@ -83,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lease=settings.lease_seconds,
             renew=settings.lease_renew,
         )
-        app.state.relay = None
+        app.state.relay = app.state.placement = None
         if isinstance(ownership, Leases):  # shared: WebSockets of others' tables are relayed
             app.state.relay = Relay(
                 ownership.client,
@@ -93,6 +94,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 outbox_limit=settings.ws_outbox_limit,
             )
             app.state.tables.on_take = app.state.relay.taken
+            app.state.placement = app.state.relay.placement = Placement(
+                app.state.relay, app.state.tables
+            )
             await app.state.relay.start()
         await app.state.tables.start()
         app.state.tournaments = Hall(
