@@ -118,7 +118,7 @@ async def create_table(config: TableConfig, request: Request, player: PlayerDep)
                 "message": f"you host {settings.tables_per_host} open tables: close one first",
             },
         )
-    check_rate(request.app.state.table_rate, request, "tables")
+    await check_rate(request.app.state.table_rate, request, "tables")
     placement: Placement | None = request.app.state.placement
     if placement is not None:  # several processes: the least loaded one runs it
         table: Placed | Table = await placement.create(str(player.id), config)

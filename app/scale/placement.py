@@ -48,7 +48,8 @@ class Placement:
         return len(self.tables.tables) + len(self.tables.launching)
 
     async def publish(self) -> None:
-        await cast(Awaitable[int], self.relay.client.hset(self.key, self.relay.name, str(self.load())))
+        load = str(self.load())
+        await cast(Awaitable[int], self.relay.client.hset(self.key, self.relay.name, load))
 
     async def forget(self) -> None:
         await cast(Awaitable[int], self.relay.client.hdel(self.key, self.relay.name))

@@ -1,5 +1,6 @@
-"""SIGTERM one of three real processes under play: four tables placed by load (two on the process stopped), each
-with a player on the process that made it and one on the next (relayed). The stopping
+"""SIGTERM one of three real processes under play: four tables placed by load (two on the
+stopped process), each with a player on the process that made it and one on the next
+(relayed). The stopping
 process deals no new hand, its hands in play end there, then its tables move to the other
 two between hands; every client resumes (on the survivors) and play goes on. From the
 database: every hand ended with the engine's replay of its deck and actions, action counters
