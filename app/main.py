@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -112,6 +113,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             between_hands=settings.between_hands,
         )
         await app.state.tournaments.start()
+        if app.state.relay is not None:  # others ask this process of tournaments it directs
+            app.state.relay.on_tournament = partial(tournaments.answer_call,
+                                                    app.state.tournaments)  # fmt: skip
         sealing = asyncio.get_running_loop().create_task(_seal_old_decks(app.state.engine))
         log.info(
             "started: database %s, presence %s",

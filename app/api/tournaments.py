@@ -14,9 +14,9 @@ from app.api.limits import check_rate
 from app.api.tables import public_base
 from app.config import Settings as ServerSettings
 from app.poker import Betting
+from app.scale.relay import Relay
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
-from app.tournaments.director import Director
 from app.tournaments.hall import Hall
 from app.tournaments.payouts import BadPayout, check
 from app.tournaments.settings import Settings
@@ -117,13 +117,6 @@ def bad(message: str) -> HTTPException:
     return HTTPException(422, detail={"code": "bad_config", "message": message})
 
 
-def director_of(request: Request, code: str) -> Director:
-    try:
-        return hall(request).get(code)
-    except TableError as error:
-        raise refused(error) from None
-
-
 @router.post("", response_model=Created, status_code=201)
 async def create_tournament(body: TournamentIn, request: Request, player: PlayerDep) -> Created:
     server: ServerSettings = request.app.state.settings
@@ -150,45 +143,84 @@ async def create_tournament(body: TournamentIn, request: Request, player: Player
                    clock_url=f"{base}tournaments/{director.code}/clock")  # fmt: skip
 
 
+ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips")
+#: what a process answers of a tournament it directs, for itself or for another (relayed)
+READS = ("state", "deal", "results")
+
+
+async def answer(
+    tournaments: Hall, code: str, what: str, player_id: str | None, name: str
+) -> dict[str, Any]:
+    """The answer of the director of `code`, which runs here: a read (`READS`) or an action
+    (`ACTIONS`) of `player_id`."""
+    director = tournaments.get(code)
+    if what == "state":
+        view = director.status_view()
+        view["host"] = director.host_id
+        view["code"] = code
+        view["tables"] = [{"id": t.id, "players": len(t.seats)}
+                          for t in director.tables.values()]  # fmt: skip
+        view["schedule"] = director.settings.schedule.to_json()
+        view["registered"] = [{"player_id": e.player_id, "name": e.name}
+                              for e in director.entries.values()]  # fmt: skip
+        return view
+    if what == "deal":
+        return {"players": director.deal_figures()}
+    if what == "results":
+        return {"results": director.results()}
+    if what not in ACTIONS or player_id is None:
+        raise TableError("unknown_action", "no such action")
+    if what.startswith("chop_"):  # ask for (or agree to) a deal of this kind
+        return await director.request("chop", player_id, kind=what[5:])
+    return await director.request(what, player_id, name=name)
+
+
+async def answer_call(tournaments: Hall, fields: dict[str, str]) -> dict[str, Any]:
+    """`answer` for another process (`Relay.ask_director`): the player it authenticated."""
+    return await answer(tournaments, fields["o"], fields["w"], fields["p"] or None, fields["n"])
+
+
+async def ask(
+    request: Request, code: str, what: str, player_id: str | None = None, name: str = ""
+) -> dict[str, Any]:
+    """`answer` here, or (several processes) by the process directing the tournament."""
+    tournaments = hall(request)
+    try:
+        return await answer(tournaments, code, what, player_id, name)
+    except TableError as error:
+        relay: Relay | None = request.app.state.relay
+        if error.code != "no_such_tournament" or relay is None:
+            raise refused(error) from None
+    try:
+        owner = await tournaments.director_elsewhere(code)
+        return await relay.ask_director(owner, code, what, player_id, name)
+    except TableError as error:
+        raise refused(error) from None
+
+
 @router.get("/{code}")
 async def tournament_state(code: str, request: Request) -> dict[str, Any]:
     """The clock, the field and the standings: public to whoever has the code."""
-    director = director_of(request, code)
-    view = director.status_view()
-    view["host"] = director.host_id
-    view["code"] = code
-    view["tables"] = [{"id": t.id, "players": len(t.seats)} for t in director.tables.values()]
-    view["schedule"] = director.settings.schedule.to_json()
-    view["registered"] = [{"player_id": e.player_id, "name": e.name}
-                          for e in director.entries.values()]  # fmt: skip
-    return view
+    return await ask(request, code, "state")
 
 
 @router.get("/{code}/deal")
 async def deal(code: str, request: Request) -> dict[str, Any]:
     """The chip-chop and ICM (Malmuth–Harville) figures for the players left."""
-    return {"players": director_of(request, code).deal_figures()}
+    return await ask(request, code, "deal")
 
 
 @router.get("/{code}/results.csv")
 async def results_csv(code: str, request: Request) -> Response:
     rows: list[list[Any]] = [["place", "player", "prize"]]
-    rows += [[r["place"], r["name"], r["prize"]] for r in director_of(request, code).results()]
+    results = (await ask(request, code, "results"))["results"]
+    rows += [[r["place"], r["name"], r["prize"]] for r in results]
     headers = {"content-disposition": f'attachment; filename="results-{code[:8]}.csv"'}
     return Response(csv_text(rows), media_type="text/csv; charset=utf-8", headers=headers)
-
-
-ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips")
 
 
 @router.post("/{code}/{action}")
 async def act(code: str, action: str, request: Request, player: PlayerDep) -> dict[str, Any]:
     if action not in ACTIONS:
         raise HTTPException(404, detail={"code": "unknown_action", "message": "no such action"})
-    director = director_of(request, code)
-    try:
-        if action.startswith("chop_"):  # ask for (or agree to) a deal of this kind
-            return await director.request("chop", str(player.id), kind=action[5:])
-        return await director.request(action, str(player.id), name=player.display_name)
-    except TableError as error:
-        raise refused(error) from None
+    return await ask(request, code, action, str(player.id), player.display_name)

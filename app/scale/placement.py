@@ -86,9 +86,9 @@ class Placement:
             try:
                 placed = await self.relay.call(self.relay.out_key(target), entry, self.timeout)
                 return Placed(str(placed["id"]), str(placed["code"]))
-            except TableError as error:
+            except Exception as error:  # refused, no answer, Redis down: made here
                 log.warning("placement: %s did not create the table (%s); made here",
-                            target, error.code)  # fmt: skip
+                            target, type(error).__name__)  # fmt: skip
         table = await self.tables.create(host_id, config)
         await self._publish_quietly()
         return Placed(table.id, table.code)

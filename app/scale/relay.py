@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -162,6 +162,8 @@ class Relay:
         self._closing = False
         #: where new tables go (`app.scale.placement`): its load is published with the mark
         self.placement: Placement | None = None
+        #: a tournament's read or action asked by another process (`app.api.tournaments`)
+        self.on_tournament: Callable[[dict[str, str]], Awaitable[dict[str, Any]]] | None = None
         #: every live process, scored with the time its mark lapses (Redis time, ms)
         self.alive_set = f"{prefix}:processes"
 
@@ -302,14 +304,12 @@ class Relay:
                  "d": orjson.dumps(data).decode()}  # fmt: skip
         try:
             return await self.call(self.in_key(table.id), entry, self.reply_timeout)
-        except TableError as error:
-            if error.code == "no_answer":
-                raise TableError("unavailable", "the table did not answer; try again") from None
-            raise
+        except TimeoutError:
+            raise TableError("unavailable", "the table did not answer; try again") from None
 
     async def call(self, key: str, entry: dict[str, str], timeout: float) -> dict[str, Any]:
         """Add a request to a stream (its reply id as `c`); its answer on this process's
-        stream, or its `TableError` (`no_answer` after `timeout`)."""
+        stream, or its `TableError`; `TimeoutError` after `timeout`."""
         reply = f"{self.name}/r{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[reply] = future
@@ -317,8 +317,6 @@ class Relay:
             await self._add(key, {**entry, "c": reply})
             async with asyncio.timeout(timeout):
                 return await future
-        except TimeoutError:
-            raise TableError("no_answer", "no answer") from None
         finally:
             self._replies.pop(reply, None)
 
@@ -342,8 +340,8 @@ class Relay:
             for _, entries in found or ():
                 for entry_id, fields in entries:
                     self._out_cursor = entry_id
-                    if fields.get("k") == "place":  # another process asks for a new table
-                        self._spawn(self._placed(fields))
+                    if fields.get("k") in ("place", "tour"):  # another process asks
+                        self._spawn(self._called(fields))
                         continue
                     future = self._replies.get(fields.get("c", ""))
                     if future is not None and not future.done():
@@ -446,17 +444,36 @@ class Relay:
         elif kind == "req":
             self._spawn(self._answer(table, conn, fields))
 
-    async def _placed(self, fields: dict[str, str]) -> None:
+    async def ask_director(
+        self, owner: str, code: str, what: str, player_id: str | None, name: str
+    ) -> dict[str, Any]:
+        """A read or an action of a tournament another process directs, answered by it."""
+        entry = {"k": "tour", "g": self.name, "o": code, "w": what, "p": player_id or "",
+                 "n": name}  # fmt: skip
+        try:
+            return await self.call(self.out_key(owner), entry, self.reply_timeout)
+        except TimeoutError:
+            raise TableError("unavailable", "the tournament did not answer") from None
+
+    async def _called(self, fields: dict[str, str]) -> None:
+        """Answer another process: a new table here (`place`), or a tournament's read or
+        action (`tour`) for a tournament this process directs."""
         reply, out = fields["c"], self.out_key(fields["g"])
         try:
-            if self.placement is None:
-                raise TableError("unavailable", "no placement here")
-            answer = {"c": reply, "q": orjson.dumps(await self.placement.place(fields)).decode()}
+            if fields["k"] == "place":
+                if self.placement is None:
+                    raise TableError("unavailable", "no placement here")
+                result = await self.placement.place(fields)
+            else:
+                if self.on_tournament is None:
+                    raise TableError("no_such_tournament", "no such tournament")
+                result = await self.on_tournament(fields)
+            answer = {"c": reply, "q": orjson.dumps(result).decode()}
         except TableError as refused:
             answer = {"c": reply, "e": _refusal(refused.code, refused.message)}
         except Exception as error:
-            log.warning("relay: a placed table failed (%s)", type(error).__name__)
-            answer = {"c": reply, "e": _refusal("unavailable", "the table could not be made")}
+            log.warning("relay: a call failed (%s)", type(error).__name__)
+            answer = {"c": reply, "e": _refusal("unavailable", "that could not be done")}
         await self._add(out, answer)
 
     async def _answer(self, table: Table, reply: str, fields: dict[str, str]) -> None:

@@ -82,6 +82,16 @@ class Hall:
             raise TableError("no_such_tournament", "no such tournament")
         return self.directors[tid]
 
+    async def director_elsewhere(self, code: str) -> str:
+        """The process directing the tournament of `code`, which is not this one (shared)."""
+        tid = await self.store.find(code)
+        if tid is None:
+            raise TableError("no_such_tournament", "no such tournament")
+        owner = (await self.ownership.owners([tid])).get(tid)
+        if owner is None or owner == self.ownership.name:
+            raise TableError("unavailable", "the tournament is being taken over; try again soon")
+        return owner
+
     async def start(self) -> None:
         """Restore every unfinished tournament (alone: its tables are running already;
         shared: those nobody directs, with their tables, and later those whose director's

@@ -1,5 +1,6 @@
 """A tournament under several real processes: its director and its tables run on one process
-(the director's lease and epoch; its tables taken with it); SIGKILL that process mid-play and
+(the director's lease and epoch; its tables taken with it), and another process answers of it
+through the one directing it; SIGKILL that process mid-play and
 the other takes the director and every table and plays the tournament to its end: every hand
 ended with a result, chips conserved at every table, the winner cashes out every chip, the
 places are 1..N once each."""
@@ -92,6 +93,16 @@ async def test_a_tournament_goes_on_when_its_process_is_killed(
                 await asyncio.sleep(0.05)
             assert director_of(redis_url, tid) == "a"
             assert {owner(redis_url, t) for t in tables} == {"a"}
+            # b answers of it through a, which directs it: reads, actions, refusals
+            via_b = httpx.AsyncClient(base_url=base_b, cookies=host.cookies)
+            r = await via_b.get(f"/api/tournaments/{code}")
+            assert r.status_code == 200 and [t["id"] for t in r.json()["tables"]] == tables
+            assert (await via_b.post(f"/api/tournaments/{code}/pause")).status_code == 200
+            again = await via_b.post(f"/api/tournaments/{code}/pause")
+            assert again.status_code == 409 and again.json()["detail"]["code"] == "not_running"
+            assert (await via_b.post(f"/api/tournaments/{code}/resume")).status_code == 200
+            assert (await via_b.get("/api/tournaments/nope")).status_code == 404
+            await via_b.aclose()
             epoch = (await facts(postgres_url, tid))["epoch"]
             os.kill(first.pid, signal.SIGKILL)
             killed = time.monotonic()
