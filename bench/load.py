@@ -354,10 +354,14 @@ class Counters:
     tables_checked: int = 0
     cpu: float = 0.0
     connections: int = 0
+    owned: dict[str, int] = field(default_factory=dict)  # tables per owning process
+    relayed: int = 0  # connections to a process that does not own their table
 
     def merge(self, other: Counters) -> None:
+        for name, n in other.owned.items():
+            self.owned[name] = self.owned.get(name, 0) + n
         for name in ("actions", "sent", "messages", "bytes", "hands", "errors", "closed",
-                     "unfinished", "tables_checked", "connections"):  # fmt: skip
+                     "unfinished", "tables_checked", "connections", "relayed"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.cpu += other.cpu
         self.latencies += other.latencies
@@ -700,6 +704,9 @@ async def setup_table(table: TableBots, target: Target, redis: Any = None) -> No
     table.seats = [Seat(table, i, tokens[i]) for i in range(SEATS)]
     owner = await owner_base(target, table_id, redis) if count > 1 else 0
     relayed = round(target.relayed * SEATS) if count > 1 else 0
+    run = table.run
+    run.c.owned[target.names[owner]] = run.c.owned.get(target.names[owner], 0) + 1
+    run.c.relayed += relayed
     for seat in table.seats:
         index = owner if seat.number >= relayed else (owner + 1) % count
         base = target.bases[index]
@@ -1138,6 +1145,11 @@ def compare(results: list[tuple[str, Result]], think: float, settings: str) -> s
     row("servers' peak RSS (MiB, all)", lambda r: r.hwm_kib / 1024, ".1f")
     row("database commits /s", lambda r: r.rate(r.commits))
     lines.append("")
+    for label, r in results:
+        c = r.counters
+        owned = ", ".join(f"{n} {name}" for name, n in sorted(c.owned.items()))
+        lines.append(f"{label}: tables owned {owned}; {c.relayed} of {c.connections} "
+                     "connections relayed")  # fmt: skip
     for label, r in results:
         c = r.counters
         lines.append(f"checks {label}: {c.tables_checked} tables checked, {c.errors} error "
