@@ -113,7 +113,10 @@ def backing_servers(durable: bool = True) -> Iterator[Backing]:
     compose runs it) unless `durable` is false, and redis-server."""
     from tests.servers import postgres_cluster
 
-    with postgres_cluster(durable=durable) as pg, redis_server() as redis_url:
+    # Each server process pools up to 50 connections and its group writers hold their own:
+    # PostgreSQL's default of 100 is too few for two processes (the run fails with "too
+    # many clients"), so the cluster allows 300.
+    with postgres_cluster(durable, max_connections=300) as pg, redis_server() as redis_url:
         yield Backing(pg.host, pg.port, pg.user, redis_url)
 
 

@@ -118,7 +118,7 @@ class PostgresServer:
 
 
 @contextmanager
-def postgres_cluster(durable: bool = False) -> Iterator[PostgresServer]:
+def postgres_cluster(durable: bool = False, max_connections: int = 100) -> Iterator[PostgresServer]:
     """initdb + pg_ctl start in a temporary folder; as the `postgres` user when run as root.
     Tests run without fsync (a throwaway cluster); `durable` keeps PostgreSQL's defaults
     (fsync, synchronous_commit, full_page_writes on), as docker compose runs it."""
@@ -149,7 +149,7 @@ def postgres_cluster(durable: bool = False) -> Iterator[PostgresServer]:
     try:
         run(str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
             "-E", "UTF8", "--no-locale", "--no-sync")  # fmt: skip
-        options = f"-p {port} -h 127.0.0.1 -k {folder}"
+        options = f"-p {port} -h 127.0.0.1 -k {folder} -c max_connections={max_connections}"
         if not durable:
             options += " -F -c fsync=off -c full_page_writes=off"
         run(str(bindir / "pg_ctl"), "-D", str(data), "-o", options,
