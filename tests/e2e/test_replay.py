@@ -12,14 +12,18 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
-from tests.e2e.play import play_hand, wait_for_hand
+from tests.e2e.play import hand_number, play_hand, wait_for_hand
 from tests.e2e.test_games import new_table, run_twice_against_a_shove, seated_heads_up
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
-def finished_hand(p: Player) -> int:
-    """The number of the newest hand in the table page's "last hands" list."""
+def finished_hand(p: Player, number: int | None = None) -> int:
+    """The number of the newest hand in the table page's "last hands" list; with `number`,
+    waits for that hand to be listed (finished) and returns it."""
+    if number is not None:
+        expect(p.page.locator(f"[data-hand-link='{number}']")).to_be_visible(timeout=15000)
+        return number
     link = p.page.locator("[data-hand-link]").first
     expect(link).to_be_visible(timeout=15000)
     return int(link.get_attribute("data-hand-link") or 0)
@@ -158,19 +162,24 @@ def test_replay_never_shows_folded_cards(players: PlayerFactory, bots: BotFactor
     p.sit(0)
     number = wait_for_hand(p)
     p.page.wait_for_selector("[data-act=fold]:not([disabled])", timeout=15000)
+    assert hand_number(p) == number
     p.page.click("[data-act=fold]")
-    n = finished_hand(p)
+    # The hand Pat folded, by its number: the next one may already be dealt.
+    n = finished_hand(p, number)
     p.page.screenshot(path=str(ARTIFACTS / "table-last-hands.png"), full_page=True)
     rec = record(p, n)
     pat = next(s for s in rec["seats"] if s["name"] == "Pat")
     assert pat["folded"] and pat["cards"]
-    dealt = [m for m in bot.messages if m.get("type") == "hole_cards" and m.get("cards")]
-    bot_cards = set(dealt[-1]["cards"]) if dealt else set()
+    # The bot's cards in that hand (hand events carry the hand id, `hand_started` its number).
+    seen = list(bot.messages)
+    hand_id = next(m["hand"] for m in seen if m["type"] == "hand_started" and m["number"] == n)
+    dealt = [m for m in seen if m["type"] == "hole_cards" and m["hand"] == hand_id and "cards" in m]
+    assert len(dealt) == 1
+    bot_cards = set(dealt[0]["cards"])
     assert len(bot_cards) == 4
     check_replay_steps(p, n, None, bot_cards)
     viewer = players("Vic", viewport={"width": 375, "height": 667}, is_mobile=True)
     check_replay_steps(viewer, n, code, set(pat["cards"]) | bot_cards)
-    assert number <= n
 
 
 def check_replay_steps(p: Player, number: int, code: str | None, hidden: set[str]) -> None:
