@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import asyncpg
 import orjson
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Select, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.poker import Action
@@ -188,6 +188,15 @@ def _columns(rows: list[dict[str, Any]], *names: str) -> list[list[Any]]:
 
 def _json(value: Any) -> str | None:
     return None if value is None else orjson.dumps(value).decode()
+
+
+def _ledger_of(table_id: str, *columns: Any) -> Select[Any]:
+    """A table's ledger entries: the player, their name, then `columns`."""
+    return (
+        select(LedgerEntry.player_id, Player.display_name, *columns)
+        .join(Player, Player.id == LedgerEntry.player_id)
+        .where(LedgerEntry.table_id == uuid.UUID(table_id))
+    )
 
 
 @dataclass
@@ -514,16 +523,9 @@ class SqlTableStore(DealStore):
     async def ledger_totals(self, table_id: str) -> list[LedgerTotal]:
         async with self.sessions() as s:
             rows = await s.execute(
-                select(
-                    LedgerEntry.player_id,
-                    Player.display_name,
-                    Player.bot,
-                    LedgerEntry.kind,
-                    func.sum(LedgerEntry.amount),
-                )
-                .join(Player, Player.id == LedgerEntry.player_id)
-                .where(LedgerEntry.table_id == uuid.UUID(table_id))
-                .group_by(LedgerEntry.player_id, Player.display_name, Player.bot, LedgerEntry.kind)
+                _ledger_of(
+                    table_id, Player.bot, LedgerEntry.kind, func.sum(LedgerEntry.amount)
+                ).group_by(LedgerEntry.player_id, Player.display_name, Player.bot, LedgerEntry.kind)
             )
             return [
                 LedgerTotal(str(pid), name, bool(bot), kind, int(total))
@@ -573,17 +575,8 @@ class SqlTableStore(DealStore):
     async def adjustments(self, table_id: str) -> list[Adjustment]:
         async with self.sessions() as s:
             rows = await s.execute(
-                select(
-                    LedgerEntry.player_id,
-                    Player.display_name,
-                    LedgerEntry.amount,
-                    LedgerEntry.reason,
-                )
-                .join(Player, Player.id == LedgerEntry.player_id)
-                .where(
-                    LedgerEntry.table_id == uuid.UUID(table_id),
-                    LedgerEntry.kind == "adjustment",
-                )
+                _ledger_of(table_id, LedgerEntry.amount, LedgerEntry.reason)
+                .where(LedgerEntry.kind == "adjustment")
                 .order_by(LedgerEntry.id)
             )
             return [

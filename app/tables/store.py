@@ -198,7 +198,24 @@ class TableStore(Protocol):
         """Store a seated player's latest client seed."""
 
 
-class MemoryTableStore:
+class DealSeedStart:
+    """Shared by the stores: a session's first server seed is `end_deal_seed` with no seed
+    to end (one write either way)."""
+
+    async def end_deal_seed(
+        self,
+        table_id: str,
+        seed_id: str | None,
+        reveal: bool,
+        new: tuple[str, bytes, str] | None = None,
+    ) -> None:
+        raise NotImplementedError
+
+    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
+        await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
+
+
+class MemoryTableStore(DealSeedStart):
     """The store contract in memory (tests of the actor alone). Writes can be made to fail."""
 
     def __init__(self) -> None:
@@ -426,9 +443,6 @@ class MemoryTableStore:
                     self._put_seat(table_id, seat)
 
         await self._write(apply, table_id)
-
-    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
-        await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
 
     async def end_deal_seed(
         self,
