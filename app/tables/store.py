@@ -17,7 +17,7 @@ import asyncio
 import copy
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -202,14 +202,8 @@ class DealSeedStart:
     """Shared by the stores: a session's first server seed is `end_deal_seed` with no seed
     to end (one write either way)."""
 
-    async def end_deal_seed(
-        self,
-        table_id: str,
-        seed_id: str | None,
-        reveal: bool,
-        new: tuple[str, bytes, str] | None = None,
-    ) -> None:
-        raise NotImplementedError
+    #: the store's own: end a seed and start the next one in one write
+    end_deal_seed: Callable[[str, str | None, bool, tuple[str, bytes, str]], Awaitable[None]]
 
     async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
         await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
