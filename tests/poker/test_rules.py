@@ -508,8 +508,10 @@ def test_run_it_twice_needs_everyone_to_agree() -> None:
     [
         ("omaha", 1, 10),
         ("five-card-omaha", 1, 8),
-        ("six-card-omaha", 1, 7),
+        ("big-o", 1, 8),
         ("courchevel", 1, 8),
+        ("six-card-omaha", 1, 7),
+        ("six-card-omaha-hi-lo", 1, 7),
         ("omaha", 2, 9),
         ("five-card-omaha", 2, 7),
         ("six-card-omaha", 2, 6),
@@ -518,6 +520,9 @@ def test_run_it_twice_needs_everyone_to_agree() -> None:
 def test_deck_limits_refuse_a_deal_that_cannot_be_completed(
     game: str, boards: int, most: int
 ) -> None:
+    """The documents' arithmetic: ten four-card hands fit (48 cards with board and burns);
+    nine five-card hands leave too few cards for three burns; seven is about the most six
+    cards each can deal; a second board takes five more."""
     cfg = config(game, boards=boards)
     HandState(HandSetup(cfg, (100,) * most, blinds=(1, 2) + (0,) * (most - 2)), list(range(52)))
     with pytest.raises(ConfigError, match=f"at most {most} players"):
