@@ -634,7 +634,13 @@ class SqlTableStore(DealStore):
         await item.submitted(self._append_queue(loop))
 
     async def record_action(
-        self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
+        self,
+        table_id: str,
+        hand: Hand,
+        counter: int,
+        action: Action,
+        final: list[Seat] | None,
+        spent: Seat | None = None,
     ) -> None:
         """Group commit: the append waits in a queue that a few writer tasks drain, each
         committing everything pending (up to `APPEND_BATCH` tables' actions) in one
@@ -655,6 +661,8 @@ class SqlTableStore(DealStore):
             result = {"stacks": {str(seat.number): seat.stack for seat in final}}
             end = {"b_id": hid, "result": result, "ended_at": _now(), "pot": awarded(hand.state)}
             seats = self._seat_params(table_id, final)
+        elif spent is not None:
+            seats = self._seat_params(table_id, [spent])
         loop = asyncio.get_running_loop()
         item = _Write(loop.create_future(), action=row, end=end, seats=seats)
         await item.submitted(self._append_queue(loop))

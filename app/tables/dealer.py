@@ -334,8 +334,9 @@ class Dealer(TableState):
         except IllegalAction as error:
             raise TableError(error.code, error.message) from None
         bank = seat.time_bank if seat is not None else 0.0
-        if seat is not None and self._bank_started is not None:  # the bank is spent (§7)
-            seat.time_bank = max(0.0, bank - (self.now() - self._bank_started))
+        spent = seat if seat is not None and self._bank_started is not None else None
+        if spent is not None:  # the bank is spent (§7), and stored so with the action
+            spent.time_bank = max(0.0, bank - (self.now() - (self._bank_started or 0.0)))
         final: list[Seat] | None = None
         before: dict[int, int] = {}
         if hand.state.complete:
@@ -348,7 +349,8 @@ class Dealer(TableState):
                     final.append(s)
         try:
             await self._store(
-                self.store.record_action(self.id, hand, counter, action, final), queued=True
+                self.store.record_action(self.id, hand, counter, action, final, spent),
+                queued=True,
             )
         except TableError:
             log.error("table %s: cannot store an action; it is not applied", self.id)

@@ -176,10 +176,17 @@ class TableStore(Protocol):
         is stored ended, with its result: the seats' stacks are then already its result."""
 
     async def record_action(
-        self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
+        self,
+        table_id: str,
+        hand: Hand,
+        counter: int,
+        action: Action,
+        final: list[Seat] | None,
+        spent: Seat | None = None,
     ) -> None:
         """Append an accepted action; with `final` (the hand is over) also store the result
-        and the seats' new stacks, in the same transaction."""
+        and the seats' new stacks, in the same transaction. `spent`: the actor's seat when
+        the action used time bank, stored with it (a restart mid-hand keeps it spent)."""
 
     async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
         """Store a table session's server seed (sealed) before its hash is published."""
@@ -418,9 +425,16 @@ class MemoryTableStore(DealSeedStart):
         await self._write(apply, table_id)
 
     async def record_action(
-        self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
+        self,
+        table_id: str,
+        hand: Hand,
+        counter: int,
+        action: Action,
+        final: list[Seat] | None,
+        spent: Seat | None = None,
     ) -> None:
         final = copy.deepcopy(final)
+        spent = copy.deepcopy(spent)
         stored = action_to_json(action)
 
         def apply() -> None:
@@ -435,6 +449,8 @@ class MemoryTableStore(DealSeedStart):
                 t.hand = None
                 for seat in final:
                     self._put_seat(table_id, seat)
+            elif spent is not None:
+                self._put_seat(table_id, spent)
 
         await self._write(apply, table_id)
 
