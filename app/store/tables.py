@@ -33,6 +33,7 @@ from app.store.models import (
     SeatRow,
     TableRow,
 )
+from app.store.resume import ResumeStore
 from app.tables.config import TableConfig
 from app.tables.hand import Hand, awarded
 from app.tables.seat import Seat
@@ -273,7 +274,7 @@ class _Link:
         self.connection = None
 
 
-class SqlTableStore(DealStore):
+class SqlTableStore(DealStore, ResumeStore):
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         # Every action goes through a plain Core connection, not an ORM session: the session's
@@ -330,6 +331,7 @@ class SqlTableStore(DealStore):
                     sit_out_next=r.sit_out_next,
                     sit_out_next_bb=r.sit_out_next_bb,
                     client_seed=r.client_seed or "",
+                    away_since=r.away_since,
                 )
                 for r, bot in await s.execute(
                     select(SeatRow, Player.bot)
@@ -377,6 +379,7 @@ class SqlTableStore(DealStore):
                     deal=open_hand.deal,
                 )
             deal_seed = await self.current_seed(s, tid)
+            last_blinds = await self.last_blinds(s, tid)
             return StoredTable(
                 id=str(row.id),
                 code=row.code,
@@ -393,6 +396,7 @@ class SqlTableStore(DealStore):
                 requests=list(row.requests or []),
                 bomb_pot_next=row.bomb_pot_next,
                 deal_seed=deal_seed,
+                last_blinds=last_blinds,
                 chat=[
                     {
                         "player_id": str(c.player_id),

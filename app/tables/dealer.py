@@ -36,12 +36,15 @@ class Dealer(TableState):
     async def _resume(self) -> None:
         """After a (re)start: continue the stored hand where it stopped (its clock with the
         time that was left), or settle and deal. Nobody is connected yet: every seated person
-        gets the away grace, as on a disconnect, so one who never returns is sat out."""
+        gets the away grace, as on a disconnect, so one who never returns is sat out; one
+        already away before the restart gets what was left of it."""
         for seat in self.seats:
             if seat is not None and seat.bot:
                 self._start_bot(seat)
             elif seat is not None:
-                self._start_grace(seat.player_id, self.runtime.away_grace)
+                if seat.away_since is None:  # here when the table stopped: away from now
+                    await self._note_away(seat, True)
+                self._start_grace(seat.player_id, self._grace_left(seat))
         with contextlib.suppress(TableError):  # else made at the first deal
             await self._ensure_seed()
         hand = self.hand
@@ -212,7 +215,7 @@ class Dealer(TableState):
                 seat.sit_out_next, seat.sitting_out = False, True
                 changed.append(seat)
         config = self.config
-        last_blinds = self.hand.blind_seats if self.hand is not None else (None, None)
+        last_blinds = self.hand.blind_seats if self.hand is not None else self.last_blinds
         if self.bomb_pot_next:
             config = config.model_copy(update={"bomb_pot_every": 1})
         deal = plan_deal(self.seats, self.button, config, number, last_blinds)

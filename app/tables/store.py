@@ -72,6 +72,8 @@ class StoredTable:
     bomb_pot_next: bool = False
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest, oldest first
     deal_seed: ServerSeed | None = None  # the session's server seed, not yet ended
+    #: the last hand's blind seats (the dead button's next hand after a restart between hands)
+    last_blinds: tuple[int | None, int | None] = (None, None)
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,9 @@ class TableStore(Protocol):
 
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         """Store a seated player's latest client seed."""
+
+    async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
+        """Store when the seat's player went away (`time.time()`), or None: they are here."""
 
 
 class DealSeedStart:
@@ -418,7 +423,7 @@ class MemoryTableStore(DealSeedStart):
         def apply() -> None:
             t = self.tables[table_id]
             t.hand = None if over else stored
-            t.button, t.hand_number = button, hand_number
+            t.button, t.hand_number, t.last_blinds = button, hand_number, hand.blind_seats
             for seat in seats:
                 self._put_seat(table_id, seat)
 
@@ -478,6 +483,14 @@ class MemoryTableStore(DealSeedStart):
             for s in self.tables[table_id].seats:
                 if s.number == seat:
                     s.client_seed = seed
+
+        await self._write(apply)
+
+    async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
+        def apply() -> None:
+            for s in self.tables[table_id].seats:
+                if s.number == seat:
+                    s.away_since = since
 
         await self._write(apply)
 
