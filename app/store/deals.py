@@ -8,6 +8,7 @@ table store's own module keeps to its hot path. Seeds are sealed at rest (`decks
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -25,6 +26,8 @@ EXPORT_HANDS = 5000
 
 class DealStore(DealSeedStart):
     sessions: async_sessionmaker[AsyncSession]
+    #: refuses the write (rolled back) once another process took the table (`SqlTableStore`)
+    _fence: Callable[[AsyncSession, str], Awaitable[None]]
 
     async def end_deal_seed(
         self,
@@ -35,6 +38,7 @@ class DealStore(DealSeedStart):
     ) -> None:
         tid = uuid.UUID(table_id)
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             if seed_id is not None:
                 await s.execute(
                     update(DealSeedRow)
@@ -47,6 +51,7 @@ class DealStore(DealSeedStart):
 
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await s.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat)
