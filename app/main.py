@@ -24,7 +24,7 @@ from app import __version__
 from app.api import assets, deals, health, history, identity, ledger, tables, tournaments, ws
 from app.api.headers import SecurityHeaders
 from app.api.hosts import HostCheck
-from app.api.limits import BodyLimit, Connections, PerMinute
+from app.api.limits import BodyLimit, Connections, PerMinute, SharedPerMinute
 from app.api.transport import bounded_protocol
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
@@ -85,6 +85,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.relay = None
         if isinstance(ownership, Leases):  # shared: WebSockets of others' tables are relayed
+            # and an address's creations are counted across every process
+            app.state.session_rate = SharedPerMinute(
+                ownership.client, settings.sessions_per_minute, "sessions"
+            )
+            app.state.table_rate = SharedPerMinute(
+                ownership.client, settings.tables_per_minute, "tables"
+            )
             app.state.relay = Relay(
                 ownership.client,
                 ownership,

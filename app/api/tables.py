@@ -117,7 +117,7 @@ async def create_table(config: TableConfig, request: Request, player: PlayerDep)
                 "message": f"you host {settings.tables_per_host} open tables: close one first",
             },
         )
-    check_rate(request.app.state.table_rate, request, "tables")
+    await check_rate(request.app.state.table_rate, request, "tables")
     table = await registry(request).create(str(player.id), config)
     base = public_base(request)
     ws_base = base.replace("http", "ws", 1)
