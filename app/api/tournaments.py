@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from app.api.identity import PlayerDep
+from app.api.identity import MaybePlayerDep, PlayerDep
 from app.api.ledger import _csv as csv_text  # the one CSV writer (formula-safe cells)
 from app.api.limits import check_rate
 from app.api.tables import public_base
@@ -61,6 +61,9 @@ class TournamentIn(BaseModel):
     late_registration_level: StrictInt = Field(default=0, ge=0, le=100)
     reentries: StrictInt = Field(default=0, ge=0, le=100)
     start_when_full: bool = False
+    addon_chips: StrictInt = Field(default=0, ge=0, le=10**9)
+    addon_price: StrictInt = Field(default=0, ge=0, le=MAX_CHIPS)
+    addon_level: StrictInt = Field(default=0, ge=0, le=100)
 
     def settings(self) -> Settings:
         """The director's settings; raises `BadSchedule` or `BadPayout`."""
@@ -78,6 +81,9 @@ class TournamentIn(BaseModel):
             if self.break_every or "break_every" in self.model_fields_set:
                 schedule = Schedule(schedule.levels, self.break_every,
                                     self.break_minutes if self.break_every else 0.0)  # fmt: skip
+        at = self.addon_level or self.late_registration_level or 1
+        if self.addon_chips and at > len(schedule.levels):
+            raise BadSchedule(f"the add-on's level {at} is past the last level")
         payouts: tuple[int, ...] | None
         if self.payouts == "preset":
             payouts = None
@@ -92,7 +98,8 @@ class TournamentIn(BaseModel):
             prize_pool=self.prize_pool, max_players=self.max_players,
             decision_time=self.decision_time, time_bank=self.time_bank,
             late_registration_level=self.late_registration_level, reentries=self.reentries,
-            start_when_full=self.start_when_full,
+            start_when_full=self.start_when_full, addon_chips=self.addon_chips,
+            addon_price=self.addon_price, addon_level=self.addon_level,
         )  # fmt: skip
 
 
@@ -150,16 +157,52 @@ async def create_tournament(body: TournamentIn, request: Request, player: Player
                    clock_url=f"{base}tournaments/{director.code}/clock")  # fmt: skip
 
 
+#: the clock's part of the state: what a tournament table's page shows beside the felt
+CLOCK = ("name", "status", "level", "on_break", "remaining", "blinds", "next", "players_left",
+         "entries", "average_stack", "payouts")  # fmt: skip
+
+
+@router.get("/table/{table_code}")
+async def table_clock(table_code: str, request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+    """The clock of the tournament a table belongs to, for its table page (public to whoever
+    has the table's code). A player still in also gets the tournament's `code` and the code of
+    the table they sit at now (`your_table`: it differs after a move)."""
+    found = hall(request).of_table(table_code)
+    if found is None:
+        message = "this table is in no running tournament"
+        raise HTTPException(404, detail={"code": "no_such_tournament", "message": message})
+    director, _ = found
+    full = director.status_view()
+    view = {k: full[k] for k in CLOCK}
+    if (seat := your_table(request, director, player)) is not None:
+        view["code"] = director.code
+        view["your_table"] = seat
+    return view
+
+
+def your_table(request: Request, director: Director, player: Any) -> str | None:
+    """The invite code of the table where this viewer plays in the tournament now, if they
+    are still in and seated."""
+    pid = str(player.id) if player is not None else None
+    if pid is None or pid not in director.live:
+        return None
+    seat_at = director.entry_of(pid).table
+    table = hall(request).tables.tables.get(seat_at) if seat_at else None
+    return table.code if table is not None else None
+
+
 @router.get("/{code}")
-async def tournament_state(code: str, request: Request) -> dict[str, Any]:
-    """The clock, the field and the standings: public to whoever has the code."""
+async def tournament_state(code: str, request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+    """The clock, the field and the standings: public to whoever has the code (and to a
+    player still in, the code of their table)."""
     director = director_of(request, code)
     view = director.status_view()
+    view["your_table"] = your_table(request, director, player)
     view["host"] = director.host_id
     view["code"] = code
     view["tables"] = [{"id": t.id, "players": len(t.seats)} for t in director.tables.values()]
     view["schedule"] = director.settings.schedule.to_json()
-    view["registered"] = [{"player_id": e.player_id, "name": e.name}
+    view["registered"] = [{"player_id": e.player_id, "name": e.name, "addon": e.addon}
                           for e in director.entries.values()]  # fmt: skip
     return view
 
@@ -178,7 +221,8 @@ async def results_csv(code: str, request: Request) -> Response:
     return Response(csv_text(rows), media_type="text/csv; charset=utf-8", headers=headers)
 
 
-ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips")
+ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips",
+           "addon")  # fmt: skip
 
 
 @router.post("/{code}/{action}")

@@ -292,3 +292,5 @@ class TournamentEntryRow(Base):
     prize: Mapped[int] = mapped_column(BigInteger, default=0)
     #: 1 for the first entry, 2, 3, ... for re-entries after busting
     number: Mapped[int] = mapped_column(Integer, default=1)
+    #: bought the add-on (migration 0012)
+    addon: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -33,6 +33,7 @@ class SqlTournamentStore:
                 place=entry.place,
                 prize=entry.prize,
                 number=entry.number,
+                addon=entry.addon,
             )
             s.add(row)
 
@@ -69,6 +70,18 @@ class SqlTournamentStore:
                     .values(place=e.place, prize=e.prize)
                 )
 
+    async def save_addon(self, tournament_id: str, entry: Entry) -> None:
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(TournamentEntryRow)
+                .where(
+                    TournamentEntryRow.tournament_id == uuid.UUID(tournament_id),
+                    TournamentEntryRow.player_id == uuid.UUID(entry.player_id),
+                    TournamentEntryRow.number == entry.number,
+                )
+                .values(addon=entry.addon)
+            )
+
     async def load(self, tournament_id: str) -> StoredTournament:
         tid = uuid.UUID(tournament_id)
         async with self.sessions() as s:
@@ -83,7 +96,7 @@ class SqlTournamentStore:
                 settings=dict(row.settings), status=row.status, elapsed=row.elapsed,
                 tables=list(row.tables or []),
                 entries=[Entry(str(e.player_id), e.name, e.bot, place=e.place, prize=e.prize,
-                               number=e.number)
+                               number=e.number, addon=e.addon)
                          for e in entries],
             )  # fmt: skip
 

@@ -52,6 +52,16 @@ class Hall:
             raise TableError("no_such_tournament", "no such tournament")
         return self.directors[tid]
 
+    def of_table(self, table_code: str) -> tuple[Director, str] | None:
+        """The tournament playing at the table with this invite code, and the table's id (a
+        scan of the running tournaments' tables: a home server runs a handful)."""
+        for director in self.directors.values():
+            for tid in director.tables:
+                table = self.tables.tables.get(tid)
+                if table is not None and table.code == table_code:
+                    return director, tid
+        return None
+
     async def start(self) -> None:
         """Restore every unfinished tournament (its tables are running already). While the
         database does not answer, start-up goes on and this is tried again in the background."""
@@ -73,6 +83,7 @@ class Hall:
             return
 
     async def _restore(self) -> None:
+        later = False
         for tid in await self.store.unfinished():
             if tid in self.directors:
                 continue
@@ -80,10 +91,16 @@ class Hall:
             try:
                 director = await Director.restore(stored, self.tables, self.store,
                                                   **self.director_options)  # fmt: skip
+            except TableError as error:  # a table cannot be loaded yet: try again later
+                log.error("tournament %s cannot be restored now (%s)", tid, error.code)
+                later = True
+                continue
             except Exception:
                 log.exception("tournament %s cannot be restored", tid)
                 continue
             self._run(director)
+        if later:
+            raise TableError("unavailable", "some tournaments wait for their tables")
 
     async def close(self) -> None:
         if self._later is not None:

@@ -37,6 +37,9 @@ class TournamentStore(Protocol):
     async def save_places(self, tournament_id: str, entries: list[Entry]) -> None:
         """The places (and prizes) of these entries."""
 
+    async def save_addon(self, tournament_id: str, entry: Entry) -> None:
+        """Whether this entry bought the add-on."""
+
     async def load(self, tournament_id: str) -> StoredTournament: ...
 
     async def find(self, code: str) -> str | None:
@@ -71,6 +74,10 @@ class MemoryTournamentStore:
         for e in entries:
             stored = by_key[e.key]
             stored.place, stored.prize = e.place, e.prize
+
+    async def save_addon(self, tournament_id: str, entry: Entry) -> None:
+        stored = next(e for e in self.tournaments[tournament_id].entries if e.key == entry.key)
+        stored.addon = entry.addon
 
     async def load(self, tournament_id: str) -> StoredTournament:
         return copy.deepcopy(self.tournaments[tournament_id])
