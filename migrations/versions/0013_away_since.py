@@ -1,7 +1,7 @@
 """when a seat's player went away (wall clock), so the away grace continues after a restart
 
 Revision ID: 0013
-Revises: 0011
+Revises: 0012
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | Sequence[str] | None = "0011"
+down_revision: str | Sequence[str] | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
