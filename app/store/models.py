@@ -274,6 +274,9 @@ class TournamentRow(Base):
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: the fencing token of the process directing it (bumped by each process that takes the
+    #: director; a write carrying an older one is refused: app.store.tournaments)
+    owner_epoch: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
 
 
 class TournamentEntryRow(Base):

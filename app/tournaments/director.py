@@ -27,6 +27,7 @@ from app.tables.command import Command
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
+from app.tables.store import OwnershipLost
 from app.tournaments.balance import TableSeats, plan
 from app.tournaments.entry import Entry
 from app.tournaments.icm import MAX_PLAYERS as MAX_ICM_PLAYERS
@@ -188,6 +189,9 @@ class Director:
                 if handler is None:
                     raise TableError("unknown_command", f"unknown command {command.kind!r}")
                 result = await handler(command)
+            except OwnershipLost:  # another process directs it now: this one stops
+                command.settle({}, TableError("unavailable", "the tournament moved; try again"))
+                raise
             except TableError as error:
                 command.settle({}, error)
                 continue
@@ -267,6 +271,8 @@ class Director:
         """A store write before the answer: refused (`unavailable`) if it fails."""
         try:
             await write
+        except OwnershipLost:
+            raise
         except Exception as error:
             log.error("tournament %s: a write failed (%s)", self.id, type(error).__name__)
             raise TableError("unavailable", "that could not be stored; try again") from None
@@ -429,13 +435,13 @@ class Director:
         if (kind := self._chop_agreed()) is not None:
             await self._finish(kind)
             return
-        moment = self.settings.schedule.at(self.elapsed())
+        elapsed = self.elapsed()  # one reading: the level and the hand's time agree
+        moment = self.settings.schedule.at(elapsed)
         if moment.on_break:
             assert moment.remaining is not None
             self._deal_all(moment.remaining)
             return
         level = self.settings.schedule.levels[moment.level]
-        elapsed = self.elapsed()
         # The clock's reading, stored once a round: after a crash the level goes on from
         # here, not from the start (a failed write is tried again with the next round).
         with contextlib.suppress(TableError):

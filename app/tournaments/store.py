@@ -25,6 +25,14 @@ class StoredTournament:
 class TournamentStore(Protocol):
     async def create(self, t: StoredTournament) -> None: ...
 
+    async def take(self, tournament_id: str) -> int:
+        """Become the tournament's writer (its director runs here): bump its fencing epoch.
+        A later write carrying an older epoch is refused (`OwnershipLost`)."""
+        ...
+
+    def drop(self, tournament_id: str) -> None:
+        """This process directs the tournament no more: its writes are refused here."""
+
     async def add_entry(self, tournament_id: str, entry: Entry) -> None: ...
 
     async def remove_entry(self, tournament_id: str, player_id: str) -> None: ...
@@ -52,6 +60,14 @@ class TournamentStore(Protocol):
 class MemoryTournamentStore:
     def __init__(self) -> None:
         self.tournaments: dict[str, StoredTournament] = {}
+        self.epochs: dict[str, int] = {}
+
+    async def take(self, tournament_id: str) -> int:
+        self.epochs[tournament_id] = self.epochs.get(tournament_id, 0) + 1
+        return self.epochs[tournament_id]
+
+    def drop(self, tournament_id: str) -> None:
+        return None
 
     async def create(self, t: StoredTournament) -> None:
         self.tournaments[t.id] = copy.deepcopy(t)
