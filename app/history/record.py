@@ -42,6 +42,7 @@ class StoredHand:
     deck: list[int]
     actions: list[dict[str, Any]]
     names: dict[str, str]  # player id -> display name, for hands stored without names
+    at_table: int  # the hand's number at its table (`serial` is the server's)
 
 
 def replay(stored: StoredHand) -> Hand:
@@ -221,7 +222,7 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
     return {
         "number": stored.serial,
         "table": {"name": stored.table_name, "seats": stored.table_seats},
-        "hand_at_table": hand.number,
+        "hand_at_table": stored.at_table,
         "game": game.key,
         "game_name": game.name,
         "hi_lo": game.hi_lo,

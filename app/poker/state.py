@@ -742,7 +742,8 @@ class HandState:
         high and low (an odd chip to the high); each part goes to its best hands. The odd
         chips of a part split between tied hands go one at a time in the odd-chip order,
         passing over a player who already had one from this pot while a tied player in that
-        part has none (Robert's, Ties: "No player may receive more than one odd chip").
+        part has none (Robert's, Ties: "No player may receive more than one odd chip"); the
+        high-low split's odd chip counts for a high hand that takes it alone.
         A mucked hand gives up its claim: it is dropped from every pot that someone else
         still contests; a pot only it could win (others folded) stays its own.
         """
@@ -771,6 +772,10 @@ class HandState:
                     for half, half_amount, half_values in halves:
                         best = min(half_values.values())
                         tied = [p for p in eligible if half_values.get(p) == best]
+                        if half == "high" and len(tied) == 1 and half_amount > amount - half_amount:
+                            # The hi-lo split's odd chip is an odd chip too (Robert's, Ties 5c):
+                            # the high hand that took it gets none from the low's tie.
+                            odd[tied[0]] = odd.get(tied[0], 0) + 1
                         order = self._tie_order(tied, board, half == "low")
                         base, extra = divmod(half_amount, len(order))
                         lucky = sorted(order, key=lambda p: odd.get(p, 0))[:extra]

@@ -18,18 +18,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.history.deals import FORMAT, export_session
 from app.store.models import DealSeedRow, HandRow, SeatRow
 from app.tables.fairness import HandDeal, ServerSeed
+from app.tables.store import DealSeedStart
 
 #: hands an export holds at most (the newest); a session of a home game is far fewer
 EXPORT_HANDS = 5000
 
 
-class DealStore:
+class DealStore(DealSeedStart):
     sessions: async_sessionmaker[AsyncSession]
     #: refuses the write (rolled back) once another process took the table (`SqlTableStore`)
     _fence: Callable[[AsyncSession, str], Awaitable[None]]
-
-    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
-        await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
 
     async def end_deal_seed(
         self,

@@ -208,6 +208,7 @@ class HistoryStore:
                     deck=list(hand.deck),
                     actions=actions[hand.id],
                     names=names,
+                    at_table=hand.number,
                 )
             )
         return out

@@ -130,6 +130,8 @@ class SeatRow(Base):
     sit_out_next_bb: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: the player's latest client seed for the deal (docs/fairness.md)
     client_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: when the player went away (seconds since the epoch; null: here), for the away grace
+    away_since: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class HandRow(Base):

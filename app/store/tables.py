@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import asyncpg
 import orjson
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Select, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.poker import Action
@@ -33,6 +33,7 @@ from app.store.models import (
     SeatRow,
     TableRow,
 )
+from app.store.resume import ResumeStore
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand, awarded
@@ -226,6 +227,15 @@ def _json(value: Any) -> str | None:
     return None if value is None else orjson.dumps(value).decode()
 
 
+def _ledger_of(table_id: str, *columns: Any) -> Select[Any]:
+    """A table's ledger entries: the player, their name, then `columns`."""
+    return (
+        select(LedgerEntry.player_id, Player.display_name, *columns)
+        .join(Player, Player.id == LedgerEntry.player_id)
+        .where(LedgerEntry.table_id == uuid.UUID(table_id))
+    )
+
+
 @dataclass
 class _Write:
     """One table's write waiting for its commit: a new hand (its row, the button, the seats
@@ -320,7 +330,7 @@ class _Link:
         self.connection = None
 
 
-class SqlTableStore(DealStore):
+class SqlTableStore(DealStore, ResumeStore):
     """`fenced`: every write of a table carries the epoch this process took it with
     (`take_table`), and a table not taken (or dropped) writes nothing. The server is always
     fenced; tests of the store alone may write without taking."""
@@ -426,6 +436,7 @@ class SqlTableStore(DealStore):
                     sit_out_next=r.sit_out_next,
                     sit_out_next_bb=r.sit_out_next_bb,
                     client_seed=r.client_seed or "",
+                    away_since=r.away_since,
                 )
                 for r, bot in await s.execute(
                     select(SeatRow, Player.bot)
@@ -473,6 +484,7 @@ class SqlTableStore(DealStore):
                     deal=open_hand.deal,
                 )
             deal_seed = await self.current_seed(s, tid)
+            last_blinds = await self.last_blinds(s, tid)
             return StoredTable(
                 id=str(row.id),
                 code=row.code,
@@ -489,6 +501,7 @@ class SqlTableStore(DealStore):
                 requests=list(row.requests or []),
                 bomb_pot_next=row.bomb_pot_next,
                 deal_seed=deal_seed,
+                last_blinds=last_blinds,
                 chat=[
                     {
                         "player_id": str(c.player_id),
@@ -626,16 +639,9 @@ class SqlTableStore(DealStore):
     async def ledger_totals(self, table_id: str) -> list[LedgerTotal]:
         async with self.sessions() as s:
             rows = await s.execute(
-                select(
-                    LedgerEntry.player_id,
-                    Player.display_name,
-                    Player.bot,
-                    LedgerEntry.kind,
-                    func.sum(LedgerEntry.amount),
-                )
-                .join(Player, Player.id == LedgerEntry.player_id)
-                .where(LedgerEntry.table_id == uuid.UUID(table_id))
-                .group_by(LedgerEntry.player_id, Player.display_name, Player.bot, LedgerEntry.kind)
+                _ledger_of(
+                    table_id, Player.bot, LedgerEntry.kind, func.sum(LedgerEntry.amount)
+                ).group_by(LedgerEntry.player_id, Player.display_name, Player.bot, LedgerEntry.kind)
             )
             return [
                 LedgerTotal(str(pid), name, bool(bot), kind, int(total))
@@ -692,17 +698,8 @@ class SqlTableStore(DealStore):
     async def adjustments(self, table_id: str) -> list[Adjustment]:
         async with self.sessions() as s:
             rows = await s.execute(
-                select(
-                    LedgerEntry.player_id,
-                    Player.display_name,
-                    LedgerEntry.amount,
-                    LedgerEntry.reason,
-                )
-                .join(Player, Player.id == LedgerEntry.player_id)
-                .where(
-                    LedgerEntry.table_id == uuid.UUID(table_id),
-                    LedgerEntry.kind == "adjustment",
-                )
+                _ledger_of(table_id, LedgerEntry.amount, LedgerEntry.reason)
+                .where(LedgerEntry.kind == "adjustment")
                 .order_by(LedgerEntry.id)
             )
             return [
@@ -763,7 +760,13 @@ class SqlTableStore(DealStore):
         await item.submitted(self._append_queue(loop))
 
     async def record_action(
-        self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
+        self,
+        table_id: str,
+        hand: Hand,
+        counter: int,
+        action: Action,
+        final: list[Seat] | None,
+        spent: Seat | None = None,
     ) -> None:
         """Group commit: the append waits in a queue that a few writer tasks drain, each
         committing everything pending (up to `APPEND_BATCH` tables' actions) in one
@@ -784,6 +787,8 @@ class SqlTableStore(DealStore):
             result = {"stacks": {str(seat.number): seat.stack for seat in final}}
             end = {"b_id": hid, "result": result, "ended_at": _now(), "pot": awarded(hand.state)}
             seats = self._seat_params(table_id, final)
+        elif spent is not None:
+            seats = self._seat_params(table_id, [spent])
         loop = asyncio.get_running_loop()
         item = _Write(
             loop.create_future(),

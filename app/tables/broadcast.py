@@ -121,6 +121,7 @@ class Broadcast(TableState):
             if seat is not None and seat.away:
                 seat.away = False
                 self._emit(self._seat_record(seat))
+                await self._note_away(seat, False)
             if seat is not None and self.idle:
                 self.idle = False
                 self._emit(self._table_record())
@@ -140,4 +141,5 @@ class Broadcast(TableState):
             return
         seat.away = True
         self._emit(self._seat_record(seat))
+        await self._note_away(seat, True)
         self._start_grace(pid, self.runtime.away_grace)

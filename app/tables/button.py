@@ -10,7 +10,8 @@ The rules chosen, as many card rooms run them (docs/rules.md gives the sources):
   the seat that had the big blind (nobody posts it if that player is gone or sitting out: a
   dead small blind) and the button goes to the seat that had the small blind, even when it
   is empty (a dead button). So nobody skips a blind and nobody pays one twice. Heads-up, and
-  for a table's first hand (or the first after a restart), the moving button's placement.
+  for a table's first hand, the moving button's placement (after a restart the last
+  hand's blind seats come back with the table).
 - **Heads-up**, the button posts the small blind and acts first before the flop.
 - **New players** wait for the big blind: they are dealt in when the big blind reaches their
   seat. They may instead choose to *post*: they then put in a live big blind and are dealt

@@ -5,6 +5,8 @@ for a player who ran out of time or is gone.
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from app.poker import Action, ActionKind, Phase
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
 from app.tables.command import Command
 from app.tables.state import TableState
 
+log = logging.getLogger(__name__)
+
 
 class Clock(TableState):
     def _start_grace(self, pid: str, delay: float) -> None:
@@ -29,6 +33,27 @@ class Clock(TableState):
         self._grace[pid] = asyncio.get_running_loop().call_later(
             delay, self.post, Command("grace", pid)
         )
+
+    async def _note_away(self, seat: Seat, away: bool) -> None:
+        """Keep when the seat's player went away (now), or that they are back, so the away
+        grace continues across a restart. Best effort: not stored, a restart gives the
+        grace in full."""
+        since = time.time() if away else None
+        if not away and seat.away_since is None:
+            return
+        seat.away_since = since
+        try:
+            await self._store(self.store.set_away(self.id, seat.number, since))
+        except TableError:
+            log.warning("table %s: cannot store when seat %s went away", self.id, seat.number)
+
+    def _grace_left(self, seat: Seat) -> float:
+        """The away grace in full, less the time the player has been away (wall clock: it
+        runs on while the server is down)."""
+        grace = self.runtime.away_grace
+        if seat.away_since is None:
+            return grace
+        return min(grace, max(0.0, grace - (time.time() - seat.away_since)))
 
     async def _on_grace(self, c: Command) -> None:
         """The away grace ran out: sit the player out; fold them if it is their turn."""

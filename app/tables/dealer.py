@@ -36,12 +36,15 @@ class Dealer(TableState):
     async def _resume(self) -> None:
         """After a (re)start: continue the stored hand where it stopped (its clock with the
         time that was left), or settle and deal. Nobody is connected yet: every seated person
-        gets the away grace, as on a disconnect, so one who never returns is sat out."""
+        gets the away grace, as on a disconnect, so one who never returns is sat out; one
+        already away before the restart gets what was left of it."""
         for seat in self.seats:
             if seat is not None and seat.bot:
                 self._start_bot(seat)
             elif seat is not None:
-                self._start_grace(seat.player_id, self.runtime.away_grace)
+                if seat.away_since is None:  # here when the table stopped: away from now
+                    await self._note_away(seat, True)
+                self._start_grace(seat.player_id, self._grace_left(seat))
         with contextlib.suppress(TableError):  # else made at the first deal
             await self._ensure_seed()
         hand = self.hand
@@ -214,7 +217,7 @@ class Dealer(TableState):
                 seat.sit_out_next, seat.sitting_out = False, True
                 changed.append(seat)
         config = self.config
-        last_blinds = self.hand.blind_seats if self.hand is not None else (None, None)
+        last_blinds = self.hand.blind_seats if self.hand is not None else self.last_blinds
         if self.bomb_pot_next:
             config = config.model_copy(update={"bomb_pot_every": 1})
         deal = plan_deal(self.seats, self.button, config, number, last_blinds)
@@ -336,8 +339,9 @@ class Dealer(TableState):
         except IllegalAction as error:
             raise TableError(error.code, error.message) from None
         bank = seat.time_bank if seat is not None else 0.0
-        if seat is not None and self._bank_started is not None:  # the bank is spent (§7)
-            seat.time_bank = max(0.0, bank - (self.now() - self._bank_started))
+        spent = seat if seat is not None and self._bank_started is not None else None
+        if spent is not None:  # the bank is spent (§7), and stored so with the action
+            spent.time_bank = max(0.0, bank - (self.now() - (self._bank_started or 0.0)))
         final: list[Seat] | None = None
         before: dict[int, int] = {}
         if hand.state.complete:
@@ -350,7 +354,8 @@ class Dealer(TableState):
                     final.append(s)
         try:
             await self._store(
-                self.store.record_action(self.id, hand, counter, action, final), queued=True
+                self.store.record_action(self.id, hand, counter, action, final, spent),
+                queued=True,
             )
         except TableError:
             log.error("table %s: cannot store an action; it is not applied", self.id)

@@ -34,6 +34,8 @@ class Seat:
     leaving: bool = False
     removed: bool = False
     away: bool = False
+    #: when the player went away (`time.time()`, stored: the grace outlasts a restart)
+    away_since: float | None = None
     time_bank: float = 0.0
     #: a practice bot (app.bots) plays this seat
     bot: bool = False

@@ -45,6 +45,8 @@ class TableState(ABC):
     button: int | None
     paused: bool
     hand_number: int
+    #: the blind seats of the last hand before a restart (the dead button places the next)
+    last_blinds: tuple[int | None, int | None]
     seats: list[Seat | None]
     hand: Hand | None
     requests: dict[str, SeatRequest]
@@ -158,6 +160,12 @@ class TableState(ABC):
 
     @abstractmethod
     def _start_grace(self, pid: str, delay: float) -> None: ...
+
+    @abstractmethod
+    async def _note_away(self, seat: Seat, away: bool) -> None: ...
+
+    @abstractmethod
+    def _grace_left(self, seat: Seat) -> float: ...
 
     @abstractmethod
     def _start_turn(self, elapsed: float = 0.0) -> None: ...

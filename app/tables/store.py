@@ -17,7 +17,7 @@ import asyncio
 import copy
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -81,6 +81,8 @@ class StoredTable:
     bomb_pot_next: bool = False
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest, oldest first
     deal_seed: ServerSeed | None = None  # the session's server seed, not yet ended
+    #: the last hand's blind seats (the dead button's next hand after a restart between hands)
+    last_blinds: tuple[int | None, int | None] = (None, None)
 
 
 @dataclass(frozen=True)
@@ -204,10 +206,17 @@ class TableStore(Protocol):
         is stored ended, with its result: the seats' stacks are then already its result."""
 
     async def record_action(
-        self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
+        self,
+        table_id: str,
+        hand: Hand,
+        counter: int,
+        action: Action,
+        final: list[Seat] | None,
+        spent: Seat | None = None,
     ) -> None:
         """Append an accepted action; with `final` (the hand is over) also store the result
-        and the seats' new stacks, in the same transaction."""
+        and the seats' new stacks, in the same transaction. `spent`: the actor's seat when
+        the action used time bank, stored with it (a restart mid-hand keeps it spent)."""
 
     async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
         """Store a table session's server seed (sealed) before its hash is published."""
@@ -225,8 +234,22 @@ class TableStore(Protocol):
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         """Store a seated player's latest client seed."""
 
+    async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
+        """Store when the seat's player went away (`time.time()`), or None: they are here."""
 
-class MemoryTableStore:
+
+class DealSeedStart:
+    """Shared by the stores: a session's first server seed is `end_deal_seed` with no seed
+    to end (one write either way)."""
+
+    #: the store's own: end a seed and start the next one in one write
+    end_deal_seed: Callable[[str, str | None, bool, tuple[str, bytes, str]], Awaitable[None]]
+
+    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
+        await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
+
+
+class MemoryTableStore(DealSeedStart):
     """The store contract in memory (tests of the actor alone). Writes can be made to fail."""
 
     def __init__(self) -> None:
@@ -441,16 +464,23 @@ class MemoryTableStore:
         def apply() -> None:
             t = self.tables[table_id]
             t.hand = None if over else stored
-            t.button, t.hand_number = button, hand_number
+            t.button, t.hand_number, t.last_blinds = button, hand_number, hand.blind_seats
             for seat in seats:
                 self._put_seat(table_id, seat)
 
         await self._write(apply, table_id)
 
     async def record_action(
-        self, table_id: str, hand: Hand, counter: int, action: Action, final: list[Seat] | None
+        self,
+        table_id: str,
+        hand: Hand,
+        counter: int,
+        action: Action,
+        final: list[Seat] | None,
+        spent: Seat | None = None,
     ) -> None:
         final = copy.deepcopy(final)
+        spent = copy.deepcopy(spent)
         stored = action_to_json(action)
 
         def apply() -> None:
@@ -465,11 +495,10 @@ class MemoryTableStore:
                 t.hand = None
                 for seat in final:
                     self._put_seat(table_id, seat)
+            elif spent is not None:
+                self._put_seat(table_id, spent)
 
         await self._write(apply, table_id)
-
-    async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
-        await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
 
     async def end_deal_seed(
         self,
@@ -495,6 +524,14 @@ class MemoryTableStore:
             for s in self.tables[table_id].seats:
                 if s.number == seat:
                     s.client_seed = seed
+
+        await self._write(apply)
+
+    async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
+        def apply() -> None:
+            for s in self.tables[table_id].seats:
+                if s.number == seat:
+                    s.away_since = since
 
         await self._write(apply)
 

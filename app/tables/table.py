@@ -97,6 +97,7 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
         self.button = stored.button
         self.paused = stored.paused
         self.hand_number = stored.hand_number
+        self.last_blinds = stored.last_blinds
         self.seats: list[Seat | None] = [None] * self.config.seats
         for seat in stored.seats:
             seat.away = True  # nobody is connected yet

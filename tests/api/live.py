@@ -153,6 +153,18 @@ class Client:
         await self.http.aclose()
 
 
+async def heads_up(base: str, buy_in: int = 100) -> tuple[Client, Client, str]:
+    """Players "a" and "b" joined, at a new two-seat table without a clock, seated 0 and 1."""
+    a, b = Client(base), Client(base)
+    await a.join("a")
+    await b.join("b")
+    code = await a.create_table(decision_time=0, seats=2)
+    for i, c in enumerate((a, b)):
+        await c.connect(code)
+        assert (await c.request(type="sit", seat=i, buy_in=buy_in))["type"] == "ok"
+    return a, b, code
+
+
 async def bot(
     client: Client, rng: random.Random, hands: int, stop: asyncio.Event, *, smart: bool = False
 ) -> None:

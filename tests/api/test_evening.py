@@ -38,6 +38,10 @@ async def clients(base: str, *names: str) -> list[Client]:
     return out
 
 
+#: a table maximum no stack reaches in the ledger test (its amounts are then never cut)
+BIG_MAX = 10_000
+
+
 async def ok(c: Client, **message: Any) -> dict[str, Any]:
     reply = await c.request(**message)
     assert reply["type"] == "ok", (message, reply)
@@ -216,7 +220,11 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
 ) -> None:
     async with live_server(evening(tmp_path, postgres_url, redis_url)) as base:
         host, alice, bob, stranger = await clients(base, "host", "alice", "bob", "stranger")
-        code = await host.create_table(decision_time=0, seats=4, buy_in_max=300)
+        # The amounts below never depend on the cards: no stack can come near this maximum in
+        # a dozen hands (570 chips plus at most 100 a bust), so a top-up of 40 is accepted and
+        # applied whole, even one waiting for the end of a hand; and a positive adjustment is
+        # never cut to what the stack holds, as a negative one would be.
+        code = await host.create_table(decision_time=0, seats=4, buy_in_max=BIG_MAX)
         for c in (host, alice, bob):
             await c.connect(code)
         await ok(host, type="sit", seat=0, buy_in=200)
@@ -242,7 +250,7 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
             # A reason is one line of at most 100 characters; refused, nothing changes.
             await refused(host, "bad_reason", type="adjust", seat=3, amount=-5, reason="a\nb")
             await refused(host, "bad_message", type="adjust", seat=3, amount=-5, reason="x" * 101)
-            await ok(host, type="adjust", seat=3, amount=-20, reason="=rebuy owed")
+            await ok(host, type="adjust", seat=3, amount=20, reason="=rebuy owed")
             await until(lambda: len(ended(host)) >= 9)
             await ok(bob, type="leave")
             await until(lambda: any(m["type"] == "left" and m["seat"] == 2 for m in host.messages))
@@ -268,13 +276,14 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
         for (pid, kind), amount in stored.items():
             assert lines[pid][kind] == amount
         assert lines[alice.player_id]["top_up"] >= 40
+        assert all(line["stack"] + line["in_play"] < BIG_MAX - 40 for line in lines.values())
         assert lines[bob.player_id]["cash_out"] == stored[bob.player_id, "cash_out"]
         assert not lines[bob.player_id]["seated"]
         bot_line = next(line for line in lines.values() if line["bot"])
-        assert bot_line["adjustment"] == -20
+        assert bot_line["adjustment"] == 20
         # The reason is kept with the ledger entry (a formula-like text stays text in CSV).
         assert data["adjustments"] == [
-            {"player_id": bot_line["player_id"], "name": bot_line["name"], "amount": -20,
+            {"player_id": bot_line["player_id"], "name": bot_line["name"], "amount": 20,
              "reason": "=rebuy owed"}
         ]  # fmt: skip
         totals = data["totals"]
@@ -296,7 +305,7 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
         text_lines = csv.text.splitlines()
         assert text_lines[0].startswith("player_id,name,bot,seated,buy_in,top_up")
         assert len(text_lines) == 1 + 4 + 1 + 1 + len(payments) + 1 + 1 + 1
-        assert text_lines[-2:] == ["adjusted,amount,reason", f"{bot_line['name']},-20,'=rebuy owed"]
+        assert text_lines[-2:] == ["adjusted,amount,reason", f"{bot_line['name']},20,'=rebuy owed"]
         anonymous = Client(base)
         assert (await anonymous.http.get(f"/api/tables/{code}/ledger")).status_code == 401
         assert (await stranger.http.get("/api/tables/nope/ledger")).status_code == 404

@@ -31,6 +31,7 @@ from tests.history.test_privacy import allowed, phh_cards, text_cards
 from tests.tables.harness import cards_in
 
 HANDS = 24
+AT_TABLE = 100
 
 
 @asynccontextmanager
@@ -58,7 +59,8 @@ async def join(app: object, name: str) -> tuple[httpx.AsyncClient, str]:
 
 
 async def store_hands(app: object, table_id: str, players: list[str]) -> list[Hand]:
-    """Random finished hands, stored action by action through the table store."""
+    """Random finished hands, stored action by action through the table store. Their numbers
+    at the table go on from `AT_TABLE` (the server's numbers start at 1): the two differ."""
     store = app.state.table_store  # type: ignore[attr-defined]
     rng = random.Random(2026)
     games = list(GAMES)
@@ -67,7 +69,7 @@ async def store_hands(app: object, table_id: str, players: list[str]) -> list[Ha
         stored, finished = random_hand(rng, games[n % len(games)], n, players)
         hand = Hand(
             id=finished.id,
-            number=n,
+            number=AT_TABLE + n,
             button=finished.button,
             seats=finished.seats,
             players=finished.players,
@@ -81,7 +83,7 @@ async def store_hands(app: object, table_id: str, players: list[str]) -> list[Ha
                 hand.seats, hand.players, hand.names, hand.state.setup.stacks, strict=True
             )
         ]
-        await store.start_hand(table_id, hand, stored.deck, seats, hand.button, n)
+        await store.start_hand(table_id, hand, stored.deck, seats, hand.button, hand.number)
         for counter, action in enumerate(finished.state.history):
             hand.state.apply(action)
             final = None
@@ -122,7 +124,7 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
         listed = await pages(stranger, f"/api/tables/{code}/hands", limit=7)
         numbers = [h["number"] for h in listed]
         assert len(numbers) == HANDS and numbers == sorted(set(numbers), reverse=True)
-        assert [h["hand_at_table"] for h in listed] == list(range(HANDS, 0, -1))
+        assert [h["hand_at_table"] for h in listed] == list(range(AT_TABLE + HANDS, AT_TABLE, -1))
         by_number = dict(zip(reversed(numbers), played, strict=True))
         pots = {h["number"]: h["pot"] for h in listed}
         for number, hand in by_number.items():  # every chip put in, less what came back
@@ -153,7 +155,10 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
         assert (await stranger.get(f"/api/hands/{first}")).status_code == 404
         assert (await stranger.get(f"/api/hands/{first}?code=wrong")).status_code == 404
         assert (await stranger.get("/api/hands/999999")).status_code == 404
-        assert (await host.get(f"/api/hands/{first}")).status_code == 200
+        one = await host.get(f"/api/hands/{first}")
+        assert one.status_code == 200
+        # Both numbers, each its own (the record gave the server's number as both).
+        assert (one.json()["number"], one.json()["hand_at_table"]) == (first, AT_TABLE + 1)
 
         viewers: list[tuple[httpx.AsyncClient, str | None, dict[str, str]]] = [
             (client, pid, {}) for client, pid in players

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from app.logging import setup_logging
 from app.store.db import create_engine, session_factory
 from app.store.models import HandRow
-from tests.api.live import Client, bot, live_server
+from tests.api.live import bot, heads_up, live_server
 from tests.api.test_play import live_settings
 
 
@@ -49,13 +49,7 @@ async def test_a_session_at_debug_level_logs_no_secret(
 ) -> None:
     settings = live_settings(tmp_path, sqlite_url, None).model_copy(update={"log_level": "debug"})
     async with live_server(settings) as base:
-        a, b = Client(base), Client(base)
-        await a.join("a")
-        await b.join("b")
-        code = await a.create_table(decision_time=0, seats=2)
-        for i, c in enumerate((a, b)):
-            await c.connect(code)
-            assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
+        a, b, code = await heads_up(base)
         stop = asyncio.Event()
         await asyncio.wait_for(
             asyncio.gather(*(bot(c, random.Random(i), 3, stop) for i, c in enumerate((a, b)))), 60

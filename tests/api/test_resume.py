@@ -5,19 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.api.live import Client, live_server
+from tests.api.live import heads_up, live_server
 from tests.api.test_play import live_settings
 
 
 async def test_reconnect_gets_what_it_missed(tmp_path: Path, sqlite_url: str) -> None:
     async with live_server(live_settings(tmp_path, sqlite_url, None)) as base:
-        a, b = Client(base), Client(base)
-        await a.join("a")
-        await b.join("b")
-        code = await a.create_table(decision_time=0, seats=2)
-        for i, c in enumerate((a, b)):
-            await c.connect(code)
-            assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
+        a, b, code = await heads_up(base)
         turn = await a.wait_for(lambda m: m["type"] == "turn")
         seq_before = b.seq
         assert b.ws is not None

@@ -13,7 +13,7 @@ import pytest
 import websockets
 
 from app.config import Settings
-from tests.api.live import Client, bot, live_server
+from tests.api.live import Client, bot, heads_up, live_server
 from tests.api.test_play import live_settings
 
 
@@ -68,13 +68,7 @@ async def test_one_player_can_never_act_for_another(
     tmp_path: Path, postgres_url: str, redis_url: str
 ) -> None:
     async with live_server(live_settings(tmp_path, postgres_url, redis_url)) as base:
-        a, b = Client(base), Client(base)
-        await a.join("a")
-        await b.join("b")
-        code = await a.create_table(decision_time=0, seats=2)
-        for i, c in enumerate((a, b)):
-            await c.connect(code)
-            assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
+        a, b, _ = await heads_up(base)
         turn = await a.wait_for(lambda m: m["type"] == "turn")
         actor, other = (a, b) if "legal" in turn else (b, a)
         hand, counter = turn["hand"], turn["counter"]

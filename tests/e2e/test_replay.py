@@ -5,6 +5,7 @@ the pot the record says, and no card the viewer may not see is anywhere in the D
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
-from tests.e2e.play import play_hand, wait_for_hand
+from tests.e2e.play import hand_number, play_hand, wait_for_hand
 from tests.e2e.test_games import new_table, run_twice_against_a_shove, seated_heads_up
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -23,6 +24,21 @@ def finished_hand(p: Player) -> int:
     link = p.page.locator("[data-hand-link]").first
     expect(link).to_be_visible(timeout=15000)
     return int(link.get_attribute("data-hand-link") or 0)
+
+
+def hand_finished_at_table(p: Player, code: str, at_table: int) -> int:
+    """The number (the server's, as links and `/h/` have it) of the table's hand `at_table`
+    (its number at the table) once it is over and listed; waits for it."""
+    deadline = time.monotonic() + 15
+    while True:
+        r = p.page.request.get(f"{p.base}/api/tables/{code}/hands?limit=5")
+        assert r.ok, r.text()
+        found = [h["number"] for h in r.json()["hands"] if h["hand_at_table"] == at_table]
+        if found:
+            expect(p.page.locator(f"[data-hand-link='{found[0]}']")).to_be_visible(timeout=15000)
+            return int(found[0])
+        assert time.monotonic() < deadline, f"hand {at_table} never finished"
+        p.page.wait_for_timeout(100)
 
 
 def record(p: Player, number: int, code: str | None = None) -> dict[str, Any]:
@@ -158,19 +174,26 @@ def test_replay_never_shows_folded_cards(players: PlayerFactory, bots: BotFactor
     p.sit(0)
     number = wait_for_hand(p)
     p.page.wait_for_selector("[data-act=fold]:not([disabled])", timeout=15000)
+    assert hand_number(p) == number
     p.page.click("[data-act=fold]")
-    n = finished_hand(p)
+    # The hand Pat folded, by its number: the next one may already be dealt (or over).
+    n = hand_finished_at_table(p, code, number)
     p.page.screenshot(path=str(ARTIFACTS / "table-last-hands.png"), full_page=True)
     rec = record(p, n)
+    assert rec["hand_at_table"] == number
     pat = next(s for s in rec["seats"] if s["name"] == "Pat")
     assert pat["folded"] and pat["cards"]
-    dealt = [m for m in bot.messages if m.get("type") == "hole_cards" and m.get("cards")]
-    bot_cards = set(dealt[-1]["cards"]) if dealt else set()
+    # The bot's cards in that hand (hand events carry the hand id, `hand_started` its number
+    # at the table).
+    seen = list(bot.messages)
+    hand_id = next(m["hand"] for m in seen if m["type"] == "hand_started" and m["number"] == number)
+    dealt = [m for m in seen if m["type"] == "hole_cards" and m["hand"] == hand_id and "cards" in m]
+    assert len(dealt) == 1
+    bot_cards = set(dealt[0]["cards"])
     assert len(bot_cards) == 4
     check_replay_steps(p, n, None, bot_cards)
     viewer = players("Vic", viewport={"width": 375, "height": 667}, is_mobile=True)
     check_replay_steps(viewer, n, code, set(pat["cards"]) | bot_cards)
-    assert number <= n
 
 
 def check_replay_steps(p: Player, number: int, code: str | None, hidden: set[str]) -> None:

@@ -101,5 +101,6 @@ def random_hand(
         deck=deck,
         actions=[action_to_json(a) for a in state.history],
         names={},
+        at_table=serial,
     )
     return stored, hand

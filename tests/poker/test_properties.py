@@ -262,29 +262,3 @@ def test_deals_the_deck_cannot_complete_are_refused_before_dealing(key: str, boa
     with pytest.raises(ConfigError):
         HandState(setup, deck[: needed - 1])
     HandState(setup, deck[:needed])
-
-
-@pytest.mark.parametrize(
-    ("key", "boards", "players"),
-    [
-        ("omaha", 1, 11),
-        ("five-card-omaha", 1, 9),
-        ("big-o", 1, 9),
-        ("courchevel", 1, 9),
-        ("six-card-omaha", 1, 8),
-        ("six-card-omaha-hi-lo", 1, 8),
-        ("omaha", 2, 10),
-        ("five-card-omaha", 2, 8),
-        ("six-card-omaha", 2, 7),
-    ],
-)
-def test_named_deck_limits(key: str, boards: int, players: int) -> None:
-    """The documents' arithmetic: ten four-card hands fit (48 cards with board and burns);
-    nine five-card hands leave too few cards for three burns; seven is about the most six
-    cards each can deal; a second board takes five more."""
-    config = HandConfig(GAMES[key], Betting.POT_LIMIT, 2, boards=boards)
-    setup = HandSetup(config, (50,) * players, blinds=(1, 2) + (0,) * (players - 2))
-    with pytest.raises(ConfigError):
-        HandState(setup, tuple(range(52)))
-    fewer = HandSetup(config, (50,) * (players - 1), blinds=(1, 2) + (0,) * (players - 3))
-    assert HandState(fewer, tuple(range(52))).phase is Phase.BETTING

@@ -508,8 +508,10 @@ def test_run_it_twice_needs_everyone_to_agree() -> None:
     [
         ("omaha", 1, 10),
         ("five-card-omaha", 1, 8),
-        ("six-card-omaha", 1, 7),
+        ("big-o", 1, 8),
         ("courchevel", 1, 8),
+        ("six-card-omaha", 1, 7),
+        ("six-card-omaha-hi-lo", 1, 7),
         ("omaha", 2, 9),
         ("five-card-omaha", 2, 7),
         ("six-card-omaha", 2, 6),
@@ -518,6 +520,9 @@ def test_run_it_twice_needs_everyone_to_agree() -> None:
 def test_deck_limits_refuse_a_deal_that_cannot_be_completed(
     game: str, boards: int, most: int
 ) -> None:
+    """The documents' arithmetic: ten four-card hands fit (48 cards with board and burns);
+    nine five-card hands leave too few cards for three burns; seven is about the most six
+    cards each can deal; a second board takes five more."""
     cfg = config(game, boards=boards)
     HandState(HandSetup(cfg, (100,) * most, blinds=(1, 2) + (0,) * (most - 2)), list(range(52)))
     with pytest.raises(ConfigError, match=f"at most {most} players"):
@@ -713,6 +718,25 @@ def test_hi_lo_tie_both_ways_no_player_gets_a_second_odd_chip() -> None:
     # the high (5 -> 3/2) and the low (5): the low's odd chip goes to the other player.
     s = _heads_up_ten_chip_pot(config("omaha-hi-lo"), ["2c3d4h9sKd"])
     assert won(s) == {1: 5, 2: 5}
+
+
+def test_the_high_hands_odd_chip_counts_against_one_from_the_low_tie() -> None:
+    # Robert's (Ties 4, 5c): the high hand receives "the odd chip" of the hi-lo split, and no
+    # player receives more than one. 11 chips: p1 alone has the high (full house), p1 and p2
+    # share the wheel. High 6 to p1 (its odd chip), low 5 -> 3/2: the odd one to p2, though
+    # p1 comes first clockwise of the button.
+    holes = ["Ac5dKh4s", "Ad5cJsTs"]
+    cfg = config("omaha-hi-lo", small_bet=2)
+    s = HandState(
+        HandSetup(cfg, (100, 100), blinds=(2, 1), dead=(0, 1)),
+        stacked_deck(holes, ["2c3d4hKcKs"]),
+    )
+    act(s, "p2 c, p1 x, p1 b 3, p2 c")  # 2 + 2 + 1 dead + 3 + 3 = 11
+    check_down(s)
+    show_all(s)
+    halves = [(a.half, a.player + 1, a.amount) for a in awards(s)]
+    assert sorted(halves) == [("high", 1, 6), ("low", 1, 2), ("low", 2, 3)]
+    assert won(s) == {1: 8, 2: 3}
 
 
 def test_double_board_tie_on_both_boards_splits_odd_chips_one_each() -> None:

@@ -8,38 +8,23 @@ import asyncio
 
 from app.tables.config import TableConfig
 from app.tables.table import Table
-from tests.store.test_evening_store import FAST
-from tests.tables.stores import sql_store
-
-
-async def stop(table: Table, task: asyncio.Task[None]) -> None:
-    table.shutdown()
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
+from tests.tables.stores import FAST, dealt, running, sql_store
 
 
 async def test_reasons_are_stored_and_survive_a_restart_mid_hand(database_url: str) -> None:
     async with sql_store(database_url) as store:
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
-        table = Table(await store.load_table(table_id), store, FAST)
-        task = asyncio.create_task(table.run())
-        try:
+        async with running(Table(await store.load_table(table_id), store, FAST)) as table:
             await table.request("pause", host)
             await table.request("sit", host, seat=0, buy_in=100, name="host")
             await table.request("sit", a, seat=1, buy_in=80, name="a")
             await table.request("adjust", host, seat=1, amount=15, reason="Paid 15 in cash")
             await table.request("resume", host)
-            for _ in range(1000):
-                if table.hand is not None:
-                    break
-                await asyncio.sleep(0.01)
-            assert table.hand is not None
+            assert await dealt(table) is not None
             done = await table.request("adjust", host, seat=0, amount=-5, reason="Misdeal")
             assert done["status"] == "after_hand"
             await table.request("adjust", host, seat=0, amount=7, reason="Chip found")
-        finally:
-            await stop(table, task)
         entered = await store.adjustments(table_id)
         assert [(e.player_id, e.amount, e.reason) for e in entered] == [(a, 15, "Paid 15 in cash")]
         stored = await store.load_table(table_id)
@@ -47,9 +32,7 @@ async def test_reasons_are_stored_and_survive_a_restart_mid_hand(database_url: s
         assert (seat.pending_adjust, seat.pending_adjust_reason) == (2, "Misdeal; Chip found")
         assert stored.hand is not None  # restored in the middle of the hand
 
-        table = Table(stored, store, FAST)
-        task = asyncio.create_task(table.run())
-        try:
+        async with running(Table(stored, store, FAST)) as table:
             await table.request("pause", host)
             for _ in range(1000):  # nobody acts: fold the hand out from its seats
                 hand = table.hand
@@ -65,8 +48,6 @@ async def test_reasons_are_stored_and_survive_a_restart_mid_hand(database_url: s
                 if not table.seats[0] or not table.seats[0].pending_adjust:
                     break
                 await asyncio.sleep(0.01)
-        finally:
-            await stop(table, task)
         entered = await store.adjustments(table_id)
         assert [(e.player_id, e.amount, e.reason) for e in entered] == [
             (a, 15, "Paid 15 in cash"),

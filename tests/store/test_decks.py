@@ -4,7 +4,6 @@ before encryption are still read and then sealed."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
 
@@ -15,10 +14,8 @@ from sqlalchemy import select, text
 from app.store import decks
 from app.store.models import HandRow
 from app.tables.config import TableConfig
-from app.tables.table import Runtime, Table
-from tests.tables.stores import sql_store
-
-FAST = Runtime(between_hands=3600, clock_enabled=False, away_grace=3600, deal_unwatched=True)
+from app.tables.table import Table
+from tests.tables.stores import FAST, dealt, running, sql_store
 
 
 def test_seal_and_unseal_known_answers() -> None:
@@ -39,16 +36,10 @@ async def test_the_database_holds_no_deck_in_the_clear(database_url: str) -> Non
     async with sql_store(database_url) as store:
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=2, decision_time=0), "c")
-        table = Table(await store.load_table(table_id), store, FAST)
-        task = asyncio.create_task(table.run())
-        try:
+        async with running(Table(await store.load_table(table_id), store, FAST)) as table:
             await table.request("sit", host, seat=0, buy_in=100, name="h")
             await table.request("sit", a, seat=1, buy_in=100, name="a")
-            for _ in range(1000):
-                if table.hand is not None:
-                    break
-                await asyncio.sleep(0.01)
-            assert table.hand is not None
+            assert await dealt(table) is not None
             deck = list(table.hand.state.deck)
             async with store.engine.connect() as c:
                 raw = (await c.execute(text("SELECT deck FROM hands"))).scalar_one()
@@ -58,8 +49,6 @@ async def test_the_database_holds_no_deck_in_the_clear(database_url: str) -> Non
             # The table reads it back: a restart continues the same hand from the same deck.
             restored = await store.load_table(table_id)
             assert restored.hand is not None and restored.hand.deck == deck
-        finally:
-            task.cancel()
 
 
 async def test_decks_stored_before_encryption_are_read_then_sealed(database_url: str) -> None:

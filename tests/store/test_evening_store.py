@@ -4,24 +4,16 @@ and the ledger's totals per player."""
 
 from __future__ import annotations
 
-import asyncio
-
 from app.tables.config import TableConfig
-from app.tables.table import Runtime, Table
-from tests.tables.stores import sql_store
-
-FAST = Runtime(
-    between_hands=3600, clock_enabled=False, away_grace=3600, bot_think=0.0, deal_unwatched=True
-)
+from app.tables.table import Table
+from tests.tables.stores import FAST, dealt, running, sql_store
 
 
 async def test_the_evening_survives_a_restart(database_url: str) -> None:
     async with sql_store(database_url) as store:
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
-        table = Table(await store.load_table(table_id), store, FAST)
-        task = asyncio.create_task(table.run())
-        try:
+        async with running(Table(await store.load_table(table_id), store, FAST)) as table:
             await table.request("pause", host)
             await table.request("sit", host, seat=0, buy_in=100, name="host")
             await table.request("sit", a, seat=1, buy_in=80, name="a")
@@ -31,10 +23,6 @@ async def test_the_evening_survives_a_restart(database_url: str) -> None:
             await table.request("bomb_pot_next", host)
             await table.request("chat", a, text="hi", name="a")
             await table.request("top_up", a, amount=20)
-        finally:
-            table.shutdown()
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
         stored = await store.load_table(table_id)
         seats = {s.number: s for s in stored.seats}
         assert seats[2].bot and seats[2].player_id == bot and seats[2].name.startswith("Bot")
@@ -53,21 +41,11 @@ async def test_the_evening_survives_a_restart(database_url: str) -> None:
             (bot, "buy_in"): (60, True),
         }
         # Restored, the table deals the bomb pot with the switches applied, and uses it up.
-        table = Table(stored, store, FAST)
-        task = asyncio.create_task(table.run())
-        try:
+        async with running(Table(stored, store, FAST)) as table:
             await table.request("resume", host)
-            for _ in range(1000):
-                if table.hand is not None:
-                    break
-                await asyncio.sleep(0.01)
-            hand = table.hand
+            hand = await dealt(table)
             assert hand is not None and hand.state.config.bomb_pot
             assert a not in hand.players  # sat out by "next hand"
             assert hand.bots == (hand.players.index(bot),)
             assert not table.bomb_pot_next
             assert not (await store.load_table(table_id)).bomb_pot_next
-        finally:
-            table.shutdown()
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)

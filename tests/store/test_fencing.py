@@ -84,6 +84,7 @@ async def test_a_stale_owner_is_refused_and_its_table_stops(database_url: str) -
             first.save_switches(table_id, seat),
             first.add_chat(table_id, host, "host", 0, "hello"),
             first.set_bomb_pot_next(table_id, True),
+            first.set_away(table_id, 0, 1.0),
             first.cash_out(table_id, seat),
         ):
             with pytest.raises(OwnershipLost):

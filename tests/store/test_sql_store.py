@@ -4,7 +4,6 @@ what the table actor holds."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 
 import pytest
@@ -15,30 +14,17 @@ from app.store import tables as store_tables
 from app.store.models import HandActionRow, HandRow, SeatRow, TableRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.hand import Hand, action_from_json, setup_from_json
+from app.tables.hand import action_from_json, setup_from_json
 from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat
-from app.tables.table import Runtime, Table
-from tests.tables.stores import sql_store
-
-FAST = Runtime(between_hands=3600, clock_enabled=False, away_grace=3600, deal_unwatched=True)
-
-
-async def dealt(table: Table) -> Hand | None:
-    """The table's hand once dealt (a deal waits for its commit; 10 s for a busy machine)."""
-    for _ in range(1000):
-        if table.hand is not None:
-            break
-        await asyncio.sleep(0.01)
-    return table.hand
+from app.tables.table import Table
+from tests.tables.stores import FAST, dealt, running, sql_store
 
 
 async def test_a_played_hand_is_stored_as_the_table_holds_it(database_url: str) -> None:
     async with sql_store(database_url) as store:
         host, a, b = await store.make_players(3)
         table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
-        table = Table(await store.load_table(table_id), store, FAST)
-        task = asyncio.create_task(table.run())
-        try:
+        async with running(Table(await store.load_table(table_id), store, FAST)) as table:
             await table.request("pause", host)
             for number, (pid, buy_in) in enumerate(((host, 100), (a, 80), (b, 60))):
                 await table.request("sit", pid, seat=number, buy_in=buy_in, name=f"p{number}")
@@ -84,8 +70,6 @@ async def test_a_played_hand_is_stored_as_the_table_holds_it(database_url: str) 
             assert sum(seats.values()) == 240 == await store.balance(table_id)
             assert table_row.button == table.button and table_row.hand_number == 1
             assert (await store.load_table(table_id)).hand is None  # no hand left open
-        finally:
-            task.cancel()
 
 
 async def test_a_writer_whose_connection_dies_reconnects(
@@ -97,9 +81,7 @@ async def test_a_writer_whose_connection_dies_reconnects(
     async with sql_store(postgres_url) as store:
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=2, decision_time=0), "c")
-        table = Table(await store.load_table(table_id), store, FAST)
-        task = asyncio.create_task(table.run())
-        try:
+        async with running(Table(await store.load_table(table_id), store, FAST)) as table:
             await table.request("sit", host, seat=0, buy_in=100, name="h")
             await table.request("sit", a, seat=1, buy_in=100, name="a")
             hand = await dealt(table)
@@ -130,8 +112,6 @@ async def test_a_writer_whose_connection_dies_reconnects(
                     select(HandActionRow.kind).where(HandActionRow.hand_id == uuid.UUID(hand.id))
                 ))  # fmt: skip
             assert stored == ["call"]
-        finally:
-            task.cancel()
 
 
 async def test_missed_blinds_are_stored_with_the_seat(database_url: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -10,6 +11,13 @@ from app.store.db import create_engine, session_factory
 from app.store.migrate import upgrade_connection
 from app.store.models import Player
 from app.store.tables import SqlTableStore
+from app.tables.hand import Hand
+from app.tables.table import Runtime, Table
+
+#: store tests' tables: no clock, no away grace, no next hand until a test asks for one
+FAST = Runtime(
+    between_hands=3600, clock_enabled=False, away_grace=3600, bot_think=0.0, deal_unwatched=True
+)
 
 
 class TestStore(SqlTableStore):
@@ -35,3 +43,24 @@ async def sql_store(url: str) -> AsyncIterator[TestStore]:
     finally:
         await store.close()
         await engine.dispose()
+
+
+@asynccontextmanager
+async def running(table: Table) -> AsyncIterator[Table]:
+    """The table's actor running for the block, then shut down and stopped."""
+    task = asyncio.create_task(table.run())
+    try:
+        yield table
+    finally:
+        table.shutdown()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def dealt(table: Table) -> Hand | None:
+    """The table's hand once dealt (a deal waits for its commit; 10 s for a busy machine)."""
+    for _ in range(1000):
+        if table.hand is not None:
+            break
+        await asyncio.sleep(0.01)
+    return table.hand

@@ -1,0 +1,43 @@
+"""The SQL side of what a table resumes with after a restart, beyond its seats and open hand:
+when each seat's player went away (the away grace continues), and the last hand's blind
+seats (the dead button places the next hand from them).
+
+A mixin of `SqlTableStore` (the table store contract, `app.tables.store.TableStore`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.store.models import HandRow, SeatRow
+
+
+class ResumeStore:
+    sessions: async_sessionmaker[AsyncSession]
+    #: refuses the write (rolled back) once another process took the table (`SqlTableStore`)
+    _fence: Callable[[AsyncSession, str], Awaitable[None]]
+
+    async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
+        async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
+            await s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat)
+                .values(away_since=since)
+            )
+
+    @staticmethod
+    async def last_blinds(s: AsyncSession, table_id: uuid.UUID) -> tuple[int | None, int | None]:
+        """The blind seats of the table's last hand (its record), for `load_table`."""
+        record = await s.scalar(
+            select(HandRow.record)
+            .where(HandRow.table_id == table_id)
+            .order_by(HandRow.number.desc())
+            .limit(1)
+        )
+        blinds = (record or {}).get("blind_seats") or (None, None)
+        return blinds[0], blinds[1]

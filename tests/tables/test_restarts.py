@@ -1,0 +1,119 @@
+"""What a restart of the table keeps (the real store, SQLite and PostgreSQL): time bank spent
+in the middle of a hand, the away grace already run, and the dead button's blind seats."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from app.tables.config import TableConfig
+from app.tables.table import Runtime, Table
+from app.tables.viewer import Viewer
+from tests.tables.stores import FAST, dealt, running, sql_store
+
+CLOCK = Runtime(between_hands=3600, clock_enabled=True, away_grace=3600, deal_unwatched=True)
+
+
+async def until(predicate: Any, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_time_bank_spent_mid_hand_stays_spent_after_a_restart(database_url: str) -> None:
+    """The bank was stored only with the hand's result: a restart in the middle of the hand
+    gave back what the player had spent of it."""
+    async with sql_store(database_url) as store:
+        host, a, b = await store.make_players(3)
+        config = TableConfig(seats=3, decision_time=30, time_bank=5)
+        table_id = await store.create_table(host, config, "c")
+        async with running(Table(await store.load_table(table_id), store, CLOCK)) as table:
+            await table.request("pause", host)
+            for i, pid in enumerate((host, a, b)):
+                await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
+            await table.request("resume", host)
+            hand = await dealt(table)
+            assert hand is not None and hand.state.actor is not None
+            actor = hand.players[hand.state.actor]
+            await table.request("more_time", actor)
+            await asyncio.sleep(0.5)
+            await table.request("act", actor, hand=hand.id, counter=0, action="call")
+            assert not hand.state.complete  # three players: the hand goes on
+            seat = table.seat_of(actor)
+            assert seat is not None and seat.time_bank <= 4.5
+        stored = await store.load_table(table_id)
+        assert stored.hand is not None  # the table stopped in the middle of the hand
+        kept = next(s for s in stored.seats if s.player_id == actor)
+        assert kept.time_bank <= 4.5, kept.time_bank
+        others = [s.time_bank for s in stored.seats if s.player_id != actor]
+        assert others == [5.0, 5.0]
+
+
+async def test_the_away_grace_continues_after_a_restart(database_url: str) -> None:
+    """When each seat went away was not kept: after a restart the away grace started again in
+    full, so a player gone before it sat there for the grace again (and again)."""
+    runtime = Runtime(between_hands=3600, clock_enabled=False, away_grace=60, deal_unwatched=True)
+    async with sql_store(database_url) as store:
+        host, a = await store.make_players(2)
+        table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
+        async with running(Table(await store.load_table(table_id), store, runtime)) as table:
+            await table.request("pause", host)
+            viewers = {pid: Viewer(pid) for pid in (host, a)}
+            for i, pid in enumerate((host, a)):
+                await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
+                await table.request("attach", pid, viewer=viewers[pid])
+            await table.request("detach", a, viewer=viewers[a])
+            left_at = time.time()
+            await asyncio.sleep(1.0)
+        stored = {s.player_id: s for s in (await store.load_table(table_id)).seats}
+        assert stored[a].away_since is not None and abs(stored[a].away_since - left_at) < 0.5
+        assert stored[host].away_since is None  # here when the table stopped
+        async with running(Table(await store.load_table(table_id), store, runtime)) as table:
+            await until(lambda: a in table._grace and host in table._grace)
+            loop = asyncio.get_running_loop()
+            left = {pid: table._grace[pid].when() - loop.time() for pid in (host, a)}
+            assert left[a] < 59.2, left  # a minute less the second gone, not a fresh minute
+            assert left[host] > 59.0, left  # away from the restart on: the grace in full
+            # Coming back clears it (stored): a later restart gives a fresh grace again.
+            await table.request("attach", a, viewer=Viewer(a))
+            seat = table.seat_of(a)
+            assert seat is not None and not seat.away and seat.away_since is None
+        stored = {s.player_id: s for s in (await store.load_table(table_id)).seats}
+        assert stored[a].away_since is None
+        assert stored[host].away_since is not None  # away since the restart, never came back
+
+
+async def test_a_dead_button_places_the_first_hand_after_a_restart_by_its_rules(
+    database_url: str,
+) -> None:
+    """With `dead_button` the previous hand's blind seats lived only in that hand's record:
+    after a restart between hands the next hand was placed by the moving-button rules."""
+    async with sql_store(database_url) as store:
+        players = await store.make_players(4)
+        config = TableConfig(seats=4, decision_time=0, dead_button=True)
+        table_id = await store.create_table(players[0], config, "c")
+        async with running(Table(await store.load_table(table_id), store, FAST)) as table:
+            await table.request("pause", players[0])
+            for i, pid in enumerate(players):
+                await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
+            await table.request("resume", players[0])
+            hand = await dealt(table)
+            assert hand is not None and hand.blind_seats == (1, 2) and table.button == 0
+            await table.request("pause", players[0])
+            while not hand.state.complete:  # everyone folds to the big blind
+                actor = hand.players[hand.state.actor or 0]
+                await table.request("act", actor, hand=hand.id, counter=hand.counter,
+                                    action="fold")  # fmt: skip
+            await table.request("sit_out", players[1])  # the small blind leaves the game
+        async with running(Table(await store.load_table(table_id), store, FAST)) as table:
+            await table.request("resume", players[0])
+            await until(lambda: table.hand is not None)
+            hand = table.hand
+            assert hand is not None and hand.number == 2
+            # Dead button: the big blind moves on one seat (3), the small blind is the last
+            # big blind (2), the button the seat of the last small blind (1, sitting out).
+            # The moving button would have put the button on 2 and the blinds on 3 and 0.
+            assert hand.blind_seats == (2, 3) and table.button == 1
