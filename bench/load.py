@@ -2,6 +2,14 @@
 
 ``.venv/bin/python bench/load.py --tables 500 --seconds 60 --pace human``
 ``.venv/bin/python bench/load.py --tables 100 --seconds 30 --pace flat``
+``.venv/bin/python bench/load.py --pace human --tables 500 --seconds 20 --compare-processes 1,2``
+``.venv/bin/python bench/load.py --pace flat --tables 20 --processes 2 --compare-relayed 0,0.5``
+
+PostgreSQL runs with its default durability (fsync and synchronous_commit on) unless
+``--fsync-off``; the report prints them. ``--processes N`` runs N server processes on the one
+database and Redis (server i pinned to CPU i % CPUs, the bots then on every CPU); each table's
+seats connect to its owner, or ``--relayed F`` of them to another process. The compare modes
+run several such configurations in one invocation and print them side by side.
 
 One run:
 1. starts a throwaway PostgreSQL cluster and redis-server on loopback (tests/servers.py);
