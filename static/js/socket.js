@@ -19,6 +19,7 @@ export class TableSocket {
     this.pinger = null;
     this.stopped = false;
     this.status = 'connecting';
+    this.opened = false; // ever
     this.retryAt = 0;
     window.addEventListener('online', () => this.reconnectNow());
     window.addEventListener('offline', () => this.drop());
@@ -46,6 +47,7 @@ export class TableSocket {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.attempt = 0;
+      this.opened = true;
       this.setStatus('open');
       const queued = this.queue.splice(0);
       queued.forEach((m) => ws.send(JSON.stringify(m)));

@@ -18,7 +18,7 @@ def test_frames_join_a_run_and_split_it_at_the_size_cap() -> None:
     assert frames(['{"a":1}', '{"b":2}'], True) == ['[{"a":1},{"b":2}]']
     big = '{"x":"' + "y" * (BATCH_CHARS // 2) + '"}'
     out = frames([big, big, '{"c":3}'], True)
-    assert out == [big, f"[{big},{{\"c\":3}}]"]
+    assert out == [big, f'[{big},{{"c":3}}]']
     assert all(len(f) <= BATCH_CHARS + 2 for f in out)
     assert batching({}) is False
     assert batching({"batch": "1"}) is True
@@ -53,10 +53,13 @@ async def test_a_burst_is_one_frame_only_for_a_client_that_asked(
         assert max(a.frames) > 1, a.frames  # a burst came as one array frame
         assert all(n == 0 for n in watcher.frames), watcher.frames  # never an array
         assert b.frames and all(n == 0 for n in b.frames)
+
         # The same events, numbered the same, to the batching and the plain client (the
         # reader asserts each frame's seqs are consecutive across and inside arrays).
         def events(c: Client) -> dict[int, str]:
-            return {m["seq"]: m["type"] for m in c.messages if m["type"] != "snapshot" and "seq" in m}
+            return {
+                m["seq"]: m["type"] for m in c.messages if m["type"] != "snapshot" and "seq" in m
+            }
 
         common = sorted(set(events(a)) & set(events(watcher)))
         assert len(common) > 10
