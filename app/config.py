@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SECRET_KEY_MIN_LENGTH = 32
@@ -139,6 +140,35 @@ class Settings(BaseSettings):
     ws_flood_seconds: float = Field(
         default=3.0, gt=0, le=600, description="Seconds over WS_RATE before a client is closed."
     )
+    # ------------------------------------------------------------- several processes
+    process_name: str | None = Field(
+        default=None,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9._:-]+$",
+        description="Names this process among those sharing DATABASE_URL and REDIS_URL (each "
+        "its own); default <hostname>:<PORT>.",
+    )
+    lease_seconds: float = Field(
+        default=10.0,
+        ge=0.2,
+        le=300,
+        description="A table's owner lease: a process that stops renewing it loses its tables "
+        "to the others after this.",
+    )
+    lease_renew: float = Field(
+        default=2.0,
+        gt=0,
+        le=100,
+        description="Seconds between lease renewals and sweeps for lapsed tables "
+        "(under half of LEASE_SECONDS).",
+    )
+    drain_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        le=3600,
+        description="Seconds a stopping process (SIGTERM) with others beside it lets the hands "
+        "in play end before handing its tables over.",
+    )
     log_debug_loggers: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Third-party loggers allowed below info (they stay at info otherwise).",
@@ -214,6 +244,23 @@ class Settings(BaseSettings):
     @classmethod
     def _lower(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _renew_within_lease(self) -> Settings:
+        if self.lease_renew * 2 > self.lease_seconds:
+            raise ValueError("LEASE_RENEW must be at most half of LEASE_SECONDS")
+        return self
+
+    @property
+    def effective_process_name(self) -> str:
+        if self.process_name:
+            return self.process_name
+        return f"{socket.gethostname()}:{self.port}"
+
+    @property
+    def shared(self) -> bool:
+        """Several processes may share the tables: PostgreSQL and Redis (else it runs alone)."""
+        return self.redis_url is not None and not self.is_sqlite
 
     @property
     def effective_database_url(self) -> str:

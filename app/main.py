@@ -24,11 +24,14 @@ from app import __version__
 from app.api import assets, deals, health, history, identity, ledger, tables, tournaments, ws
 from app.api.headers import SecurityHeaders
 from app.api.hosts import HostCheck
-from app.api.limits import BodyLimit, Connections, PerMinute
+from app.api.limits import BodyLimit, Connections, PerMinute, SharedPerMinute
 from app.api.transport import bounded_protocol
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
+from app.scale.lease import Leases, Ownership, SoleLeases
+from app.scale.relay import Relay
+from app.scale.solo import AnotherProcess, DatabaseHold, hold_when_up
 from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.tables import SqlTableStore
@@ -62,7 +65,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = create_engine(settings.effective_database_url)
         app.state.sessions = session_factory(app.state.engine)
         app.state.presence = create_presence(settings.redis_url, settings.presence_ttl)
-        app.state.table_store = SqlTableStore(app.state.sessions)
+        app.state.table_store = SqlTableStore(app.state.sessions, fenced=True)
+        hold, ownership = await _ownership(settings)
         app.state.tables = TableRegistry(
             app.state.table_store,
             Runtime(
@@ -75,7 +79,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 chat_burst=settings.chat_burst,
                 chat_window=settings.chat_window,
             ),
+            ownership=ownership,
+            lease=settings.lease_seconds,
+            renew=settings.lease_renew,
         )
+        app.state.relay = None
+        if isinstance(ownership, Leases):  # shared: WebSockets of others' tables are relayed
+            # and an address's creations are counted across every process
+            app.state.session_rate = SharedPerMinute(
+                ownership.client, settings.sessions_per_minute, "sessions"
+            )
+            app.state.table_rate = SharedPerMinute(
+                ownership.client, settings.tables_per_minute, "tables"
+            )
+            app.state.relay = Relay(
+                ownership.client,
+                ownership,
+                app.state.tables,
+                app.state.presence,
+                outbox_limit=settings.ws_outbox_limit,
+            )
+            app.state.tables.on_take = app.state.relay.taken
+            await app.state.relay.start()
         await app.state.tables.start()
         app.state.tournaments = Hall(
             SqlTournamentStore(app.state.sessions),
@@ -95,7 +120,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sealing.cancel()
             await asyncio.gather(sealing, return_exceptions=True)
             await app.state.tournaments.close()
+            relay = app.state.relay
+            if relay is not None and await relay.others_alive():  # someone to hand over to
+                await app.state.tables.drain(settings.drain_seconds)
             await app.state.tables.close()
+            if app.state.relay is not None:
+                await app.state.relay.close()  # closes the Redis client with the leases
+            else:
+                await ownership.close()
+            if hold is not None:
+                await hold.release()
             await history.stop_luck_tasks(app.state)
             await app.state.table_store.close()
             await app.state.presence.close()
@@ -126,6 +160,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(assets.router(assets.Assets(static_dir())))
     return app
+
+
+async def _ownership(settings: Settings) -> tuple[DatabaseHold | None, Ownership]:
+    """Shared (PostgreSQL and Redis): leases in Redis. Else this process runs alone, and
+    holds the database so that a second one is refused (`AnotherProcess`)."""
+    name = settings.effective_process_name
+    if settings.shared:
+        assert settings.redis_url is not None
+        return None, Leases.from_url(settings.redis_url, name, settings.lease_seconds)
+    try:
+        hold = await hold_when_up(settings.effective_database_url)
+    except AnotherProcess as refused:
+        log.error("not starting: %s", refused)
+        raise
+    return hold, SoleLeases(name)
 
 
 async def _seal_old_decks(engine: object) -> None:

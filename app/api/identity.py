@@ -119,7 +119,7 @@ async def join(body: Join, request: Request, response: Response, sessions: Sessi
                settings: SettingsDep, player: MaybePlayerDep) -> Me:  # fmt: skip
     """Pick a display name. The first call makes the player; later calls rename. Every call
     sets a new session token and forgets the old one."""
-    check_rate(request.app.state.session_rate, request, "sessions")
+    await check_rate(request.app.state.session_rate, request, "sessions")
     token = secrets.token_urlsafe(32)
     expires = _now() + timedelta(days=settings.session_days)
     async with sessions.begin() as s:

@@ -16,8 +16,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.api.history import all_in_luck
 from app.api.identity import PlayerDep
 from app.api.tables import table_by_code
+from app.scale.relay import RemoteTable
 from app.tables.errors import TableError
 from app.tables.ledger import KINDS, settle_up
+from app.tables.store import TableStore
 from app.tables.table import Table
 
 router = APIRouter(prefix="/api/tables", tags=["ledger"])
@@ -73,7 +75,11 @@ class Ledger(BaseModel):
     adjustments: list[AdjustmentOut] = []
 
 
-async def read_ledger(table: Table, luck: dict[str, float] | None = None) -> Ledger:
+async def read_ledger(
+    table: Table | RemoteTable, store: TableStore, luck: dict[str, float] | None = None
+) -> Ledger:
+    """The table's ledger from its owner (maybe through the relay) and the adjustments'
+    reasons from the shared store."""
     try:
         result = await table.request("ledger", None)
     except TableError as error:
@@ -97,7 +103,7 @@ async def read_ledger(table: Table, luck: dict[str, float] | None = None) -> Led
         cashed_out=sum(line.cash_out for line in lines),
     )
     try:
-        entered = await table.store.adjustments(table.id)
+        entered = await store.adjustments(table.id)
     except (SQLAlchemyError, OSError):  # a database that does not answer: typed, as above
         raise HTTPException(
             503, detail={"code": "unavailable", "message": "the database did not answer"}
@@ -111,7 +117,9 @@ async def ledger(code: str, request: Request, player: PlayerDep) -> Ledger:
     """Per player: buy-ins, top-ups, adjustments, cash-outs, stack, chips in play and net
     (bots marked), the identity's totals, and the fewest payments that square every net."""
     table = await table_by_code(request, code)
-    return await read_ledger(table, await all_in_luck(request, table.id))
+    return await read_ledger(
+        table, request.app.state.table_store, await all_in_luck(request, table.id)
+    )
 
 
 def _csv(rows: list[list[Any]]) -> str:
@@ -130,7 +138,9 @@ async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response
     """The ledger as CSV: one row per player, then the settle-up payments, then the host's
     adjustments with their reasons."""
     table = await table_by_code(request, code)
-    data = await read_ledger(table, await all_in_luck(request, table.id))
+    data = await read_ledger(
+        table, request.app.state.table_store, await all_in_luck(request, table.id)
+    )
     header = ["player_id", "name", "bot", "seated", *KINDS, "stack", "in_play", "net",
               "all_in_adjusted_net"]  # fmt: skip
     rows: list[list[Any]] = [header]

@@ -7,12 +7,17 @@ setting.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import secrets
 import time
 from collections import Counter, deque
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
+import redis.asyncio as aioredis
 from fastapi import HTTPException, Request
+from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
@@ -51,10 +56,75 @@ class PerMinute:
         for key in [k for k, s in self.events.items() if not s or now - s[-1] >= self.window]:
             del self.events[key]
 
+    async def admit(self, key: str) -> bool:
+        return self.allow(key)
 
-def check_rate(limiter: PerMinute, request: Request, what: str) -> None:
+
+log = logging.getLogger("omaha.limits")
+
+# A sliding window in one sorted set per key, on Redis's own clock (processes' clocks may
+# differ): drop the stamps older than the window, refuse at the limit, else stamp and keep
+# the key no longer than the window.
+_SLIDE = """
+local now = redis.call('TIME')
+local t = tonumber(now[1]) * 1000000 + tonumber(now[2])
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t - window)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], t, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
+return 1
+"""
+
+
+class SharedPerMinute:
+    """`PerMinute` counted in Redis, so that several server processes (scale-out) allow an
+    address `limit` events a minute in all, not `limit` each. While Redis does not answer,
+    this process counts alone (bounded still, per process) rather than refuse everyone."""
+
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        limit: int,
+        what: str,
+        window: float = 60.0,
+        prefix: str = "omaha",
+        timeout: float = 1.0,
+    ) -> None:
+        self.limit, self.window, self.timeout = limit, window, timeout
+        self.key = f"{prefix}:rate:{what}:"
+        self.alone = PerMinute(limit, window)
+        self._slide = client.register_script(_SLIDE)
+        self._failing = False
+
+    async def admit(self, key: str) -> bool:
+        try:
+            async with asyncio.timeout(self.timeout):
+                args: list[int | str] = [
+                    int(self.window * 1_000_000),
+                    self.limit,
+                    secrets.token_hex(8),
+                ]
+                allowed = await self._slide(keys=[self.key + key], args=args)
+        except (RedisError, OSError, TimeoutError) as error:
+            if not self._failing:
+                log.warning("rate limits counted in this process alone: Redis %s",
+                            type(error).__name__)  # fmt: skip
+                self._failing = True
+            return self.alone.allow(key)
+        self._failing = False
+        return bool(allowed)
+
+
+class Limiter(Protocol):
+    limit: int
+
+    async def admit(self, key: str) -> bool: ...
+
+
+async def check_rate(limiter: Limiter, request: Request, what: str) -> None:
     """Raise a 429 `rate_limited` error when this client address made too many `what`."""
-    if not limiter.allow(client_address(request)):
+    if not await limiter.admit(client_address(request)):
         raise HTTPException(
             429,
             detail={

@@ -15,6 +15,7 @@ from app.api.identity import PlayerDep
 from app.api.limits import check_rate
 from app.config import Settings
 from app.presence import players_online
+from app.scale.relay import RemoteTable, facts, find_or_relay
 from app.store.tables import SqlTableStore
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
@@ -73,19 +74,20 @@ class TableSummary(BaseModel):
     hand_running: bool
 
 
-def summary(table: Table, player_id: str, online: int | None) -> TableSummary:
-    c = table.config
+def summary(table: dict[str, Any], player_id: str, online: int | None) -> TableSummary:
+    """From the table's `facts` (app.scale.relay: here, or from the process that runs it)."""
+    c = TableConfig.model_validate(table["config"])
     return TableSummary(
-        code=table.code,
+        code=table["code"],
         name=c.name,
         game=c.game,
         betting=str(c.betting),
         blinds=f"{c.small_blind}/{c.big_blind}" + (f" ante {c.ante}" if c.ante else ""),
         seats=c.seats,
-        seated=sum(1 for s in table.seats if s is not None),
+        seated=table["seated"],
         online=online,
-        host=table.host_id == player_id,
-        hand_running=table.hand is not None and not table.hand.state.complete,
+        host=table["host_id"] == player_id,
+        hand_running=table["hand_running"],
     )
 
 
@@ -115,7 +117,7 @@ async def create_table(config: TableConfig, request: Request, player: PlayerDep)
                 "message": f"you host {settings.tables_per_host} open tables: close one first",
             },
         )
-    check_rate(request.app.state.table_rate, request, "tables")
+    await check_rate(request.app.state.table_rate, request, "tables")
     table = await registry(request).create(str(player.id), config)
     base = public_base(request)
     ws_base = base.replace("http", "ws", 1)
@@ -132,24 +134,27 @@ async def my_tables(request: Request, player: PlayerDep, presence: PresenceDep) 
     """The tables the viewer hosts or sits at, newest first, with who is online."""
     out = []
     reg = registry(request)
+    relay = request.app.state.relay
     for table_id in await stored(request, store(request).tables_of(str(player.id))):
         try:
-            table = await reg.find(table_id)
+            table = await find_or_relay(relay, reg, table_id)
+            known = facts(table) if isinstance(table, Table) else await table.request("facts")
         except TableError:
             continue
         online = await players_online(presence, table_id)
-        out.append(summary(table, str(player.id), None if online is None else len(online)))
+        out.append(summary(known, str(player.id), None if online is None else len(online)))
     return out
 
 
-async def table_by_code(request: Request, code: str) -> Table:
+async def table_by_code(request: Request, code: str) -> Table | RemoteTable:
+    """The table of an invite code: here, or relayed to the process that runs it."""
     if len(code) > 64:
         raise HTTPException(404, detail={"code": "no_such_table", "message": "no such table"})
     table_id = await stored(request, store(request).table_by_code(code))
     try:
         if table_id is None:
             raise TableError("no_such_table", "no such table")
-        return await registry(request).find(table_id)
+        return await find_or_relay(request.app.state.relay, registry(request), table_id, code)
     except TableError as error:
         status = 503 if error.code == "unavailable" else 404
         raise HTTPException(status, detail={"code": error.code, "message": error.message}) from None
@@ -162,7 +167,10 @@ async def public_state(code: str, request: Request, presence: PresenceDep) -> di
     not answer) and how many spectators watch (no spectator's player id: a spectator is
     nobody's business)."""
     table = await table_by_code(request, code)
-    view = table_view(table, None)
+    try:
+        view = table_view(table, None) if isinstance(table, Table) else await table.request("view")
+    except TableError as error:
+        raise HTTPException(503, detail={"code": error.code, "message": error.message}) from None
     view["type"] = "table_state"
     online = await players_online(presence, table.id)
     if online is None:

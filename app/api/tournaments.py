@@ -142,7 +142,7 @@ async def create_tournament(body: TournamentIn, request: Request, player: Player
     if len(hosted) >= server.tournaments_per_host:
         raise HTTPException(429, detail={"code": "too_many_tournaments", "message":
                             f"you host {len(hosted)} unfinished tournaments"})  # fmt: skip
-    check_rate(request.app.state.table_rate, request, "tables")
+    await check_rate(request.app.state.table_rate, request, "tables")
     director = await hall(request).create(settings, host)
     base = public_base(request)
     return Created(id=director.id, code=director.code,

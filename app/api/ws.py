@@ -29,6 +29,8 @@ from app.api.limits import Connections, client_address
 from app.config import Settings
 from app.logging import log_ws_event
 from app.presence import Presence, connection_id
+from app.presence.keeper import keep_online
+from app.scale.relay import RemoteTable, find_or_relay
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Table
@@ -187,29 +189,6 @@ async def _writer(websocket: WebSocket, viewer: Viewer, batch: bool = False) -> 
             await send({"type": "websocket.send", "text": text})
 
 
-async def _presence_keeper(
-    presence: Presence, table: Table, player_id: str, entry: str, stop: asyncio.Event
-) -> None:
-    """Keep this connection (`entry`) online in presence with its player's current seat:
-    refreshed every third of the TTL, and at once when a seat changes (approved, left,
-    removed). Stops on `stop` (a cancellation can be swallowed inside the Redis client, so
-    it is not relied on)."""
-    loop = asyncio.get_running_loop()
-    sent: object = ()  # nothing sent yet
-    due = 0.0
-    while not stop.is_set():
-        changed = table.seat_changes
-        seat = table.seat_of(player_id)
-        number = seat.number if seat else None
-        if number != sent or loop.time() >= due:
-            with contextlib.suppress(Exception):
-                await presence.connect(table.id, entry, number)
-            sent, due = number, loop.time() + max(0.5, presence.ttl / 3)
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(max(0.0, due - loop.time())):  # no task per wait
-                await changed.wait()
-
-
 @router.websocket("/ws/tables/{code}")
 async def table_socket(websocket: WebSocket, code: str) -> None:
     app = websocket.app
@@ -231,9 +210,10 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(CLOSE_POLICY)
         return
     registry: TableRegistry = app.state.tables
+    table: Table | RemoteTable | None
     try:
         table_id = await app.state.table_store.table_by_code(code) if len(code) <= 64 else None
-        table = await registry.find(table_id) if table_id else None
+        table = await find_or_relay(app.state.relay, registry, table_id) if table_id else None
     except TableError as refused:
         table = None
         if refused.code == "unavailable":  # being restored: come back soon
@@ -265,7 +245,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
 
 async def _serve(
     websocket: WebSocket,
-    table: Table,
+    table: Table | RemoteTable,
     player_id: str,
     name: str,
     settings: Settings,
@@ -298,7 +278,8 @@ async def _serve(
         viewer.on_close = stop_writer
         reader = asyncio.create_task(_reader(websocket, table, viewer, name, settings))
         tasks.append(reader)
-        tasks.append(asyncio.create_task(_presence_keeper(presence, table, player_id, entry, stop)))
+        if isinstance(table, Table):  # a relayed one's presence is kept by its owner
+            tasks.append(asyncio.create_task(keep_online(presence, table, player_id, entry, stop)))
         seat = table.seat_of(player_id)
         log_ws_event("connect", table_id=table.id, seat=seat.number if seat else None,
                      player_id=player_id, client=client_address(websocket.scope))  # fmt: skip
@@ -314,8 +295,9 @@ async def _serve(
         if tasks:
             await asyncio.wait(tasks, timeout=5)
         table.post_detach(viewer)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(presence.disconnect(table.id, entry), 2.0)
+        if isinstance(table, Table):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(presence.disconnect(table.id, entry), 2.0)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(websocket.close(close_code, reason[:120]), 1.0)
         seat = table.seat_of(player_id)
@@ -324,7 +306,11 @@ async def _serve(
 
 
 async def _reader(
-    websocket: WebSocket, table: Table, viewer: Viewer, name: str, settings: Settings
+    websocket: WebSocket,
+    table: Table | RemoteTable,
+    viewer: Viewer,
+    name: str,
+    settings: Settings,
 ) -> tuple[int, str]:
     """Read, check, validate, forward. Returns the close code and reason when it stops."""
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
@@ -388,6 +374,9 @@ async def _reader(
             continue
         if message.type in ("sit", "chat"):
             data["name"] = name
+        if isinstance(table, RemoteTable):  # answered by its owner, through the relay
+            table.tell(message.type, viewer.player_id, viewer, message.id, data)
+            continue
         try:
             # `timeout`, not `wait_for`: wait_for wraps the request in a task of its own.
             async with asyncio.timeout(REPLY_TIMEOUT):

@@ -8,6 +8,7 @@ table store's own module keeps to its hot path. Seeds are sealed at rest (`decks
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -24,6 +25,8 @@ EXPORT_HANDS = 5000
 
 class DealStore:
     sessions: async_sessionmaker[AsyncSession]
+    #: refuses the write (rolled back) once another process took the table (`SqlTableStore`)
+    _fence: Callable[[AsyncSession, str], Awaitable[None]]
 
     async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
         await self.end_deal_seed(table_id, None, False, (seed_id, seed, digest))
@@ -37,6 +40,7 @@ class DealStore:
     ) -> None:
         tid = uuid.UUID(table_id)
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             if seed_id is not None:
                 await s.execute(
                     update(DealSeedRow)
@@ -49,6 +53,7 @@ class DealStore:
 
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await s.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat)

@@ -93,6 +93,9 @@ class TableRow(Base):
     requests: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     #: the host called a one-off bomb pot for the next hand
     bomb_pot_next: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the fencing token of the table's owner: bumped by each process that takes the table;
+    #: a write carrying an older one is refused (app.store.tables)
+    owner_epoch: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
 
 
 class SeatRow(Base):

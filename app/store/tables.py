@@ -34,6 +34,7 @@ from app.store.models import (
     TableRow,
 )
 from app.tables.config import TableConfig
+from app.tables.errors import TableError
 from app.tables.hand import Hand, awarded
 from app.tables.seat import Seat
 from app.tables.store import (
@@ -41,6 +42,7 @@ from app.tables.store import (
     LEDGER_IN,
     Adjustment,
     LedgerTotal,
+    OwnershipLost,
     StoredHand,
     StoredTable,
     StoreInDoubt,
@@ -118,6 +120,21 @@ _MOVE_BUTTON = (
     .where(_TABLES.c.id == bindparam("b_id"))
     .values(button=bindparam("button"), hand_number=bindparam("hand_number"))
 )
+# The fence: each write of a table first checks, in its own transaction, that the table's
+# epoch is still the one this process took it with. An UPDATE (not a SELECT): it takes the
+# row's lock until the commit, so a taker's bump waits for this write, or this write sees the
+# bump and changes nothing; and on SQLite it is what opens the write transaction.
+_FENCE = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.owner_epoch == bindparam("b_epoch"))
+    .values(owner_epoch=_TABLES.c.owner_epoch)
+)
+_TAKE = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.closed_at.is_(None))
+    .values(owner_epoch=_TABLES.c.owner_epoch + 1)
+    .returning(_TABLES.c.owner_epoch)
+)
 _END_HAND = (
     update(_HANDS)
     .where(_HANDS.c.id == bindparam("b_id"))
@@ -129,13 +146,26 @@ _END_HAND = (
 # trip, atomic on its own (no BEGIN/COMMIT round trips), prepared once per connection, and
 # none of SQLAlchemy's per-statement work, which was most of the store's CPU flat out.
 # Rows of one batch never collide: a batch holds at most one write per table.
+# `fence` is `_FENCE` for every table of the batch ($46 ids, $47 the epochs they were taken
+# with; null: not fenced): FOR SHARE holds each row until the commit, so a taker's bump
+# waits for this statement, or this statement sees the bump (READ COMMITTED re-checks a
+# locked row's newest version) and writes nothing of that table. The tables it refused are
+# what the statement returns.
 _PG_GROUP = """
 WITH
+fence AS (
+    SELECT t.id FROM tables AS t
+    JOIN unnest($46::uuid[], $47::bigint[]) AS f (id, epoch)
+      ON t.id = f.id AND (f.epoch IS NULL OR t.owner_epoch = f.epoch)
+    FOR SHARE OF t
+),
 new_hands AS (
     INSERT INTO hands (id, table_id, number, record, deck, result, ended_at, game, pot, deal)
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::json[], $5::json[],
                          $6::json[], $7::timestamptz[], $39::text[], $40::bigint[],
                          $45::json[])
+        AS u (id, table_id, number, record, deck, result, ended_at, game, pot, deal)
+    WHERE u.table_id IN (SELECT id FROM fence)
     RETURNING id, serial
 ),
 new_players AS (
@@ -147,22 +177,27 @@ new_players AS (
 buttons AS (
     UPDATE tables AS t SET button = u.button, hand_number = u.hand_number
     FROM unnest($8::uuid[], $9::int[], $10::int[]) AS u (id, button, hand_number)
-    WHERE t.id = u.id
+    WHERE t.id = u.id AND u.id IN (SELECT id FROM fence)
 ),
 actions AS (
     INSERT INTO hand_actions (hand_id, counter, player, kind, amount, agree)
-    SELECT * FROM unnest($11::uuid[], $12::int[], $13::int[], $14::text[], $15::bigint[],
-                         $16::bool[])
+    SELECT u.hand_id, u.counter, u.player, u.kind, u.amount, u.agree
+    FROM unnest($11::uuid[], $12::int[], $13::int[], $14::text[], $15::bigint[],
+                $16::bool[], $48::uuid[])
+         AS u (hand_id, counter, player, kind, amount, agree, table_id)
+    WHERE u.table_id IN (SELECT id FROM fence)
 ),
 ends AS (
     UPDATE hands AS h SET result = u.result, ended_at = u.ended_at, pot = u.pot
-    FROM unnest($17::uuid[], $18::json[], $19::timestamptz[], $44::bigint[])
-         AS u (id, result, ended_at, pot)
-    WHERE h.id = u.id
+    FROM unnest($17::uuid[], $18::json[], $19::timestamptz[], $44::bigint[], $49::uuid[])
+         AS u (id, result, ended_at, pot, table_id)
+    WHERE h.id = u.id AND u.table_id IN (SELECT id FROM fence)
 ),
 ledger AS (
     INSERT INTO ledger (table_id, player_id, kind, amount)
     SELECT * FROM unnest($20::uuid[], $21::uuid[], $22::text[], $23::bigint[])
+        AS u (table_id, player_id, kind, amount)
+    WHERE u.table_id IN (SELECT id FROM fence)
 ),
 seats AS (
     UPDATE seats AS s
@@ -176,8 +211,9 @@ seats AS (
          AS u (table_id, number, player_id, name, stack, sitting_out, waiting, post, time_bank,
                leaving, removed, straddle, pending_top_up, pending_adjust, missed_blinds)
     WHERE s.table_id = u.table_id AND s.number = u.number
+      AND u.table_id IN (SELECT id FROM fence)
 )
-SELECT 1
+SELECT f.id FROM unnest($46::uuid[]) AS f (id) WHERE f.id NOT IN (SELECT id FROM fence)
 """
 
 
@@ -197,6 +233,9 @@ class _Write:
     stacks, in the same transaction)."""
 
     done: asyncio.Future[None]
+    #: the table, and the epoch it was taken with (None: not fenced)
+    table_id: uuid.UUID
+    epoch: int | None
     hand: dict[str, Any] | None = None
     players: list[dict[str, Any]] = field(default_factory=list)
     button: dict[str, Any] | None = None
@@ -234,6 +273,23 @@ CONNECT_TIMEOUT = 5.0
 APPEND_BATCH = 256
 
 
+def _rows(batch: list[_Write]) -> tuple[list[dict[str, Any]], ...]:
+    """The batch's rows by kind: hands, players dealt, buttons, actions, ends, ledger, seats."""
+    return (
+        [w.hand for w in batch if w.hand is not None],
+        [row for w in batch for row in w.players],
+        [w.button for w in batch if w.button is not None],
+        [w.action for w in batch if w.action is not None],
+        [w.end for w in batch if w.end is not None],
+        [w.ledger for w in batch if w.ledger is not None],
+        [row for w in batch for row in w.seats],
+    )
+
+
+def _settle_fenced(item: _Write, refused: set[uuid.UUID]) -> None:
+    _settle(item, OwnershipLost(str(item.table_id)) if item.table_id in refused else None)
+
+
 def _settle(item: _Write, error: Exception | None) -> None:
     for future in (item.outcome, item.done):
         if future is None or future.done():  # its actor gave up on it (or was cancelled)
@@ -265,8 +321,15 @@ class _Link:
 
 
 class SqlTableStore(DealStore):
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    """`fenced`: every write of a table carries the epoch this process took it with
+    (`take_table`), and a table not taken (or dropped) writes nothing. The server is always
+    fenced; tests of the store alone may write without taking."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, fenced: bool = False) -> None:
         self.sessions = sessions
+        self.fenced = fenced
+        #: the tables this process writes for, with the epoch it took each with
+        self.epochs: dict[str, int] = {}
         # Every action goes through a plain Core connection, not an ORM session: the session's
         # begin, flush and bulk-statement machinery was a fifth of the server's CPU flat out.
         self.engine: AsyncEngine = sessions.kw["bind"]
@@ -278,10 +341,12 @@ class SqlTableStore(DealStore):
         self._appends_loop: asyncio.AbstractEventLoop | None = None
         self._writers: list[asyncio.Task[None]] = []
 
-    async def create_table(self, host_id: str, config: TableConfig, code: str) -> str:
+    async def create_table(
+        self, host_id: str, config: TableConfig, code: str, table_id: str | None = None
+    ) -> str:
         async with self.sessions.begin() as s:
             row = TableRow(
-                id=uuid.uuid4(),
+                id=uuid.UUID(table_id) if table_id else uuid.uuid4(),
                 code=code,
                 host_id=uuid.UUID(host_id),
                 config=config.model_dump(mode="json"),
@@ -295,6 +360,37 @@ class SqlTableStore(DealStore):
         async with self.sessions() as s:
             rows = await s.scalars(select(TableRow.id).where(TableRow.closed_at.is_(None)))
             return [str(r) for r in rows]
+
+    async def take_table(self, table_id: str) -> int:
+        async with self.engine.begin() as c:
+            epoch = (await c.execute(_TAKE, {"b_id": uuid.UUID(table_id)})).scalar_one_or_none()
+        if epoch is None:
+            raise TableError("no_such_table", "no such table")
+        self.epochs[table_id] = int(epoch)
+        return int(epoch)
+
+    def drop_table(self, table_id: str) -> None:
+        self.epochs.pop(table_id, None)
+
+    def _epoch(self, table_id: str) -> int | None:
+        """The epoch a write of this table carries (None: not fenced); refused at once when
+        this process does not hold the table."""
+        if not self.fenced:
+            return None
+        epoch = self.epochs.get(table_id)
+        if epoch is None:
+            raise OwnershipLost(table_id)
+        return epoch
+
+    async def _fence(self, s: AsyncSession | AsyncConnection, table_id: str) -> None:
+        """`_FENCE` first in a write's transaction: refused (rolled back) unless this process
+        still holds the table's epoch."""
+        epoch = self._epoch(table_id)
+        if epoch is None:
+            return
+        result = await s.execute(_FENCE, {"b_id": uuid.UUID(table_id), "b_epoch": epoch})
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise OwnershipLost(table_id)
 
     async def load_table(self, table_id: str) -> StoredTable:
         tid = uuid.UUID(table_id)
@@ -408,6 +504,7 @@ class SqlTableStore(DealStore):
         requests: list[dict[str, Any]] | None = None,
     ) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await s.execute(
                 update(TableRow)
                 .where(TableRow.id == uuid.UUID(table_id))
@@ -424,6 +521,7 @@ class SqlTableStore(DealStore):
 
     async def close_table(self, table_id: str) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await s.execute(
                 update(TableRow)
                 .where(TableRow.id == uuid.UUID(table_id))
@@ -464,6 +562,7 @@ class SqlTableStore(DealStore):
 
     async def seat_player(self, table_id: str, seat: Seat, buy_in: int) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             s.add(SeatRow(**_seat_row(uuid.UUID(table_id), seat)))
             s.add(self._ledger(table_id, seat.player_id, "buy_in", buy_in))
 
@@ -472,6 +571,7 @@ class SqlTableStore(DealStore):
         seat and the buy-in, in one transaction."""
         pid = uuid.UUID(seat.player_id)
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             if await s.get(Player, pid) is None:
                 s.add(Player(id=pid, display_name=seat.name, session_token_hash=f"bot:{pid}",
                              bot=True))  # fmt: skip
@@ -481,6 +581,7 @@ class SqlTableStore(DealStore):
 
     async def save_switches(self, table_id: str, seat: Seat) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await s.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat.number)
@@ -493,6 +594,7 @@ class SqlTableStore(DealStore):
 
     async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await s.execute(
                 update(TableRow).where(TableRow.id == uuid.UUID(table_id)).values(bomb_pot_next=on)
             )
@@ -501,6 +603,7 @@ class SqlTableStore(DealStore):
         self, table_id: str, player_id: str, name: str, seat: int | None, text: str
     ) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             s.add(
                 ChatRow(
                     table_id=uuid.UUID(table_id),
@@ -532,6 +635,7 @@ class SqlTableStore(DealStore):
 
     async def update_seats(self, table_id: str, seats: list[Seat]) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await self._put_seats(s, table_id, seats)
 
     async def add_chips(self, table_id: str, seat: Seat, amount: int, kind: str) -> None:
@@ -544,13 +648,18 @@ class SqlTableStore(DealStore):
             "amount": amount,
         }
         item = _Write(
-            loop.create_future(), ledger=ledger, seats=self._seat_params(table_id, [seat])
+            loop.create_future(),
+            uuid.UUID(table_id),
+            self._epoch(table_id),
+            ledger=ledger,
+            seats=self._seat_params(table_id, [seat]),
         )
         await item.submitted(self._append_queue(loop))
 
     # Adjustments are a host's occasional command: plain transactions, not the group writer.
     async def adjust(self, table_id: str, seat: Seat, amount: int, reason: str) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             entry = self._ledger(table_id, seat.player_id, "adjustment", amount)
             entry.reason = reason or None
             s.add(entry)
@@ -559,6 +668,7 @@ class SqlTableStore(DealStore):
 
     async def hold_adjustment(self, table_id: str, seat: Seat) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await self._put_seats(s, table_id, [seat])
             await self._put_adjust_reason(s, table_id, seat)
 
@@ -594,6 +704,7 @@ class SqlTableStore(DealStore):
     async def cash_out(self, table_id: str, seat: Seat) -> None:
         tid = uuid.UUID(table_id)
         async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
             await s.execute(
                 delete(SeatRow).where(SeatRow.table_id == tid, SeatRow.number == seat.number)
             )
@@ -633,6 +744,8 @@ class SqlTableStore(DealStore):
         loop = asyncio.get_running_loop()
         item = _Write(
             loop.create_future(),
+            tid,
+            self._epoch(table_id),
             hand=row,
             players=players,
             button={"b_id": tid, "button": button, "hand_number": hand_number},
@@ -663,7 +776,14 @@ class SqlTableStore(DealStore):
             end = {"b_id": hid, "result": result, "ended_at": _now(), "pot": awarded(hand.state)}
             seats = self._seat_params(table_id, final)
         loop = asyncio.get_running_loop()
-        item = _Write(loop.create_future(), action=row, end=end, seats=seats)
+        item = _Write(
+            loop.create_future(),
+            uuid.UUID(table_id),
+            self._epoch(table_id),
+            action=row,
+            end=end,
+            seats=seats,
+        )
         await item.submitted(self._append_queue(loop))
 
     def _append_queue(self, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[_Write]:
@@ -696,7 +816,7 @@ class SqlTableStore(DealStore):
                 for item in batch:
                     item.sent = True
                 try:
-                    await self._commit_appends(batch, link)
+                    refused = await self._commit_appends(batch, link)
                 except Exception as error:
                     if len(batch) == 1:
                         _settle(batch[0], error)
@@ -704,59 +824,51 @@ class SqlTableStore(DealStore):
                     # One bad write must not refuse the others: each on its own.
                     for item in batch:
                         try:
-                            await self._commit_appends([item], link)
+                            refused = await self._commit_appends([item], link)
                         except Exception as own:
                             _settle(item, own)
                         else:
-                            _settle(item, None)
+                            _settle_fenced(item, refused)
                 else:
                     for item in batch:
-                        _settle(item, None)
+                        _settle_fenced(item, refused)
         finally:
             if link is not None:
                 link.close()
             while not queue.empty():
                 _settle(queue.get_nowait(), ConnectionError("the store is closing"))
 
-    async def _commit_appends(self, batch: list[_Write], link: _Link | None = None) -> None:
+    async def _commit_appends(
+        self, batch: list[_Write], link: _Link | None = None
+    ) -> set[uuid.UUID]:
         """One transaction for the batch: each kind of row in one `executemany`, in an order
         that keeps foreign keys (a batch holds at most one write per table, and a hand's row
-        was committed before its first action was accepted)."""
-        hands = [w.hand for w in batch if w.hand is not None]
-        players = [row for w in batch for row in w.players]
-        buttons = [w.button for w in batch if w.button is not None]
-        actions = [w.action for w in batch if w.action is not None]
-        ends = [w.end for w in batch if w.end is not None]
-        ledger = [w.ledger for w in batch if w.ledger is not None]
-        seats = [row for w in batch for row in w.seats]
+        was committed before its first action was accepted). Returns the tables whose epoch
+        moved on: nothing of theirs was written."""
         if link is not None:
             pg = await link.get()
-            await self._commit_asyncpg(pg, hands, players, buttons, actions, ends, ledger, seats)
-            return
+            return await self._commit_asyncpg(pg, batch)
         async with self.engine.begin() as c:
-            for statement, rows in (
-                (_INSERT_HAND, hands),
-                (_INSERT_HAND_PLAYER, players),
-                (_MOVE_BUTTON, buttons),
-                (_INSERT_ACTION, actions),
-                (_END_HAND, ends),
-                (_INSERT_LEDGER, ledger),
-                (_UPDATE_SEAT, seats),
-            ):
+            refused = set()
+            for w in batch:
+                if w.epoch is not None:
+                    fence = {"b_id": w.table_id, "b_epoch": w.epoch}
+                    if (await c.execute(_FENCE, fence)).rowcount != 1:
+                        refused.add(w.table_id)
+            batch = [w for w in batch if w.table_id not in refused]
+            for statement, rows in zip(
+                (_INSERT_HAND, _INSERT_HAND_PLAYER, _MOVE_BUTTON, _INSERT_ACTION, _END_HAND,
+                 _INSERT_LEDGER, _UPDATE_SEAT),
+                _rows(batch),
+                strict=True,
+            ):  # fmt: skip
                 if rows:
                     await c.execute(statement, rows)
+            return refused
 
     @staticmethod
-    async def _commit_asyncpg(
-        pg: Any,
-        hands: list[dict[str, Any]],
-        players: list[dict[str, Any]],
-        buttons: list[dict[str, Any]],
-        actions: list[dict[str, Any]],
-        ends: list[dict[str, Any]],
-        ledger: list[dict[str, Any]],
-        seats: list[dict[str, Any]],
-    ) -> None:
+    async def _commit_asyncpg(pg: Any, batch: list[_Write]) -> set[uuid.UUID]:
+        hands, players, buttons, actions, ends, ledger, seats = _rows(batch)
         hand_columns = _columns(hands, "id", "table_id", "number", "record", "deck", "result",
                                 "ended_at", "game", "pot", "deal")  # fmt: skip
         hand_columns[4] = [seal(v) for v in hand_columns[4]]  # the ORM type does it otherwise
@@ -765,7 +877,7 @@ class SqlTableStore(DealStore):
             hand_columns[k] = [_json(v) for v in hand_columns[k]]
         end_columns = _columns(ends, "b_id", "result", "ended_at", "pot")
         end_columns[1] = [_json(v) for v in end_columns[1]]
-        await pg.execute(
+        refused = await pg.fetch(
             _PG_GROUP,
             *hand_columns[:7],
             *_columns(buttons, "b_id", "button", "hand_number"),
@@ -777,7 +889,12 @@ class SqlTableStore(DealStore):
             *_columns(players, "hand_id", "position", "player_id"),
             end_columns[3],
             hand_columns[9],
+            [w.table_id for w in batch],
+            [w.epoch for w in batch],
+            [w.table_id for w in batch if w.action is not None],
+            [w.table_id for w in batch if w.end is not None],
         )
+        return {row[0] for row in refused}
 
     # -------------------------------------------------------------- for checks and tests
     async def ledger_balance(self, table_id: str) -> int:

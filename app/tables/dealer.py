@@ -54,6 +54,8 @@ class Dealer(TableState):
     def _schedule_next_hand(self, delay: float, *, even_paused: bool = False) -> None:
         if self._hand_running() or ((self.paused or self.closing) and not even_paused):
             return
+        if self.draining:  # its process stops: the table is handed over between hands
+            return
         if self.config.tournament and not self.deal_called:
             return  # the director calls each deal
         if self._next_hand_timer is not None:
@@ -95,7 +97,7 @@ class Dealer(TableState):
         if self.closing:
             await self._close_or_retry()
             return
-        if self.paused:
+        if self.paused or self.draining:
             return
         # Idle: players to deal to, and none of them here (nor anyone watching the bots).
         dealable = sum(1 for s in self.seats if s is not None and s.can_be_dealt()) >= 2

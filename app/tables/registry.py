@@ -1,19 +1,27 @@
 """The tables running in this process: starts one actor task per table, keeps the task
 references, and restarts a table whose actor failed, from durable state, without disturbing
 the others. A table that cannot be loaded (the database is down) is tried again with backoff
-until it can; `restoring` says which are waiting (`/readyz` reports them)."""
+until it can; `restoring` says which are waiting (`/readyz` reports them).
+
+With several processes (`Ownership.shared`), a table runs where its lease is: a process takes
+a table only when its lease is free (bumping the table's fencing epoch before loading it),
+renews the leases of its tables, drops a table whose lease or epoch it lost, and sweeps for
+tables whose lease lapsed (their owner died), which it takes and continues."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Coroutine
+import uuid
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from app.scale.lease import Ownership, SoleLeases
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.store import TableStore
+from app.tables.store import OwnershipLost, TableStore
 from app.tables.table import Reload, Runtime, Table
 from app.tables.viewer import CLOSE_RESTART
 
@@ -29,14 +37,41 @@ def invite_code() -> str:
     return secrets.token_urlsafe(16)
 
 
+class Elsewhere(TableError):
+    """The table is owned by another process."""
+
+    def __init__(self) -> None:
+        super().__init__("unavailable", "the table runs on another server; try again soon")
+
+
+#: what the connections of a table this process lost are told (they reconnect and resume)
+MOVED = "the table moved to another server: reconnect"
+
+
 class TableRegistry:
     def __init__(
         self,
         store: TableStore,
         runtime: Runtime | None = None,
         deck_source: Callable[[], list[int]] | None = None,
+        ownership: Ownership | None = None,
+        *,
+        lease: float = 10.0,
+        renew: float = 2.0,
     ) -> None:
         self.store = store
+        self.ownership: Ownership = ownership or SoleLeases()
+        self.lease, self.renew = lease, renew
+        self._keeper: asyncio.Task[None] | None = None
+        #: called with a table's id once its lease is taken, before its epoch is (the relay
+        #: reads the table's commands from there on)
+        self.on_take: Callable[[str], Awaitable[None]] | None = None
+        #: tables being taken and loaded right now
+        self.launching: set[str] = set()
+        #: stopping (`drain`): no table is taken any more
+        self.draining = False
+        #: when the leases were last renewed (loop time): past `lease`, they may be others'
+        self._renewed = 0.0
         self.runtime = runtime or Runtime()
         self.deck_source = deck_source
         self.tables: dict[str, Table] = {}
@@ -58,6 +93,9 @@ class TableRegistry:
         /healthz) does not wait for 10,000 tables to load; a table asked for before its turn
         (`find`) is restored at once. Those with a hand in progress continue it. While the
         database is down, the list and each table are tried again with backoff."""
+        if self.ownership.shared:
+            self._renewed = asyncio.get_running_loop().time()
+            self._keeper = asyncio.get_running_loop().create_task(self._keep())
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
                 table_ids = await self.store.open_tables()
@@ -92,6 +130,8 @@ class TableRegistry:
             if table_id in self._stored and table_id not in self.restoring:
                 try:
                     await self._load(table_id)
+                except TableError:  # another process owns it (or it closed meanwhile)
+                    self._stored.discard(table_id)
                 except Exception as error:
                     self._retry(table_id, error)
 
@@ -114,12 +154,16 @@ class TableRegistry:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        if table_id not in self._stored:
+        # Alone, every open table is known from the start; shared, another process may have
+        # created it, or owned it until now: the lease says.
+        if table_id not in self._stored and not self.ownership.shared:
             self.get(table_id)  # raises: unavailable while restoring, else no such table
         if table_id in self.restoring:
             raise TableError("unavailable", "the table is being restored; try again soon")
         try:
             return await self._load(table_id)
+        except TableError:
+            raise
         except Exception as error:
             self._retry(table_id, error)
             raise TableError("unavailable", "the table is being restored; try again soon") from None
@@ -142,7 +186,16 @@ class TableRegistry:
 
     async def create(self, host_id: str, config: TableConfig) -> Table:
         code = invite_code()
-        table_id = await self.store.create_table(host_id, config, code)
+        # Its lease first: another process's sweep must not take a table being created.
+        table_id = str(uuid.uuid4())
+        if not await self.ownership.take(table_id):
+            raise Elsewhere()
+        try:
+            await self.store.create_table(host_id, config, code, table_id)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.ownership.release(table_id)
+            raise
         return await self._launch(table_id)
 
     def get(self, table_id: str) -> Table:
@@ -154,8 +207,26 @@ class TableRegistry:
         return table
 
     async def _launch(self, table_id: str) -> Table:
-        async with asyncio.timeout(self.runtime.store_timeout):
-            stored = await self.store.load_table(table_id)
+        """Take the table (its lease, then its epoch: the load sees every write the previous
+        owner made, and none it makes later is stored) and run it."""
+        if self.draining:
+            raise Elsewhere()
+        if not await self.ownership.take(table_id):
+            raise Elsewhere()
+        self.launching.add(table_id)
+        try:
+            async with asyncio.timeout(self.runtime.store_timeout):
+                if self.on_take is not None:
+                    await self.on_take(table_id)
+                await self.store.take_table(table_id)
+                stored = await self.store.load_table(table_id)
+        except BaseException:
+            self.store.drop_table(table_id)
+            with contextlib.suppress(Exception):
+                await self.ownership.release(table_id)
+            raise
+        finally:
+            self.launching.discard(table_id)
         table = Table(stored, self.store, self.runtime, self.deck_source)
         table.director = self.directors.get(table_id)  # a tournament's, after a restart too
         task = asyncio.create_task(table.run(), name=f"table-{table_id}")
@@ -168,6 +239,11 @@ class TableRegistry:
         if self._closing or task.cancelled():
             return
         error = task.exception()
+        if isinstance(error, OwnershipLost) and self.ownership.shared:
+            log.warning("table %s: another process took it; dropped here", table_id)
+            if self.tables.get(table_id) is table:
+                self._lose(table_id)
+            return
         if error is None and table.closed:  # the host closed it: its records stay stored
             if self.tables.get(table_id) is table:
                 del self.tables[table_id]
@@ -204,6 +280,9 @@ class TableRegistry:
                 break
             try:
                 await self._load(table_id)
+            except TableError:  # another process owns it now (or it closed)
+                self._stored.discard(table_id)
+                break
             except Exception as error:
                 log.warning("table %s cannot be loaded yet (%s); trying again in %.1f s",
                             table_id, type(error).__name__, delay)  # fmt: skip
@@ -211,13 +290,108 @@ class TableRegistry:
             break
         self.restoring.discard(table_id)
 
+    # ------------------------------------------------------------------ ownership
+    def _lose(self, table_id: str) -> None:
+        """Stop running a table another process owns now: its writes are refused from here
+        on, its connections are told to reconnect (they resume where it runs now)."""
+        self.store.drop_table(table_id)
+        table = self.tables.pop(table_id, None)
+        task = self.tasks.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+        if table is not None:
+            table.shutdown(CLOSE_RESTART, MOVED)
+        self._stored.discard(table_id)
+
+    async def _keep(self) -> None:
+        """Every `renew` seconds: renew this process's leases, then take the tables whose
+        lease lapsed."""
+        while not self._closing:
+            await asyncio.sleep(self.renew)
+            try:
+                await self._renew_leases()
+                await self._sweep()
+            except Exception as error:  # Redis or the database is down: the next round
+                log.warning("lease keeping failed (%s)", type(error).__name__)
+
+    async def _renew_leases(self) -> None:
+        loop = asyncio.get_running_loop()
+        owned = list(self.tables)
+        try:
+            kept = await self.ownership.renew(owned)
+        except Exception:
+            if loop.time() - self._renewed > self.lease:  # lapsed: others may run them now
+                log.error("leases not renewed for %.1f s: dropping %d tables",
+                          loop.time() - self._renewed, len(self.tables))  # fmt: skip
+                for table_id in list(self.tables):
+                    self._lose(table_id)
+            raise
+        self._renewed = loop.time()
+        for table_id in owned:
+            if table_id not in kept and table_id in self.tables:
+                log.warning("table %s: its lease is another process's; dropped here", table_id)
+                self._lose(table_id)
+
+    async def _sweep(self) -> None:
+        """Take the open tables nobody holds a lease on (their owner died or froze)."""
+        if self.draining:
+            return
+        async with asyncio.timeout(self.runtime.store_timeout):
+            open_ids = await self.store.open_tables()
+        others = [t for t in open_ids if t not in self.tables and t not in self._loading]
+        for table_id, owner in (await self.ownership.owners(others)).items():
+            if owner is None and not self._closing:
+                try:
+                    await self._load(table_id)
+                except TableError:
+                    continue
+                log.info("table %s: its lease lapsed; taken by this process", table_id)
+
+    async def drain(self, timeout: float) -> None:
+        """Stopping, with other processes to take over: no table deals a new hand; each is
+        handed over (stopped, its lease released, its connections told to reconnect) once
+        its hand in play has ended, within `timeout`; the others' sweeps take them between
+        hands. Alone, there is nobody to hand over to: nothing to wait for."""
+        if not self.ownership.shared:
+            return
+        self.draining = True
+        for table in self.tables.values():
+            table.draining = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.tables and loop.time() < deadline:
+            for table_id, table in list(self.tables.items()):
+                if table.hand is None or table.hand.state.complete:
+                    await self._hand_over(table_id)
+            await asyncio.sleep(0.05)
+        if self.tables:
+            log.warning("%d tables still had a hand in play after %.0f s; stopping them",
+                        len(self.tables), timeout)  # fmt: skip
+
+    async def _hand_over(self, table_id: str) -> None:
+        task = self.tasks.get(table_id)
+        self._lose(table_id)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self.ownership.release(table_id)
+        log.info("table %s handed over between hands", table_id)
+
     async def close(self) -> None:
         self._closing = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+            await asyncio.gather(self._keeper, return_exceptions=True)
         for waiting in self._background:  # restores sleeping between tries
             waiting.cancel()
         for table_id, task in list(self.tasks.items()):
             task.cancel()
             self.tables[table_id].shutdown()
         await asyncio.gather(*self.tasks.values(), *self._background, return_exceptions=True)
+        # Stopped: the others may take these tables at once, not after the lease.
+        for table_id in list(self.tables):
+            self.store.drop_table(table_id)
+            with contextlib.suppress(Exception):
+                await self.ownership.release(table_id)
         self.tasks.clear()
         self.tables.clear()

@@ -74,6 +74,7 @@ class TableState(ABC):
     _bot_failures: dict[str, int]
     closing: bool
     closed: bool
+    draining: bool
     #: a tournament table's director: told when a hand ends (`TournamentTable`)
     director: Callable[[dict[str, Any]], None] | None
     #: a tournament table deals only when its director called the deal

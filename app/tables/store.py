@@ -43,6 +43,15 @@ class StoreInDoubt(Exception):
         self.outcome = outcome
 
 
+class OwnershipLost(Exception):
+    """The database refused a table's write: its fencing epoch moved on (another process took
+    the table). Nothing of the write is stored, and the table must stop: it is not its own."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is owned by another process now")
+        self.table_id = table_id
+
+
 @dataclass
 class StoredHand:
     id: str
@@ -96,11 +105,25 @@ class Adjustment:
 
 
 class TableStore(Protocol):
-    async def create_table(self, host_id: str, config: TableConfig, code: str) -> str: ...
+    async def create_table(
+        self, host_id: str, config: TableConfig, code: str, table_id: str | None = None
+    ) -> str:
+        """A new table (its id given, or a new one); returns its id."""
+        ...
 
     async def open_tables(self) -> list[str]: ...
 
     async def load_table(self, table_id: str) -> StoredTable: ...
+
+    async def take_table(self, table_id: str) -> int:
+        """Become the table's writer: bump its fencing epoch and return it. Every later write
+        of the table carries it and is refused (`OwnershipLost`) once another process took
+        the table. Call before `load_table`: the load then sees every write of the previous
+        owner that was not refused."""
+        ...
+
+    def drop_table(self, table_id: str) -> None:
+        """Stop writing for the table: its writes from now on are refused."""
 
     async def save_table(
         self,
@@ -214,6 +237,7 @@ class MemoryTableStore:
         self.closed: set[str] = set()
         self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
         self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
+        self.epochs: dict[str, int] = {}
         self.seeds: dict[str, dict[str, Any]] = {}  # server seeds by id
 
     async def _write(self, apply: Callable[[], None], table_id: str | None = None) -> None:
@@ -247,13 +271,22 @@ class MemoryTableStore:
         if table_id is not None:
             self._last_write[table_id] = time.monotonic()
 
-    async def create_table(self, host_id: str, config: TableConfig, code: str) -> str:
-        table_id = str(uuid.uuid4())
+    async def create_table(
+        self, host_id: str, config: TableConfig, code: str, table_id: str | None = None
+    ) -> str:
+        table_id = table_id or str(uuid.uuid4())
         self.tables[table_id] = StoredTable(table_id, code, host_id, config)
         return table_id
 
     async def open_tables(self) -> list[str]:
         return [t for t in self.tables if t not in self.closed]
+
+    async def take_table(self, table_id: str) -> int:
+        self.epochs[table_id] = self.epochs.get(table_id, 0) + 1
+        return self.epochs[table_id]
+
+    def drop_table(self, table_id: str) -> None:
+        return None
 
     async def load_table(self, table_id: str) -> StoredTable:
         stored = copy.deepcopy(self.tables[table_id])

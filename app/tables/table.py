@@ -52,7 +52,7 @@ from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
 from app.tables.seating import Seating
 from app.tables.seeds import Seeds
-from app.tables.store import CHAT_KEPT, StoredTable, TableStore
+from app.tables.store import CHAT_KEPT, OwnershipLost, StoredTable, TableStore
 from app.tables.tournament import TournamentTable
 from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
 from app.tables.writes import Reload, Writes
@@ -148,6 +148,8 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
         #: the host closed the table: it deals no more hand (`closing`), then ends (`closed`)
         self.closing = False
         self.closed = False
+        #: its process is stopping: the hand in play ends, no other is dealt here
+        self.draining = False
         self.director: Callable[[dict[str, Any]], None] | None = None
         self.deal_called = False
 
@@ -195,7 +197,7 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
             except TableError as error:
                 command.settle({}, error)
                 continue
-            except Reload:
+            except (Reload, OwnershipLost):  # the registry reloads it, or drops it (not ours)
                 command.settle({}, TableError("unavailable", "the table reloads: reconnect"))
                 raise
             except BaseException:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.tables.errors import TableError
 from app.tables.seat import Seat
-from app.tables.store import StoreInDoubt
+from app.tables.store import OwnershipLost, StoreInDoubt
 
 if TYPE_CHECKING:
     pass
@@ -56,6 +56,8 @@ class Writes(TableState):
             except StoreInDoubt as doubt:
                 self._set_doubt(doubt.outcome)
                 raise TableError("unavailable", late) from None
+            except OwnershipLost:  # another process took the table: this one stops
+                raise
             except Exception as error:  # TimeoutError: withdrawn before it was sent
                 self._write_failed(error)
                 raise TableError("unavailable", "that could not be stored; try again") from None
@@ -67,6 +69,8 @@ class Writes(TableState):
             self._set_doubt(task)
             raise TableError("unavailable", late)
         failure = task.exception()
+        if isinstance(failure, OwnershipLost):
+            raise failure
         if failure is not None:
             self._write_failed(failure)
             raise TableError("unavailable", "that could not be stored; try again")
@@ -106,6 +110,8 @@ class Writes(TableState):
         if isinstance(error, StoreInDoubt):  # a task given up on: its write's own answer
             self._set_doubt(error.outcome)
             self._check_doubt()
+        elif isinstance(error, OwnershipLost):
+            raise error
         elif error is None:
             raise Reload(f"table {self.id}: a write given up on was stored")
 

@@ -36,6 +36,19 @@ export function rescueFocus(frames = 20) {
   }));
 }
 
+// Whatever the focus was on last: when a render removes it (a button redrawn away one frame
+// after an earlier rescue, say), the focus fell on the body and goes to the nearest stable
+// control. Called after each render (main.js): two property reads.
+let lastFocused = null;
+document.addEventListener('focusin', (e) => { lastFocused = e.target; });
+
+export function afterRender() {
+  if (!lastFocused || lastFocused.isConnected) return;
+  lastFocused = null;
+  const a = document.activeElement;
+  if (!a || a === document.body) rescueFocus();
+}
+
 export function dialogRef(el) {
   if (el) {
     if (el.dataset.trapped) return;

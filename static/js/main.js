@@ -11,6 +11,7 @@ import { ReplayCtrl } from './replay.js';
 import { replayView } from './views/replay.js';
 import { TournamentCtrl, clockView, standingsView } from './views/tournament.js';
 import { code, session, early } from './boot.js';
+import { afterRender } from './focus.js';
 
 const root = document.getElementById('app');
 const settings = loadSettings();
@@ -24,6 +25,7 @@ function redraw() {
   frame = requestAnimationFrame(() => {
     frame = 0;
     render(view(), root);
+    afterRender();
     window.__omaha.renders += 1;
     if (!window.__omaha.drawing && window.__omaha.ctrl && window.__omaha.ctrl.state) {
       // The first snapshot on screen, for bench/client.py: stamped by a task posted from this

@@ -101,6 +101,7 @@ export class TableCtrl {
     if (what && what.type === 'pause') this.flash('Paused: no new hand is dealt.');
     if (what && what.type === 'remove') this.flash('Removed (after the hand in play, if any).');
     if (what && what.type === 'close') this.flash('Closing the table (after the hand in play, if any).');
+    if (what && what.type === 'rotate_seed') this.flash(m.revealed ? 'Seed revealed: every deal so far can be checked. A new seed deals from the next hand.' : 'A new seed deals from the next hand.');
   }
 
   flash(text) {

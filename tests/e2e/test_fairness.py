@@ -103,3 +103,32 @@ def test_closing_reveals_the_seed_and_the_page_recomputes_every_deck(
     verified = int(p.state("c.deals.session.verified"))
     assert verified >= 2  # every hand of the session, the ones this page saw compared too
     expect(p.page.locator(".deal-warning")).to_have_count(0)
+
+
+def test_the_host_reveals_the_seed_between_hands_and_play_goes_on(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Rhea")
+    p.join()
+    code = new_table(p, decision_time=0)
+    p.page.goto(f"{p.base}/t/{code}")
+    bots("Bot", calling_station).start(code, 1, 200)
+    p.sit(0)
+    number = wait_for_hand(p)
+    play_hand([p], number)
+    p.page.get_by_role("button", name="Host controls").click()
+    host = p.page.get_by_role("region", name="Host")
+    host.get_by_role("button", name="Pause").click()
+    reveal = host.get_by_role("button", name="Reveal the deal seed")
+    p.page.wait_for_function(
+        "() => { const h = window.__omaha.ctrl.state.hand; return !h || h.ended; }"
+    )
+    expect(reveal).to_be_enabled()
+    reveal.click()
+    expect(p.page.locator(".toast")).to_contain_text("Seed revealed")
+    expect(p.page.locator(".deal-session")).to_contain_text("Session verified", timeout=30_000)
+    host.get_by_role("button", name="Resume").click()
+    play_hand([p], wait_for_hand(p, number))  # dealt from the new seed, checked as before
+    expect(p.page.locator(".deal-warning")).to_have_count(0)
+    sessions = p.page.request.get(f"{p.base}/api/tables/{code}/deals.json").json()["sessions"]
+    assert len(sessions) == 2 and sessions[0]["seed"] and not sessions[1].get("seed"), sessions

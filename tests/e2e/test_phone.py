@@ -59,6 +59,23 @@ def test_phone_portrait(players: PlayerFactory, bots: BotFactory) -> None:
         "els => els.map(e => e.getBoundingClientRect().right)"
     )
     assert max(boxes) <= 375
+    # A message (here the one a late action gets) never covers the action buttons.
+    p.page.evaluate(
+        "() => { const c = window.__omaha.ctrl;"
+        " c.flash('The turn had passed: your call was not applied.'); c.redraw(); }"
+    )
+    toast = p.page.locator(".toast").bounding_box()
+    assert toast is not None
+    for button in p.page.locator(".main-actions .btn").all():
+        b = button.bounding_box()
+        assert b is not None
+        apart = (
+            toast["y"] + toast["height"] <= b["y"]
+            or b["y"] + b["height"] <= toast["y"]
+            or toast["x"] + toast["width"] <= b["x"]
+            or b["x"] + b["width"] <= toast["x"]
+        )
+        assert apart, f"the message covers an action button: {toast} {b}"
     p.page.click(".menu-toggle")  # on a phone the table's menu folds into one button
     check_layout(p.page, "menu")
     p.page.click("[data-cmd=settings]")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from app.tables.config import TableConfig
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table
 from tests.e2e.play import hand_number, play_hand, wait_for_hand
@@ -94,3 +95,26 @@ def test_create_join_and_play_to_showdown(players: PlayerFactory) -> None:
     assert hand_number(alice) >= second
     for p in everyone:
         assert not p.errors, p.errors
+
+
+def test_the_create_form_offers_every_table_setting(players: PlayerFactory) -> None:
+    """Every setting the server takes at creation has its control on the home page (all but
+    `tournament`, which only a tournament's director sets), and each reaches the table."""
+    host = players("Hana")
+    host.join()
+    host.page.click("details.more summary")
+    names = set(
+        host.page.locator("form:has([data-cmd=create]) [name]").evaluate_all(
+            "els => els.map(e => e.name)"
+        )
+    )
+    assert set(TableConfig.model_fields) - {"tournament"} <= names, (
+        set(TableConfig.model_fields) - names
+    )
+    host.page.click("details.more summary")  # create_table opens it again
+    changed = {"big_blind_ante": 2, "cap_heads_up": True, "dead_button": True,
+               "spectator_chat": False, "reveal_seed": False}  # fmt: skip
+    create_table(host, name="Every switch", betting="fixed-limit", **changed)
+    expect(host.page.locator(".table-name")).to_have_text("Every switch")
+    config = host.state("c.state.table.config")
+    assert {k: config[k] for k in changed} == changed

@@ -5,6 +5,7 @@ refuses only its own table's action."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from typing import Any
 
 import pytest
@@ -23,17 +24,18 @@ class Recording(SqlTableStore):
         self._dsn = ""
         self.transactions: list[list[int]] = []
 
-    async def _commit_appends(self, batch: list[_Write], link: object = None) -> None:
+    async def _commit_appends(self, batch: list[_Write], link: object = None) -> set[uuid.UUID]:
         await asyncio.sleep(0.01)
         counters = [item.action["counter"] for item in batch if item.action is not None]
         if any(c < 0 for c in counters):
             raise OSError("simulated constraint violation")
         self.transactions.append(counters)
+        return set()
 
 
 async def append(store: Recording, counter: int) -> None:
     loop = asyncio.get_running_loop()
-    item = _Write(loop.create_future(), action={"counter": counter})
+    item = _Write(loop.create_future(), uuid.uuid4(), None, action={"counter": counter})
     store._append_queue(loop).put_nowait(item)
     await item.done
 

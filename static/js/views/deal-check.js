@@ -30,7 +30,7 @@ export function dealWarning(ctrl) {
 function sessionNote(s) {
   if (s.state === 'checking') return html`<div class="banner deal-session" role="status">Seed revealed: recomputing every deck of the session…</div>`;
   if (s.state === 'verified') {
-    return html`<div class="banner deal-session verified" role="status">✓ Session verified: the ${s.verified} hands dealt match the revealed seed and what you were shown.</div>`;
+    return html`<div class="banner deal-session verified" role="status">✓ Session verified: ${s.verified === 1 ? 'the one hand' : `the ${s.verified} hands`} dealt match${s.verified === 1 ? 'es' : ''} the revealed seed and what you were shown.</div>`;
   }
   return html`<div class="banner error deal-session failed" role="alert"><span><strong>Warning: the session's decks do not match.</strong> ${s.problems.join('; ')}.</span></div>`;
 }

@@ -9,9 +9,10 @@ export const DEFAULTS = {
   big_bet: 0, ante: 0, straddle: false, boards: 1, bomb_pot_every: 0, bomb_pot_ante: 0,
   run_it_twice: true, odd_chip: 'position', raise_cap: 4, buy_in_min: 80, buy_in_max: 200,
   seats: 6, decision_time: 30, time_bank: 60, approval_required: false,
+  big_blind_ante: 0, cap_heads_up: false, dead_button: false, spectator_chat: true, reveal_seed: true,
 };
 
-const NUMBERS = new Set(['small_blind', 'big_blind', 'big_bet', 'ante', 'boards', 'bomb_pot_every',
+const NUMBERS = new Set(['small_blind', 'big_blind', 'big_bet', 'ante', 'big_blind_ante', 'boards', 'bomb_pot_every',
   'bomb_pot_ante', 'raise_cap', 'buy_in_min', 'buy_in_max', 'seats', 'decision_time', 'time_bank']);
 
 export function homeView(home) {
@@ -109,14 +110,19 @@ function createView(home) {
         <div class="grid">
           ${select(home, 'boards', 'Boards', { 1: 'One board', 2: 'Two boards (double board)' })}
           ${field(home, 'ante', 'Ante', { min: 0 })}
+          ${field(home, 'big_blind_ante', 'Big blind ante (the big blind posts it for all; 0: none)', { min: 0 })}
           ${field(home, 'big_bet', 'Fixed limit: turn and river bet (0: 2 big blinds)', { min: 0 })}
           ${field(home, 'raise_cap', 'Fixed limit: raises per round', { min: 2, max: 10 })}
+          ${field(home, 'cap_heads_up', 'Fixed limit: keep the cap heads-up')}
           ${field(home, 'bomb_pot_every', 'Bomb pot every N hands (0: never)', { min: 0, max: 1000 })}
           ${field(home, 'bomb_pot_ante', 'Bomb pot ante (0: one big blind)', { min: 0 })}
           ${select(home, 'odd_chip', 'Odd chip goes to', { position: 'First seat after the button', 'high-card': 'Highest card' })}
           ${field(home, 'straddle', 'Allow a straddle')}
           ${field(home, 'run_it_twice', 'Allow running it twice')}
           ${field(home, 'approval_required', 'Host approves each seat')}
+          ${field(home, 'dead_button', 'Dead button (the big blind always moves on one seat)')}
+          ${field(home, 'spectator_chat', 'Spectators may chat')}
+          ${field(home, 'reveal_seed', 'Reveal the deal seed when the evening ends, so anyone can check every deal')}
         </div>
       </details>
       <div class="row">

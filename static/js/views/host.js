@@ -43,6 +43,9 @@ export function hostView(ctrl) {
         ? html`<button type="button" class="btn" aria-pressed="true" onClick=${() => ctrl.command('bomb_pot_next', { on: false })}>Bomb pot next hand: on</button>`
         : html`<button type="button" class="btn" aria-pressed="false" onClick=${() => ctrl.command('bomb_pot_next', { on: true })}>Bomb pot next hand</button>`}
       <button type="button" class="btn" onClick=${() => ctrl.copyInvite()}>Copy invite link</button>
+      <button type="button" class="btn" disabled=${!!s.hand && !s.hand.ended}
+        title=${c.reveal_seed === false ? 'Start a new server seed for the next hands (this table keeps seeds secret)' : 'Reveal this session\'s server seed, so everyone can check every deal so far, and start a new one'}
+        onClick=${() => ctrl.command('rotate_seed')}>${c.reveal_seed === false ? 'New deal seed' : 'Reveal the deal seed'}</button>
       <label class="toggle"><input type="checkbox" name="spectator_chat" checked=${c.spectator_chat !== false}
         onChange=${(e) => ctrl.command('spectator_chat', { on: e.target.checked })} /> Spectators may chat</label>
     </div>

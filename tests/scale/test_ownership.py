@@ -1,0 +1,100 @@
+"""Two registries (two processes) on one PostgreSQL and one Redis: a table runs where its
+lease is; an owner that stops renewing (frozen) loses it to the other's sweep, its next write
+is refused by the epoch and it drops the table; the other continues the hand at the same
+counter, and the database holds no action of the stale owner after the takeover."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+from sqlalchemy import select
+
+from app.scale.lease import Leases
+from app.store.models import HandActionRow
+from app.tables.config import TableConfig
+from app.tables.errors import TableError
+from app.tables.registry import TableRegistry
+from tests.store.test_fencing import two_processes
+from tests.tables.test_faults import until
+from tests.tables.test_table import FAST
+
+LEASE, RENEW = 0.6, 0.1
+
+
+@asynccontextmanager
+async def registry(store: object, redis_url: str, name: str) -> AsyncIterator[TableRegistry]:
+    leases = Leases.from_url(redis_url, name, LEASE)
+    tables = TableRegistry(store, FAST, ownership=leases, lease=LEASE, renew=RENEW)  # type: ignore[arg-type]
+    try:
+        yield tables
+    finally:
+        await tables.close()
+        await leases.close()
+
+
+async def test_a_frozen_owner_loses_its_table_and_writes_nothing_after(
+    postgres_url: str, redis_url: str
+) -> None:
+    async with (
+        two_processes(postgres_url) as (first, second),
+        registry(first, redis_url, "a") as a,
+        registry(second, redis_url, "b") as b,
+    ):
+        host, guest = await first.make_players(2)
+        await b.start()  # b renews and sweeps; a does neither: it stands for a frozen process
+        table = await a.create(host, TableConfig(seats=2, decision_time=0))
+        with pytest.raises(TableError) as elsewhere:
+            await b.find(table.id)  # a's, while its lease holds
+        assert elsewhere.value.code == "unavailable"
+        await table.request("sit", host, seat=0, buy_in=100, name="host")
+        await table.request("sit", guest, seat=1, buy_in=100, name="guest")
+        await until(lambda: table.hand is not None and table.hand.state.actor is not None)
+        hand = table.hand
+        assert hand is not None
+        await table.request("act", hand.players[hand.state.actor or 0], hand=hand.id,
+                            counter=0, action="call")  # fmt: skip
+
+        # a's lease lapses: b's sweep takes the table within the lease and one renewal.
+        await until(lambda: table.id in b.tables, timeout=LEASE + 2 * RENEW + 1)
+        moved = b.tables[table.id]
+        assert moved.hand is not None and moved.hand.id == hand.id and moved.hand.counter == 1
+
+        # a wakes up and writes: refused by the epoch; a drops the table, answering no `ok`.
+        actor = hand.players[hand.state.actor or 0]
+        with pytest.raises(TableError) as refused:
+            await table.request("act", actor, hand=hand.id, counter=1, action="check")
+        assert refused.value.code == "unavailable"
+        await until(lambda: table.id not in a.tables)
+
+        await moved.request("act", actor, hand=hand.id, counter=1, action="check")
+        async with second.sessions() as s:
+            rows = list(
+                await s.scalars(
+                    select(HandActionRow.counter).where(HandActionRow.hand_id == uuid.UUID(hand.id))
+                )
+            )
+        assert sorted(rows) == [0, 1]  # the stale owner's check is not among them
+        assert await second.ledger_balance(table.id) == await second.stacks_total(table.id)
+
+
+async def test_a_stopping_process_releases_its_tables_to_the_others(
+    postgres_url: str, redis_url: str
+) -> None:
+    async with (
+        two_processes(postgres_url) as (first, second),
+        registry(second, redis_url, "b") as b,
+    ):
+        host, _ = await first.make_players(2)
+        async with registry(first, redis_url, "a") as a:
+            await a.start()
+            table = await a.create(host, TableConfig(seats=2))
+            await b.start()
+            await asyncio.sleep(LEASE + RENEW)
+            assert table.id in a.tables and table.id not in b.tables  # renewed: still a's
+        # a closed: its lease is released, so b takes the table at its next sweep, well
+        # before the lease would have lapsed.
+        await until(lambda: table.id in b.tables, timeout=RENEW * 4)
