@@ -73,6 +73,7 @@ class Client:
         self.changed = asyncio.Event()
         self.batch = False  # ask for batched frames (`batch=1`) when connecting
         self.frames: list[int] = []  # per text frame: how many messages it held (0: one, bare)
+        self.frame_of: list[int] = []  # per message: the index of the frame it came in
 
     async def join(self, name: str) -> None:
         r = await self.http.post("/api/session", json={"name": name})
@@ -114,6 +115,7 @@ class Client:
                         assert message["seq"] == self.seq + 1, (message, self.seq)
                         self.seq = message["seq"]
                     self.messages.append(message)
+                    self.frame_of.append(len(self.frames) - 1)
                 self.changed.set()
         except websockets.ConnectionClosed:
             pass

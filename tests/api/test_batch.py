@@ -40,17 +40,26 @@ async def test_a_burst_is_one_frame_only_for_a_client_that_asked(
             await c.connect(code)
         for i, c in enumerate((a, b)):
             assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
-        # Whoever is to act folds: the fold, the award, the hand's end and the next hand's
-        # start and turn go out at once.
+        # Whoever is to act calls or checks: the action and the next turn go out at once.
         mark = 0
         for _ in range(3):
             turn = await a.wait_for(lambda m, s=mark: m["type"] == "turn" and m["seq"] > s)
             actor = a if "legal" in turn else b
             mark = turn["seq"]
-            await actor.send(type="act", hand=turn["hand"], counter=turn["counter"], action="fold")
+            legal = (await actor.wait_for(lambda m, s=mark: m.get("seq") == s))["legal"]
+            action = "call" if "call" in legal["actions"] else "check"
+            await actor.send(type="act", hand=turn["hand"], counter=turn["counter"], action=action)
             await watcher.wait_for(lambda m, s=mark: m["type"] == "turn" and m["seq"] > s)
             await a.wait_for(lambda m, s=mark: m["type"] == "turn" and m["seq"] > s)
         assert max(a.frames) > 1, a.frames  # a burst came as one array frame
+        # Each action and the next turn came in the same frame, numbered one after another.
+        folds = [i for i, m in enumerate(a.messages) if m["type"] == "acted"]
+        assert len(folds) == 3
+        for i in folds:
+            frame = [m for m, f in zip(a.messages, a.frame_of, strict=True) if f == a.frame_of[i]]
+            seqs = [m["seq"] for m in frame if "seq" in m]
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+            assert any(m["type"] == "turn" and m["seq"] > a.messages[i]["seq"] for m in frame)
         assert all(n == 0 for n in watcher.frames), watcher.frames  # never an array
         assert b.frames and all(n == 0 for n in b.frames)
 
