@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -30,6 +31,7 @@ from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
 from app.scale.lease import Leases, Ownership, SoleLeases
+from app.scale.placement import Placement
 from app.scale.relay import Relay
 from app.scale.solo import AnotherProcess, DatabaseHold, hold_when_up
 from app.store import decks
@@ -83,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             lease=settings.lease_seconds,
             renew=settings.lease_renew,
         )
-        app.state.relay = None
+        app.state.relay = app.state.placement = None
         if isinstance(ownership, Leases):  # shared: WebSockets of others' tables are relayed
             # and an address's creations are counted across every process
             app.state.session_rate = SharedPerMinute(
@@ -100,14 +102,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 outbox_limit=settings.ws_outbox_limit,
             )
             app.state.tables.on_take = app.state.relay.taken
+            app.state.placement = app.state.relay.placement = Placement(
+                app.state.relay, app.state.tables
+            )
             await app.state.relay.start()
         await app.state.tables.start()
         app.state.tournaments = Hall(
-            SqlTournamentStore(app.state.sessions),
+            SqlTournamentStore(app.state.sessions, fenced=True),
             app.state.tables,
             between_hands=settings.between_hands,
         )
         await app.state.tournaments.start()
+        if app.state.relay is not None:  # others ask this process of tournaments it directs
+            app.state.relay.on_tournament = partial(tournaments.answer_call,
+                                                    app.state.tournaments)  # fmt: skip
         sealing = asyncio.get_running_loop().create_task(_seal_old_decks(app.state.engine))
         log.info(
             "started: database %s, presence %s",

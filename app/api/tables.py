@@ -15,6 +15,7 @@ from app.api.identity import PlayerDep
 from app.api.limits import check_rate
 from app.config import Settings
 from app.presence import players_online
+from app.scale.placement import Placed, Placement
 from app.scale.relay import RemoteTable, facts, find_or_relay
 from app.store.tables import SqlTableStore
 from app.tables.config import TableConfig
@@ -118,7 +119,11 @@ async def create_table(config: TableConfig, request: Request, player: PlayerDep)
             },
         )
     await check_rate(request.app.state.table_rate, request, "tables")
-    table = await registry(request).create(str(player.id), config)
+    placement: Placement | None = request.app.state.placement
+    if placement is not None:  # several processes: the least loaded one runs it
+        table: Placed | Table = await placement.create(str(player.id), config)
+    else:
+        table = await registry(request).create(str(player.id), config)
     base = public_base(request)
     ws_base = base.replace("http", "ws", 1)
     return Created(

@@ -8,12 +8,13 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from app.api.identity import PlayerDep
+from app.api.identity import MaybePlayerDep, PlayerDep
 from app.api.ledger import _csv as csv_text  # the one CSV writer (formula-safe cells)
 from app.api.limits import check_rate
 from app.api.tables import public_base
 from app.config import Settings as ServerSettings
 from app.poker import Betting
+from app.scale.relay import Relay
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tournaments.director import Director
@@ -61,6 +62,9 @@ class TournamentIn(BaseModel):
     late_registration_level: StrictInt = Field(default=0, ge=0, le=100)
     reentries: StrictInt = Field(default=0, ge=0, le=100)
     start_when_full: bool = False
+    addon_chips: StrictInt = Field(default=0, ge=0, le=10**9)
+    addon_price: StrictInt = Field(default=0, ge=0, le=MAX_CHIPS)
+    addon_level: StrictInt = Field(default=0, ge=0, le=100)
 
     def settings(self) -> Settings:
         """The director's settings; raises `BadSchedule` or `BadPayout`."""
@@ -78,6 +82,9 @@ class TournamentIn(BaseModel):
             if self.break_every or "break_every" in self.model_fields_set:
                 schedule = Schedule(schedule.levels, self.break_every,
                                     self.break_minutes if self.break_every else 0.0)  # fmt: skip
+        at = self.addon_level or self.late_registration_level or 1
+        if self.addon_chips and at > len(schedule.levels):
+            raise BadSchedule(f"the add-on's level {at} is past the last level")
         payouts: tuple[int, ...] | None
         if self.payouts == "preset":
             payouts = None
@@ -92,7 +99,8 @@ class TournamentIn(BaseModel):
             prize_pool=self.prize_pool, max_players=self.max_players,
             decision_time=self.decision_time, time_bank=self.time_bank,
             late_registration_level=self.late_registration_level, reentries=self.reentries,
-            start_when_full=self.start_when_full,
+            start_when_full=self.start_when_full, addon_chips=self.addon_chips,
+            addon_price=self.addon_price, addon_level=self.addon_level,
         )  # fmt: skip
 
 
@@ -115,13 +123,6 @@ def refused(error: TableError) -> HTTPException:
 
 def bad(message: str) -> HTTPException:
     return HTTPException(422, detail={"code": "bad_config", "message": message})
-
-
-def director_of(request: Request, code: str) -> Director:
-    try:
-        return hall(request).get(code)
-    except TableError as error:
-        raise refused(error) from None
 
 
 @router.post("", response_model=Created, status_code=201)
@@ -150,45 +151,121 @@ async def create_tournament(body: TournamentIn, request: Request, player: Player
                    clock_url=f"{base}tournaments/{director.code}/clock")  # fmt: skip
 
 
-@router.get("/{code}")
-async def tournament_state(code: str, request: Request) -> dict[str, Any]:
-    """The clock, the field and the standings: public to whoever has the code."""
-    director = director_of(request, code)
-    view = director.status_view()
-    view["host"] = director.host_id
-    view["code"] = code
-    view["tables"] = [{"id": t.id, "players": len(t.seats)} for t in director.tables.values()]
-    view["schedule"] = director.settings.schedule.to_json()
-    view["registered"] = [{"player_id": e.player_id, "name": e.name}
-                          for e in director.entries.values()]  # fmt: skip
+#: the clock's part of the state: what a tournament table's page shows beside the felt
+CLOCK = ("name", "status", "level", "on_break", "remaining", "blinds", "next", "players_left",
+         "entries", "average_stack", "payouts")  # fmt: skip
+ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips",
+           "addon")  # fmt: skip
+#: what a process answers of a tournament it directs, for itself or for another (relayed)
+READS = ("state", "deal", "results")
+
+
+@router.get("/table/{table_code}")
+async def table_clock(table_code: str, request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+    """The clock of the tournament a table belongs to, for its table page (public to whoever
+    has the table's code). A player still in also gets the tournament's `code` and the code of
+    the table they sit at now (`your_table`: it differs after a move). Answered by the process
+    directing the tournament (with several processes, elsewhere: 404)."""
+    tournaments = hall(request)
+    found = tournaments.of_table(table_code)
+    if found is None:
+        message = "this table is in no running tournament"
+        raise HTTPException(404, detail={"code": "no_such_tournament", "message": message})
+    director, _ = found
+    full = director.status_view()
+    view = {k: full[k] for k in CLOCK}
+    pid = str(player.id) if player is not None else None
+    if (seat := your_table(tournaments, director, pid)) is not None:
+        view["code"] = director.code
+        view["your_table"] = seat
     return view
+
+
+def your_table(tournaments: Hall, director: Director, player_id: str | None) -> str | None:
+    """The invite code of the table where this viewer plays in the tournament now, if they
+    are still in and seated (the director's tables run on its process)."""
+    if player_id is None or player_id not in director.live:
+        return None
+    seat_at = director.entry_of(player_id).table
+    table = tournaments.tables.tables.get(seat_at) if seat_at else None
+    return table.code if table is not None else None
+
+
+async def answer(
+    tournaments: Hall, code: str, what: str, player_id: str | None, name: str
+) -> dict[str, Any]:
+    """The answer of the director of `code`, which runs here: a read (`READS`) or an action
+    (`ACTIONS`) of `player_id`."""
+    director = tournaments.get(code)
+    if what == "state":
+        view = director.status_view()
+        view["your_table"] = your_table(tournaments, director, player_id)
+        view["host"] = director.host_id
+        view["code"] = code
+        view["tables"] = [{"id": t.id, "players": len(t.seats)}
+                          for t in director.tables.values()]  # fmt: skip
+        view["schedule"] = director.settings.schedule.to_json()
+        view["registered"] = [{"player_id": e.player_id, "name": e.name, "addon": e.addon}
+                              for e in director.entries.values()]  # fmt: skip
+        return view
+    if what == "deal":
+        return {"players": director.deal_figures()}
+    if what == "results":
+        return {"results": director.results()}
+    if what not in ACTIONS or player_id is None:
+        raise TableError("unknown_action", "no such action")
+    if what.startswith("chop_"):  # ask for (or agree to) a deal of this kind
+        return await director.request("chop", player_id, kind=what[5:])
+    return await director.request(what, player_id, name=name)
+
+
+async def answer_call(tournaments: Hall, fields: dict[str, str]) -> dict[str, Any]:
+    """`answer` for another process (`Relay.ask_director`): the player it authenticated."""
+    return await answer(tournaments, fields["o"], fields["w"], fields["p"] or None, fields["n"])
+
+
+async def ask(
+    request: Request, code: str, what: str, player_id: str | None = None, name: str = ""
+) -> dict[str, Any]:
+    """`answer` here, or (several processes) by the process directing the tournament."""
+    tournaments = hall(request)
+    try:
+        return await answer(tournaments, code, what, player_id, name)
+    except TableError as error:
+        relay: Relay | None = request.app.state.relay
+        if error.code != "no_such_tournament" or relay is None:
+            raise refused(error) from None
+    try:
+        owner = await tournaments.director_elsewhere(code)
+        return await relay.ask_director(owner, code, what, player_id, name)
+    except TableError as error:
+        raise refused(error) from None
+
+
+@router.get("/{code}")
+async def tournament_state(code: str, request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+    """The clock, the field and the standings: public to whoever has the code (and to a
+    player still in, the code of their table)."""
+    return await ask(request, code, "state", str(player.id) if player is not None else None)
 
 
 @router.get("/{code}/deal")
 async def deal(code: str, request: Request) -> dict[str, Any]:
     """The chip-chop and ICM (Malmuth–Harville) figures for the players left."""
-    return {"players": director_of(request, code).deal_figures()}
+    return await ask(request, code, "deal")
 
 
 @router.get("/{code}/results.csv")
 async def results_csv(code: str, request: Request) -> Response:
     rows: list[list[Any]] = [["place", "player", "prize"]]
-    rows += [[r["place"], r["name"], r["prize"]] for r in director_of(request, code).results()]
+    results = (await ask(request, code, "results"))["results"]
+    rows += [[r["place"], r["name"], r["prize"]] for r in results]
     headers = {"content-disposition": f'attachment; filename="results-{code[:8]}.csv"'}
     return Response(csv_text(rows), media_type="text/csv; charset=utf-8", headers=headers)
-
-
-ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips")
 
 
 @router.post("/{code}/{action}")
 async def act(code: str, action: str, request: Request, player: PlayerDep) -> dict[str, Any]:
     if action not in ACTIONS:
         raise HTTPException(404, detail={"code": "unknown_action", "message": "no such action"})
-    director = director_of(request, code)
-    try:
-        if action.startswith("chop_"):  # ask for (or agree to) a deal of this kind
-            return await director.request("chop", str(player.id), kind=action[5:])
-        return await director.request(action, str(player.id), name=player.display_name)
-    except TableError as error:
-        raise refused(error) from None
+    return await ask(request, code, action, str(player.id), player.display_name)

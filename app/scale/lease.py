@@ -1,4 +1,5 @@
-"""Table ownership: a lease in Redis per table, `omaha:table:<id>:owner` = the process name.
+"""Table ownership: a lease in Redis per table, `omaha:table:<id>:owner` = the process name
+(and per tournament director, `omaha:tournament:<id>:owner`: `Leases.of`).
 
 A process takes a free table with one script (`SET ... PX` when the key is absent, or
 already its own: a restarted process under the same name takes its tables back at once),
@@ -61,6 +62,10 @@ class Ownership(Protocol):
 
     async def close(self) -> None: ...
 
+    def of(self, kind: str) -> Ownership:
+        """The same process's leases on another kind of thing (`tournament`), same client."""
+        ...
+
 
 class SoleLeases:
     """A server that runs alone (no Redis, or SQLite): every table is its own."""
@@ -85,6 +90,9 @@ class SoleLeases:
     async def close(self) -> None:
         return None
 
+    def of(self, kind: str) -> SoleLeases:
+        return self
+
 
 class Leases:
     """The leases in Redis through `redis.asyncio`."""
@@ -92,9 +100,15 @@ class Leases:
     shared = True
 
     def __init__(
-        self, client: aioredis.Redis, name: str, seconds: float, prefix: str = "omaha"
+        self,
+        client: aioredis.Redis,
+        name: str,
+        seconds: float,
+        prefix: str = "omaha",
+        kind: str = "table",
     ) -> None:
         self.client = client
+        self.kind = kind
         self.name = name
         self.ms = max(1, round(seconds * 1000))
         self.prefix = prefix
@@ -115,7 +129,7 @@ class Leases:
         return cls(aioredis.Redis.from_pool(pool), name, seconds)
 
     def key(self, table_id: str) -> str:
-        return f"{self.prefix}:table:{table_id}:owner"
+        return f"{self.prefix}:{self.kind}:{table_id}:owner"
 
     async def take(self, table_id: str) -> bool:
         return bool(await self._take(keys=[self.key(table_id)], args=[self.name, self.ms]))
@@ -142,6 +156,9 @@ class Leases:
 
     def keys(self, table_ids: Iterable[str]) -> list[str]:
         return [self.key(t) for t in table_ids]
+
+    def of(self, kind: str) -> Leases:
+        return Leases(self.client, self.name, self.ms / 1000, self.prefix, kind)
 
     async def close(self) -> None:
         await self.client.aclose()

@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -35,6 +35,7 @@ import redis.asyncio as aioredis
 from app.presence import Presence, connection_id
 from app.presence.keeper import keep_online
 from app.scale.lease import Leases
+from app.scale.placement import Placement
 from app.tables.errors import TableError
 from app.tables.registry import Elsewhere, TableRegistry
 from app.tables.table import Table
@@ -159,6 +160,10 @@ class Relay:
         self._out_cursor = "0-0"
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._closing = False
+        #: where new tables go (`app.scale.placement`): its load is published with the mark
+        self.placement: Placement | None = None
+        #: a tournament's read or action asked by another process (`app.api.tournaments`)
+        self.on_tournament: Callable[[dict[str, str]], Awaitable[dict[str, Any]]] | None = None
         #: every live process, scored with the time its mark lapses (Redis time, ms)
         self.alive_set = f"{prefix}:processes"
 
@@ -212,6 +217,8 @@ class Relay:
         with contextlib.suppress(Exception):
             await cast(Awaitable[int], self.client.delete(self.alive_key(self.name)))
             await cast(Awaitable[int], self.client.zrem(self.alive_set, self.name))
+            if self.placement is not None:
+                await self.placement.forget()
         await self.client.aclose()
 
     async def taken(self, table_id: str) -> None:
@@ -225,6 +232,8 @@ class Relay:
         async with self.client.pipeline(transaction=False) as pipe:
             pipe.set(self.alive_key(self.name), "1", px=self.leases.ms)
             pipe.zadd(self.alive_set, {self.name: lapse})
+            if self.placement is not None:
+                pipe.hset(self.placement.key, self.name, str(self.placement.load()))
             await pipe.execute()
 
     async def others_alive(self) -> bool:
@@ -291,17 +300,23 @@ class Relay:
         """A read (`READS`) of the owner's table: its result, or its `TableError`."""
         if kind not in READS:
             raise TableError("unknown_command", f"{kind!r} is not relayed")
+        entry = {"k": "req", "g": self.name, "t": kind, "p": sender or "",
+                 "d": orjson.dumps(data).decode()}  # fmt: skip
+        try:
+            return await self.call(self.in_key(table.id), entry, self.reply_timeout)
+        except TimeoutError:
+            raise TableError("unavailable", "the table did not answer; try again") from None
+
+    async def call(self, key: str, entry: dict[str, str], timeout: float) -> dict[str, Any]:
+        """Add a request to a stream (its reply id as `c`); its answer on this process's
+        stream, or its `TableError`; `TimeoutError` after `timeout`."""
         reply = f"{self.name}/r{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[reply] = future
-        entry = {"k": "req", "c": reply, "g": self.name, "t": kind, "p": sender or "",
-                 "d": orjson.dumps(data).decode()}  # fmt: skip
         try:
-            await self._add(self.in_key(table.id), entry)
-            async with asyncio.timeout(self.reply_timeout):
+            await self._add(key, {**entry, "c": reply})
+            async with asyncio.timeout(timeout):
                 return await future
-        except TimeoutError:
-            raise TableError("unavailable", "the table did not answer; try again") from None
         finally:
             self._replies.pop(reply, None)
 
@@ -325,6 +340,9 @@ class Relay:
             for _, entries in found or ():
                 for entry_id, fields in entries:
                     self._out_cursor = entry_id
+                    if fields.get("k") in ("place", "tour"):  # another process asks
+                        self._spawn(self._called(fields))
+                        continue
                     future = self._replies.get(fields.get("c", ""))
                     if future is not None and not future.done():
                         if "q" in fields:
@@ -425,6 +443,38 @@ class Relay:
             self._end_remote(conn)
         elif kind == "req":
             self._spawn(self._answer(table, conn, fields))
+
+    async def ask_director(
+        self, owner: str, code: str, what: str, player_id: str | None, name: str
+    ) -> dict[str, Any]:
+        """A read or an action of a tournament another process directs, answered by it."""
+        entry = {"k": "tour", "g": self.name, "o": code, "w": what, "p": player_id or "",
+                 "n": name}  # fmt: skip
+        try:
+            return await self.call(self.out_key(owner), entry, self.reply_timeout)
+        except TimeoutError:
+            raise TableError("unavailable", "the tournament did not answer") from None
+
+    async def _called(self, fields: dict[str, str]) -> None:
+        """Answer another process: a new table here (`place`), or a tournament's read or
+        action (`tour`) for a tournament this process directs."""
+        reply, out = fields["c"], self.out_key(fields["g"])
+        try:
+            if fields["k"] == "place":
+                if self.placement is None:
+                    raise TableError("unavailable", "no placement here")
+                result = await self.placement.place(fields)
+            else:
+                if self.on_tournament is None:
+                    raise TableError("no_such_tournament", "no such tournament")
+                result = await self.on_tournament(fields)
+            answer = {"c": reply, "q": orjson.dumps(result).decode()}
+        except TableError as refused:
+            answer = {"c": reply, "e": _refusal(refused.code, refused.message)}
+        except Exception as error:
+            log.warning("relay: a call failed (%s)", type(error).__name__)
+            answer = {"c": reply, "e": _refusal("unavailable", "that could not be done")}
+        await self._add(out, answer)
 
     async def _answer(self, table: Table, reply: str, fields: dict[str, str]) -> None:
         kind, out = fields["t"], self.out_key(fields["g"])

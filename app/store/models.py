@@ -272,6 +272,9 @@ class TournamentRow(Base):
         DateTime(timezone=True), server_default=func.current_timestamp()
     )
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: the fencing token of the process directing it (bumped by each process that takes the
+    #: director; a write carrying an older one is refused: app.store.tournaments)
+    owner_epoch: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
 
 
 class TournamentEntryRow(Base):
@@ -290,3 +293,5 @@ class TournamentEntryRow(Base):
     prize: Mapped[int] = mapped_column(BigInteger, default=0)
     #: 1 for the first entry, 2, 3, ... for re-entries after busting
     number: Mapped[int] = mapped_column(Integer, default=1)
+    #: bought the add-on (migration 0012)
+    addon: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -361,6 +361,15 @@ class SqlTableStore(DealStore):
             rows = await s.scalars(select(TableRow.id).where(TableRow.closed_at.is_(None)))
             return [str(r) for r in rows]
 
+    async def tournament_tables(self) -> set[str]:
+        async with self.sessions() as s:
+            rows = await s.scalars(
+                select(TableRow.id).where(
+                    TableRow.closed_at.is_(None), TableRow.config["tournament"].as_boolean()
+                )
+            )
+            return {str(r) for r in rows}
+
     async def take_table(self, table_id: str) -> int:
         async with self.engine.begin() as c:
             epoch = (await c.execute(_TAKE, {"b_id": uuid.UUID(table_id)})).scalar_one_or_none()

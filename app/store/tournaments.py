@@ -1,4 +1,8 @@
-"""The tournament store on SQLAlchemy (`app.tournaments.store.TournamentStore`)."""
+"""The tournament store on SQLAlchemy (`app.tournaments.store.TournamentStore`).
+
+`fenced` (the server): every write of a tournament carries the epoch this process took its
+director with (`take`) and is refused (`OwnershipLost`, nothing stored) once another process
+took it: the same fencing as the tables' (`app.store.tables`), on `tournaments.owner_epoch`."""
 
 from __future__ import annotations
 
@@ -9,13 +13,50 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.store.models import TournamentEntryRow, TournamentRow
+from app.tables.store import OwnershipLost
 from app.tournaments.entry import Entry
 from app.tournaments.store import StoredTournament
 
 
 class SqlTournamentStore:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, fenced: bool = False) -> None:
         self.sessions = sessions
+        self.fenced = fenced
+        #: the tournaments this process directs, with the epoch it took each with
+        self.epochs: dict[str, int] = {}
+
+    async def take(self, tournament_id: str) -> int:
+        async with self.sessions.begin() as s:
+            epoch = await s.scalar(
+                update(TournamentRow)
+                .where(TournamentRow.id == uuid.UUID(tournament_id))
+                .values(owner_epoch=TournamentRow.owner_epoch + 1)
+                .returning(TournamentRow.owner_epoch)
+            )
+        if epoch is None:
+            raise KeyError(tournament_id)
+        self.epochs[tournament_id] = int(epoch)
+        return int(epoch)
+
+    def drop(self, tournament_id: str) -> None:
+        self.epochs.pop(tournament_id, None)
+
+    async def _fence(self, s: AsyncSession, tournament_id: str) -> None:
+        """First in a write's transaction: the row is locked and the write refused (rolled
+        back) unless this process still holds the tournament's epoch."""
+        if not self.fenced:
+            return
+        epoch = self.epochs.get(tournament_id)
+        if epoch is None:
+            raise OwnershipLost(tournament_id)
+        result = await s.execute(
+            update(TournamentRow)
+            .where(TournamentRow.id == uuid.UUID(tournament_id))
+            .where(TournamentRow.owner_epoch == epoch)
+            .values(owner_epoch=TournamentRow.owner_epoch)
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise OwnershipLost(tournament_id)
 
     async def create(self, t: StoredTournament) -> None:
         async with self.sessions.begin() as s:
@@ -25,6 +66,7 @@ class SqlTournamentStore:
 
     async def add_entry(self, tournament_id: str, entry: Entry) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, tournament_id)
             row = TournamentEntryRow(
                 tournament_id=uuid.UUID(tournament_id),
                 player_id=uuid.UUID(entry.player_id),
@@ -33,11 +75,13 @@ class SqlTournamentStore:
                 place=entry.place,
                 prize=entry.prize,
                 number=entry.number,
+                addon=entry.addon,
             )
             s.add(row)
 
     async def remove_entry(self, tournament_id: str, player_id: str) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, tournament_id)
             await s.execute(
                 delete(TournamentEntryRow).where(
                     TournamentEntryRow.tournament_id == uuid.UUID(tournament_id),
@@ -50,6 +94,7 @@ class SqlTournamentStore:
     ) -> None:
         finished = datetime.now(UTC) if status == "finished" else None
         async with self.sessions.begin() as s:
+            await self._fence(s, tournament_id)
             await s.execute(
                 update(TournamentRow)
                 .where(TournamentRow.id == uuid.UUID(tournament_id))
@@ -58,6 +103,7 @@ class SqlTournamentStore:
 
     async def save_places(self, tournament_id: str, entries: list[Entry]) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, tournament_id)
             for e in entries:
                 await s.execute(
                     update(TournamentEntryRow)
@@ -68,6 +114,18 @@ class SqlTournamentStore:
                     )
                     .values(place=e.place, prize=e.prize)
                 )
+
+    async def save_addon(self, tournament_id: str, entry: Entry) -> None:
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(TournamentEntryRow)
+                .where(
+                    TournamentEntryRow.tournament_id == uuid.UUID(tournament_id),
+                    TournamentEntryRow.player_id == uuid.UUID(entry.player_id),
+                    TournamentEntryRow.number == entry.number,
+                )
+                .values(addon=entry.addon)
+            )
 
     async def load(self, tournament_id: str) -> StoredTournament:
         tid = uuid.UUID(tournament_id)
@@ -83,7 +141,7 @@ class SqlTournamentStore:
                 settings=dict(row.settings), status=row.status, elapsed=row.elapsed,
                 tables=list(row.tables or []),
                 entries=[Entry(str(e.player_id), e.name, e.bot, place=e.place, prize=e.prize,
-                               number=e.number)
+                               number=e.number, addon=e.addon)
                          for e in entries],
             )  # fmt: skip
 

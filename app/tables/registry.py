@@ -77,6 +77,9 @@ class TableRegistry:
         self.tables: dict[str, Table] = {}
         #: tournament tables' directors (`Table.director`), by table
         self.directors: dict[str, Callable[[dict[str, Any]], None]] = {}
+        #: the tournament tables this process may run: its directors' (shared, the others run
+        #: where their director runs, and are taken with it: `adopt`)
+        self.adoptable: set[str] = set()
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._restarts: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -98,7 +101,7 @@ class TableRegistry:
             self._keeper = asyncio.get_running_loop().create_task(self._keep())
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
-                table_ids = await self.store.open_tables()
+                table_ids = await self._own_kind(await self.store.open_tables())
         except Exception as error:
             log.error("cannot list the stored tables (%s: is the database up and migrated?); "
                       "trying again", type(error).__name__)  # fmt: skip
@@ -106,6 +109,14 @@ class TableRegistry:
             self._in_background(self._start_later())
             return
         self._begin(table_ids)
+
+    async def _own_kind(self, table_ids: list[str]) -> list[str]:
+        """Shared, the tables a process takes by itself: not the tournaments' (their director
+        takes them, `adopt`)."""
+        if not self.ownership.shared:
+            return table_ids
+        followers = await self.store.tournament_tables()
+        return [t for t in table_ids if t not in followers or t in self.adoptable]
 
     def _begin(self, table_ids: list[str]) -> None:
         self._stored.update(t for t in table_ids if t not in self.tables)
@@ -118,7 +129,7 @@ class TableRegistry:
             delay = min(BACKOFF[1], delay * 2)
             try:
                 async with asyncio.timeout(self.runtime.store_timeout):
-                    table_ids = await self.store.open_tables()
+                    table_ids = await self._own_kind(await self.store.open_tables())
             except Exception:
                 continue
             self.restoring.discard("*")
@@ -190,6 +201,8 @@ class TableRegistry:
         table_id = str(uuid.uuid4())
         if not await self.ownership.take(table_id):
             raise Elsewhere()
+        if config.tournament:  # its director's: runs here, with it
+            self.adoptable.add(table_id)
         try:
             await self.store.create_table(host_id, config, code, table_id)
         except BaseException:
@@ -213,6 +226,17 @@ class TableRegistry:
             raise Elsewhere()
         if not await self.ownership.take(table_id):
             raise Elsewhere()
+        if self.ownership.shared and table_id not in self.adoptable:
+            try:
+                follower = table_id in await self.store.tournament_tables()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await self.ownership.release(table_id)
+                raise
+            if follower:  # a tournament's table runs with its director, elsewhere or soon
+                with contextlib.suppress(Exception):
+                    await self.ownership.release(table_id)
+                raise TableError("unavailable", "the table is being restored; try again soon")
         self.launching.add(table_id)
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
@@ -337,7 +361,7 @@ class TableRegistry:
         if self.draining:
             return
         async with asyncio.timeout(self.runtime.store_timeout):
-            open_ids = await self.store.open_tables()
+            open_ids = await self._own_kind(await self.store.open_tables())
         others = [t for t in open_ids if t not in self.tables and t not in self._loading]
         for table_id, owner in (await self.ownership.owners(others)).items():
             if owner is None and not self._closing:
@@ -346,6 +370,22 @@ class TableRegistry:
                 except TableError:
                     continue
                 log.info("table %s: its lease lapsed; taken by this process", table_id)
+
+    async def adopt(self, table_id: str) -> Table:
+        """Take a table of a tournament whose director this process runs (or is taking)."""
+        self.adoptable.add(table_id)
+        table = self.tables.get(table_id)
+        return table if table is not None else await self._load(table_id)
+
+    async def hand_back(self, table_id: str) -> None:
+        """Stop running a tournament's table and release it (its director went elsewhere)."""
+        self.adoptable.discard(table_id)
+        self.directors.pop(table_id, None)
+        if table_id in self.tables:
+            await self._hand_over(table_id)
+        else:
+            with contextlib.suppress(Exception):
+                await self.ownership.release(table_id)
 
     async def drain(self, timeout: float) -> None:
         """Stopping, with other processes to take over: no table deals a new hand; each is

@@ -113,6 +113,11 @@ class TableStore(Protocol):
 
     async def open_tables(self) -> list[str]: ...
 
+    async def tournament_tables(self) -> set[str]:
+        """The open tables of tournaments (`TableConfig.tournament`): with several processes
+        they run where their director runs, taken with it (`app.tournaments.hall`)."""
+        ...
+
     async def load_table(self, table_id: str) -> StoredTable: ...
 
     async def take_table(self, table_id: str) -> int:
@@ -280,6 +285,9 @@ class MemoryTableStore:
 
     async def open_tables(self) -> list[str]:
         return [t for t in self.tables if t not in self.closed]
+
+    async def tournament_tables(self) -> set[str]:
+        return {t for t in await self.open_tables() if self.tables[t].config.tournament}
 
     async def take_table(self, table_id: str) -> int:
         self.epochs[table_id] = self.epochs.get(table_id, 0) + 1

@@ -21,7 +21,7 @@ CASH_ONLY = frozenset(
      "bomb_pot_next", "transfer_host", "close"}
 )  # fmt: skip
 #: the director's commands (no client message maps to them: app/api/messages.py)
-DIRECTOR_COMMANDS = frozenset({"t_seat", "t_unseat", "t_deal", "t_close"})
+DIRECTOR_COMMANDS = frozenset({"t_seat", "t_unseat", "t_deal", "t_close", "t_addon"})
 STAKES = ("small_blind", "big_blind", "ante", "big_blind_ante")
 
 
@@ -73,6 +73,26 @@ class TournamentTable(TableState):
         stack = seat.stack
         await self._cash_out(seat)
         return {"stack": stack}
+
+    async def _on_t_addon(self, c: Command) -> dict[str, Any]:
+        """The add-on's chips onto a player's stack (a top-up in this table's ledger): at once
+        between hands, else stored as pending and added when the hand ends."""
+        seat = self.seat_of(str(c.data["player_id"]))
+        if seat is None:
+            raise TableError("not_seated", "that player has no seat here")
+        amount = self._check_chips(c.data["amount"])
+        if self._in_hand(seat):
+            seat.pending_top_up += amount
+            try:
+                await self._save_seats(seat)
+            except BaseException:
+                seat.pending_top_up -= amount
+                raise
+            self._emit(self._seat_record(seat))
+            return {"status": "after_hand"}
+        await self._add_chips(seat, amount, "top_up")
+        self._emit(self._seat_record(seat))
+        return {"status": "done", "stack": seat.stack}
 
     async def _on_t_deal(self, c: Command) -> dict[str, Any]:
         """Deal the next hand with these stakes (the level in force now)."""

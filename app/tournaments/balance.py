@@ -5,11 +5,16 @@ table, the final table is drawn afresh.
 
 "Costs the least": the player moved is the one due to post the big blind next at the table
 they leave, and takes the empty seat that will post the big blind soonest at the new table,
-so a move neither skips a big blind nor pays one twice.
+so a move neither skips a big blind nor pays one twice. A player from a table that breaks
+takes the empty seat nearest their position there (as many hands from the big blind, or
+else sooner): the one who just paid it does not pay it again at once where a later seat
+is free.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -65,22 +70,64 @@ def _mover(t: TableSeats) -> tuple[int, str]:
     return seat, t.players[seat]
 
 
-def _landing(t: TableSeats) -> int:
+def _landing(t: TableSeats, due: int = 0) -> int:
+    """The free seat whose big blind comes nearest `due` hands from now (sooner on a tie)."""
     occupied = set(t.players)
     free = [s for s in range(t.seats) if s not in occupied]
     if not free:
         raise ValueError(f"table {t.table} has no free seat")
-    return min(free, key=lambda s: (hands_to_big_blind(s, occupied, t.button, t.seats), s))
+
+    def cost(s: int) -> tuple[int, int, int]:
+        hands = hands_to_big_blind(s, occupied, t.button, t.seats)
+        return abs(hands - due), hands, s
+
+    return min(free, key=cost)
 
 
-def _move(tables: dict[str, TableSeats], source: str, target: str) -> Move:
+def _move(
+    tables: dict[str, TableSeats], source: str, target: str, origin: TableSeats | None = None
+) -> tuple[Move, int, bool]:
+    """Move one player; with the hands they were from the big blind where they sat (at
+    `origin`, the table before it began to break), and whether they paid it last hand."""
     src, dst = tables[source], tables[target]
     seat, player = _mover(src)
-    to = _landing(dst)
+    # Balancing moves the player due the big blind (0 hands): the soonest seat. A table that
+    # breaks sends everyone: each to the seat nearest their position.
+    at = origin or src
+    due = hands_to_big_blind(seat, set(at.players), at.button, at.seats)
+    to = _landing(dst, due)
     left = {s: p for s, p in src.players.items() if s != seat}
     tables[source] = TableSeats(src.table, src.seats, left, src.button)
     tables[target] = TableSeats(dst.table, dst.seats, {**dst.players, to: player}, dst.button)
-    return Move(player, source, seat, target, to)
+    return Move(player, source, seat, target, to), due, due == len(at.players) - 1 > 0
+
+
+#: the most seat assignments tried for the players a broken table sends to one table
+JOINT_LIMIT = 5000
+
+
+def _seat_together(before: TableSeats, arrivals: list[tuple[Move, int, bool]]) -> list[Move]:
+    """Seat the players a broken table sends to one table together: seated one by one, a
+    later one can sit just before an earlier one and push their big blind back (or make
+    the one who just paid it pay it again at once). Tried over the assignments of free
+    seats: first nobody pays the big blind twice running, then each nearest their position,
+    then sooner."""
+    free = [s for s in range(before.seats) if s not in before.players]
+    if math.perm(len(free), len(arrivals)) > JOINT_LIMIT:
+        return [m for m, _, _ in arrivals]
+    best: tuple[tuple[int, int, int], tuple[int, ...]] | None = None
+    for seats in itertools.permutations(free, len(arrivals)):
+        occupied = set(before.players) | set(seats)
+        hands = [hands_to_big_blind(s, occupied, before.button, before.seats) for s in seats]
+        twice = sum(1 for h, (_, _, paid) in zip(hands, arrivals, strict=True) if paid and h == 0)
+        near = sum(abs(h - due) for h, (_, due, _) in zip(hands, arrivals, strict=True))
+        cost = (twice, near, sum(hands))
+        if best is None or cost < best[0]:
+            best = (cost, seats)
+    assert best is not None
+    return [
+        dataclasses.replace(m, to_seat=s) for (m, _, _), s in zip(arrivals, best[1], strict=True)
+    ]
 
 
 def plan(tables: Sequence[TableSeats], draw: Sequence[str] | None = None) -> Plan:
@@ -103,19 +150,34 @@ def plan(tables: Sequence[TableSeats], draw: Sequence[str] | None = None) -> Pla
     moves: list[Move] = []
     broken: list[str] = []
     needed = max(1, math.ceil(total / per_table))
+    before = dict(live)
+    arrivals: dict[str, list[tuple[Move, int, bool]]] = {}
+    sequence: list[Move] = []
     while len(live) > needed:
         # Break the table with the fewest players (the last one of those on a tie).
         victim = min(reversed(list(live)), key=lambda k: len(live[k].players))
+        origin = live[victim]
         while live[victim].players:
             others = [k for k in live if k != victim]
             target = min(others, key=lambda k: len(live[k].players))
-            moves.append(_move(live, victim, target))
+            move = _move(live, victim, target, origin)
+            arrivals.setdefault(target, []).append(move)
+            sequence.append(move[0])
         del live[victim]
         broken.append(victim)
+    if set(arrivals) & set(broken):  # moved twice (two tables broke): in the order decided
+        moves += sequence
+    else:
+        for target, came in arrivals.items():
+            seated = _seat_together(before[target], came)
+            moves += seated
+            t = before[target]
+            players = {**t.players, **{m.to_seat: m.player for m in seated}}
+            live[target] = TableSeats(t.table, t.seats, players, t.button)
     while True:
         most = max(live, key=lambda k: len(live[k].players))
         fewest = min(live, key=lambda k: len(live[k].players))
         if len(live[most].players) - len(live[fewest].players) <= 1:
             break
-        moves.append(_move(live, most, fewest))
+        moves.append(_move(live, most, fewest)[0])
     return Plan(tuple(moves), tuple(broken))

@@ -27,6 +27,7 @@ from app.tables.command import Command
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
+from app.tables.store import OwnershipLost
 from app.tournaments.balance import TableSeats, plan
 from app.tournaments.entry import Entry
 from app.tournaments.icm import MAX_PLAYERS as MAX_ICM_PLAYERS
@@ -121,9 +122,11 @@ class Director:
         d.standings = Standings(len(d.entries), placed)
         busted: list[tuple[str, str]] = []
         for tid in stored.tables:
-            try:
-                table = tables.get(tid)
-            except TableError:
+            try:  # loaded now if the registry has not restored it yet
+                table = await tables.find(tid)
+            except TableError as error:
+                if error.code == "unavailable":
+                    raise  # the database does not answer: the hall tries again later
                 continue  # broken and closed
             seated = [s for s in table.seats if s is not None]
             d.tables[tid] = FieldTable(tid, {s.number: s.player_id for s in seated},
@@ -186,6 +189,9 @@ class Director:
                 if handler is None:
                     raise TableError("unknown_command", f"unknown command {command.kind!r}")
                 result = await handler(command)
+            except OwnershipLost:  # another process directs it now: this one stops
+                command.settle({}, TableError("unavailable", "the tournament moved; try again"))
+                raise
             except TableError as error:
                 command.settle({}, error)
                 continue
@@ -265,6 +271,8 @@ class Director:
         """A store write before the answer: refused (`unavailable`) if it fails."""
         try:
             await write
+        except OwnershipLost:
+            raise
         except Exception as error:
             log.error("tournament %s: a write failed (%s)", self.id, type(error).__name__)
             raise TableError("unavailable", "that could not be stored; try again") from None
@@ -332,6 +340,57 @@ class Director:
         state.stacks[pid] = stack
         entry.table, entry.seat = table_id, seat
 
+    # ------------------------------------------------------------------- the add-on
+    def addon_open(self) -> bool:
+        """The add-on can be bought while its level (`Settings.addon_at`), or the break after
+        it, is on the clock."""
+        if not self.settings.addon_chips or self.status not in ("running", "paused"):
+            return False
+        return self.settings.schedule.at(self.elapsed()).level == self.settings.addon_at() - 1
+
+    async def _on_addon(self, c: Command) -> dict[str, Any]:
+        """A player still in buys the add-on, once: stored, then the chips go on their stack
+        at their table (at once between hands, else when the hand ends: `t_addon`)."""
+        pid = str(c.player_id)
+        if not self.settings.addon_chips:
+            raise TableError("no_addon", "this tournament has no add-on")
+        if pid not in self.live:
+            raise TableError("not_playing", "only players still in can take the add-on")
+        if not self.addon_open():
+            raise TableError("addon_closed", f"the add-on is taken during level "
+                             f"{self.settings.addon_at()} or the break after it")  # fmt: skip
+        entry = self.entry_of(pid)
+        if entry.addon:
+            raise TableError("addon_taken", "you have taken the add-on already")
+        if entry.table is None:
+            raise TableError("hand_running", "you are moving between tables; try again")
+        chips = self.settings.addon_chips
+        entry.addon = True
+        try:
+            await self._write(self.store.save_addon(self.id, entry))
+            result = await self.registry.get(entry.table).request(
+                "t_addon", None, player_id=pid, amount=chips
+            )
+        except TableError:
+            entry.addon = False
+            with contextlib.suppress(Exception):
+                await self.store.save_addon(self.id, entry)
+            raise
+        state = self.tables[entry.table]
+        if result.get("status") == "done":  # else the hand's end tells the director
+            state.stacks[pid] = int(result["stack"])
+        return {"chips": chips, "status": result.get("status")}
+
+    def chips_in(self) -> int:
+        """Every chip that entered: the starting stacks of all entries and the add-ons."""
+        addons = sum(1 for e in self.entries.values() if e.addon)
+        return len(self.entries) * self.settings.starting_stack + addons * self.settings.addon_chips
+
+    def prize_pool(self) -> int:
+        """The nominal prize pool: the host's, and the add-ons' price."""
+        addons = sum(1 for e in self.entries.values() if e.addon)
+        return self.settings.prize_pool + addons * self.settings.addon_price
+
     # ------------------------------------------------------------------- the clock
     async def _on_pause(self, c: Command) -> dict[str, Any]:
         if c.player_id != self.host_id:
@@ -376,13 +435,17 @@ class Director:
         if (kind := self._chop_agreed()) is not None:
             await self._finish(kind)
             return
-        moment = self.settings.schedule.at(self.elapsed())
+        elapsed = self.elapsed()  # one reading: the level and the hand's time agree
+        moment = self.settings.schedule.at(elapsed)
         if moment.on_break:
             assert moment.remaining is not None
             self._deal_all(moment.remaining)
             return
         level = self.settings.schedule.levels[moment.level]
-        elapsed = self.elapsed()
+        # The clock's reading, stored once a round: after a crash the level goes on from
+        # here, not from the start (a failed write is tried again with the next round).
+        with contextlib.suppress(TableError):
+            await self._save_state()
         for state in self.tables.values():
             if len(state.seats) < 2:
                 continue
@@ -469,7 +532,7 @@ class Director:
     async def _finish(self, chop: str | None = None) -> None:
         """One player holds every chip (or those left agreed a `chop`): places, prizes, the
         results stored, the tables closed."""
-        amounts = split(self.settings.prize_pool, self.payouts())
+        amounts = split(self.prize_pool(), self.payouts())
         chopped: dict[str, int] = {}
         if chop is not None:
             chopped = self._chop(chop, amounts)
@@ -559,7 +622,17 @@ class Director:
             "players_left": len(left) if self.status != "registering" else len(self.entries),
             "entries": len(self.entries),
             "average_stack": chips // len(left) if left and chips else 0,
-            "payouts": split(self.settings.prize_pool, self.payouts()),
+            "payouts": split(self.prize_pool(), self.payouts()),
+            "prize_pool": self.prize_pool(),
+            "addon": {
+                "chips": self.settings.addon_chips,
+                "price": self.settings.addon_price,
+                "level": self.settings.addon_at(),
+                "open": self.addon_open(),
+                "taken": sum(1 for e in self.entries.values() if e.addon),
+            }
+            if self.settings.addon_chips
+            else None,
             "standings": self.results(),
         }
 
@@ -567,8 +640,8 @@ class Director:
         """The places given so far, best first: place, player, prize."""
         placed = [e for e in self.entries.values() if e.place is not None]
         placed.sort(key=lambda e: (e.place or 0, e.name))
-        return [{"place": e.place, "player_id": e.player_id, "name": e.name, "prize": e.prize}
-                for e in placed]  # fmt: skip
+        return [{"place": e.place, "player_id": e.player_id, "name": e.name, "prize": e.prize,
+                 "addon": e.addon} for e in placed]  # fmt: skip
 
     def payouts(self) -> tuple[int, ...]:
         """The basis points paid per place (the preset for the field when none was set)."""
@@ -583,7 +656,7 @@ class Director:
         left = [p for p in self.live if p in stacks]
         if len(left) < 2 or len(left) > MAX_ICM_PLAYERS:
             return []
-        amounts = split(self.settings.prize_pool, self.payouts())[: len(left)]
+        amounts = split(self.prize_pool(), self.payouts())[: len(left)]
         chips = [stacks[p] for p in left]
         chop = whole(chip_chop(chips, amounts))
         model = whole(icm(chips, amounts))

@@ -18,6 +18,7 @@ class Entry:
     place: int | None = None
     prize: int = 0
     number: int = 1
+    addon: bool = False  # bought the add-on (`Settings.addon_chips`)
 
     @property
     def key(self) -> str:

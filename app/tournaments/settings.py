@@ -29,6 +29,12 @@ class Settings:
     late_registration_level: int = 0
     reentries: int = 0  # re-entries a player may make after busting (while registration is open)
     start_when_full: bool = False
+    #: the add-on: chips each player still in may buy once, at a nominal `addon_price` added
+    #: to the prize pool, while level `addon_level` (1 the first) or the break after it is on
+    #: the clock; 0: the last level of late registration (the first without it)
+    addon_chips: int = 0
+    addon_price: int = 0
+    addon_level: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -40,6 +46,8 @@ class Settings:
             "decision_time": self.decision_time, "time_bank": self.time_bank,
             "late_registration_level": self.late_registration_level,
             "reentries": self.reentries, "start_when_full": self.start_when_full,
+            "addon_chips": self.addon_chips, "addon_price": self.addon_price,
+            "addon_level": self.addon_level,
         }  # fmt: skip
 
     @classmethod
@@ -54,4 +62,11 @@ class Settings:
             late_registration_level=int(data.get("late_registration_level", 0)),
             reentries=int(data.get("reentries", 0)),
             start_when_full=bool(data.get("start_when_full", False)),
+            addon_chips=int(data.get("addon_chips", 0)),
+            addon_price=int(data.get("addon_price", 0)),
+            addon_level=int(data.get("addon_level", 0)),
         )  # fmt: skip
+
+    def addon_at(self) -> int:
+        """The level (1 the first) whose time, with the break after it, is the add-on's."""
+        return self.addon_level or self.late_registration_level or 1

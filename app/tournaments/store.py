@@ -25,6 +25,14 @@ class StoredTournament:
 class TournamentStore(Protocol):
     async def create(self, t: StoredTournament) -> None: ...
 
+    async def take(self, tournament_id: str) -> int:
+        """Become the tournament's writer (its director runs here): bump its fencing epoch.
+        A later write carrying an older epoch is refused (`OwnershipLost`)."""
+        ...
+
+    def drop(self, tournament_id: str) -> None:
+        """This process directs the tournament no more: its writes are refused here."""
+
     async def add_entry(self, tournament_id: str, entry: Entry) -> None: ...
 
     async def remove_entry(self, tournament_id: str, player_id: str) -> None: ...
@@ -36,6 +44,9 @@ class TournamentStore(Protocol):
 
     async def save_places(self, tournament_id: str, entries: list[Entry]) -> None:
         """The places (and prizes) of these entries."""
+
+    async def save_addon(self, tournament_id: str, entry: Entry) -> None:
+        """Whether this entry bought the add-on."""
 
     async def load(self, tournament_id: str) -> StoredTournament: ...
 
@@ -49,6 +60,14 @@ class TournamentStore(Protocol):
 class MemoryTournamentStore:
     def __init__(self) -> None:
         self.tournaments: dict[str, StoredTournament] = {}
+        self.epochs: dict[str, int] = {}
+
+    async def take(self, tournament_id: str) -> int:
+        self.epochs[tournament_id] = self.epochs.get(tournament_id, 0) + 1
+        return self.epochs[tournament_id]
+
+    def drop(self, tournament_id: str) -> None:
+        return None
 
     async def create(self, t: StoredTournament) -> None:
         self.tournaments[t.id] = copy.deepcopy(t)
@@ -71,6 +90,10 @@ class MemoryTournamentStore:
         for e in entries:
             stored = by_key[e.key]
             stored.place, stored.prize = e.place, e.prize
+
+    async def save_addon(self, tournament_id: str, entry: Entry) -> None:
+        stored = next(e for e in self.tournaments[tournament_id].entries if e.key == entry.key)
+        stored.addon = entry.addon
 
     async def load(self, tournament_id: str) -> StoredTournament:
         return copy.deepcopy(self.tournaments[tournament_id])

@@ -111,8 +111,14 @@ async function start() {
     const ctrl = new TableCtrl(code, me, settings, redraw, await early);
     window.addEventListener('keydown', (e) => ctrl.key(e));
     window.__omaha.ctrl = ctrl;
+    // A tournament's table shows its clock: read every two seconds while the table is one.
+    ctrl.tournament = new TournamentCtrl(null, me, redraw, {
+      url: `/api/tournaments/table/${encodeURIComponent(code)}`, every: 2000, deal: false,
+      active: () => !!(ctrl.state && ctrl.state.table.config.tournament),
+    });
     view = () => tableView(ctrl);
     ctrl.start();
+    ctrl.tournament.start();
   } else {
     const home = homeCtrl(me);
     home.next = code || null;

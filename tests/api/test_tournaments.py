@@ -34,6 +34,8 @@ async def test_a_tournament_through_rest(client: httpx.AsyncClient) -> None:
         {"game": "no-such-game"},
         {"seats": 11},
         {"structure": "custom", "levels": [{"small_blind": 30, "big_blind": 20}]},
+        {"structure": "custom", "levels": FAST[:1], "addon_chips": 500, "addon_level": 2},
+        {"addon_chips": -1},
     ]:
         r = await client.post("/api/tournaments", json=body)
         assert r.status_code == 422, body
@@ -70,7 +72,22 @@ async def test_a_tournament_through_rest(client: httpx.AsyncClient) -> None:
     assert refused.status_code == 403 and refused.json()["detail"]["code"] == "not_host"
     use(client, host)
     assert (await client.post(f"/api/tournaments/{code}/start")).status_code == 200
+    # A player still in is told their table; its page reads the clock by the table's code
+    # (the tournament's code only for a player in it).
+    use(client, players[0])
+    seat_at = (await client.get(f"/api/tournaments/{code}")).json()["your_table"]
+    clock = await client.get(f"/api/tournaments/table/{seat_at}")
+    if clock.status_code == 200:  # (the fast clock may have ended it, and closed the table)
+        assert clock.json()["code"] == code and clock.json()["your_table"] == seat_at
+        assert {"level", "remaining", "blinds", "next", "players_left", "average_stack",
+                "payouts"} <= set(clock.json())  # fmt: skip
+        use(client, players[2])  # not in it: the clock, nothing else
+        stranger = (await client.get(f"/api/tournaments/table/{seat_at}")).json()
+        assert "code" not in stranger and "your_table" not in stranger
     use(client, players[2])
+    assert (await client.get(f"/api/tournaments/{code}")).json()["your_table"] is None
+    missing = await client.get("/api/tournaments/table/no-such-table")
+    assert missing.status_code == 404 and missing.json()["detail"]["code"] == "no_such_tournament"
     late = await client.post(f"/api/tournaments/{code}/register")
     assert late.status_code == 409 and late.json()["detail"]["code"] == "registration_closed"
     figures = (await client.get(f"/api/tournaments/{code}/deal")).json()["players"]

@@ -75,3 +75,56 @@ def test_the_clock_counts_down_and_the_standings_show_the_places(players: Player
     assert names == {"Alice", "Bob"}
     prizes = clock.locator(".standings tbody tr td:last-child").all_inner_texts()
     assert prizes == ["65", "35"]
+
+
+# Slow enough growth that nobody busts while the test watches two levels go by.
+TABLE_LEVELS = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.05}
+                for sb in (5, 10, 15, 20, 25, 30, 40, 50)]  # fmt: skip
+
+
+def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: PlayerFactory) -> None:
+    host, alice, bob = players("Host"), players("Alice"), players("Bob")
+    phone = {"viewport": {"width": 375, "height": 667}}
+    host.join()
+    body = {"name": "Table clock", "starting_stack": 100_000, "structure": "custom",
+            "levels": TABLE_LEVELS, "payouts": [6500, 3500], "prize_pool": 100,
+            "decision_time": 0.05, "time_bank": 0}  # fmt: skip
+    status, text = host.page.evaluate(CREATE, body)
+    assert status == 201, text
+    code = json.loads(text)["code"]
+    for p in (alice, bob):
+        p.join()
+        p.page.goto(f"{p.base}/tournaments/{code}")
+        p.page.click("[data-cmd=register]")
+        expect(p.page.locator("[data-cmd=unregister]")).to_be_visible()
+    host.page.goto(f"{host.base}/tournaments/{code}")
+    host.page.click("[data-cmd=start]")
+    # A player's standings page leads to their table; its page shows the tournament's clock.
+    page = alice.page
+    page.click("[data-cmd=my-table]")
+    page.wait_for_url("**/t/*")
+    bar = page.locator(".tournament-bar")
+    expect(bar).to_be_visible()
+    expect(bar.locator("[data-status=running]")).to_be_visible()
+    expect(bar.locator(".players-left")).to_have_text("2")
+    expect(bar.locator(".average")).to_have_text("100000")
+    expect(bar.locator(".payouts li")).to_have_count(2)
+    countdown = bar.get_by_role("timer")
+    first = countdown.inner_text()
+    assert first.startswith("0:0")
+    page.wait_for_function(
+        "(t) => document.querySelector('.tournament-bar .countdown').textContent !== t",
+        arg=first, timeout=5000,
+    )  # fmt: skip
+    level = int(bar.locator(".level").inner_text())
+    expect(bar.locator(f"[data-level='{level + 1}']")).to_be_visible(timeout=10_000)
+    sb = TABLE_LEVELS[level]["small_blind"]
+    expect(bar.locator(".blinds")).to_have_text(f"{sb} / {2 * sb}")
+    # Bob on a phone: the same bar, laid out for 375 px, within the screen's width.
+    bob.page.set_viewport_size(phone["viewport"])
+    bob.page.click("[data-cmd=my-table]")
+    bob.page.wait_for_url("**/t/*")
+    small = bob.page.locator(".tournament-bar")
+    expect(small.get_by_role("timer")).to_be_visible()
+    box = small.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375

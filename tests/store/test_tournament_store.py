@@ -4,12 +4,18 @@ the tournament store keeps of it."""
 from __future__ import annotations
 
 import asyncio
+import uuid
+
+import pytest
 
 from app.store.tournaments import SqlTournamentStore
 from app.tables.registry import TableRegistry
+from app.tables.store import OwnershipLost
 from app.tables.table import Runtime
 from app.tournaments.director import Director
+from app.tournaments.entry import Entry
 from app.tournaments.settings import Settings
+from app.tournaments.store import StoredTournament
 from app.tournaments.structure import Level, Schedule
 from tests.tables.stores import sql_store
 
@@ -43,3 +49,29 @@ async def test_a_sit_and_go_is_stored_with_its_places_and_prizes(database_url: s
         assert sorted(p for p, _ in places.values() if p is not None)[0] == 1
         assert sum(prize for _, prize in places.values()) == 101
         assert await tables_store.balance(table_id) == 0  # every chip went back out
+
+
+async def test_a_stale_director_writes_nothing(database_url: str) -> None:
+    """Two processes' stores of one tournament: once the second took it (its epoch), every
+    write of the first is refused (`OwnershipLost`) and nothing of it is stored."""
+    async with sql_store(database_url) as tables_store:
+        [host] = await tables_store.make_players(1)
+        old = SqlTournamentStore(tables_store.sessions, fenced=True)
+        new = SqlTournamentStore(tables_store.sessions, fenced=True)
+        tid = str(uuid.uuid4())
+        await old.create(StoredTournament(tid, "code-fence", host, {}))
+        with pytest.raises(OwnershipLost):  # not taken: a fenced store writes nothing
+            await old.save_state(tid, "running", 1.0, [])
+        assert await old.take(tid) == 1
+        await old.add_entry(tid, Entry(host, "first"))
+        assert await new.take(tid) == 2
+        with pytest.raises(OwnershipLost):
+            await old.save_state(tid, "running", 5.0, ["t"])
+        with pytest.raises(OwnershipLost):
+            await old.add_entry(tid, Entry(str(uuid.uuid4()), "late"))
+        with pytest.raises(OwnershipLost):
+            await old.save_places(tid, [Entry(host, "first", place=1)])
+        await new.save_state(tid, "running", 2.0, [])
+        stored = await new.load(tid)
+        assert (stored.status, stored.elapsed, stored.tables) == ("running", 2.0, [])
+        assert [(e.name, e.place) for e in stored.entries] == [("first", None)]

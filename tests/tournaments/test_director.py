@@ -157,9 +157,12 @@ async def test_a_break_deals_nothing_until_it_ends() -> None:
 
 
 async def test_pausing_stops_the_clock_and_the_deals() -> None:
+    # Nobody connects: the clock checks or folds for everyone, so nobody busts and the
+    # tournament cannot end under the test (three bots all in could end it in 0.1 s).
     schedule = Schedule((Level(1, 2, minutes=1),))
-    director, registry, task, table = await start(schedule, bots=3)
-    await asyncio.sleep(0.1)
+    director, registry, task, table = await start(schedule, bots=0, people=3, decision_time=0.01)
+    while len(director.hands) < 2:
+        await asyncio.sleep(0.01)
     await director.request("pause", "host")
     frozen = director.elapsed()
     await asyncio.sleep(0.05)  # the hand being played ends
@@ -168,7 +171,10 @@ async def test_pausing_stops_the_clock_and_the_deals() -> None:
     assert director.elapsed() == frozen
     assert len(director.hands) == dealt and not table._hand_running()
     await director.request("resume", "host")
-    await asyncio.sleep(0.1)
+    for _ in range(200):  # dealing again (within 2 s)
+        if len(director.hands) > dealt:
+            break
+        await asyncio.sleep(0.01)
     assert len(director.hands) > dealt and director.elapsed() > frozen
     director.stop()
     task.cancel()
@@ -198,7 +204,9 @@ async def test_a_disconnected_player_is_blinded_away_never_removed() -> None:
     await asyncio.wait_for(task, 60)
     await registry.close()
     human = director.entries["human0"]
-    assert human.place is not None and human.place >= 2  # busted, placed: never removed
+    # Placed at the end, never removed: busted, or (all in by the blinds, the others knocked
+    # out by each other) even the winner.
+    assert human.place is not None
     assert seen and all(seen)  # dealt into every hand while they had chips
 
 
@@ -234,9 +242,12 @@ async def test_the_director_restarts_from_the_store_and_plays_on() -> None:
     assert [e.prize for e in final.entries if e.place == 1] == [6]
 
 
-async def late_field(reentries: int) -> tuple[Director, TableRegistry, asyncio.Task[None]]:
-    # Level 1 (big blinds, for busts) lasts 1.5 s and registration stays open through it.
-    schedule = Schedule((Level(100, 200, minutes=1.5 / 60), Level(400, 800, minutes=0.3 / 60),
+async def late_field(
+    reentries: int, first_level: float = 1.5
+) -> tuple[Director, TableRegistry, asyncio.Task[None]]:
+    # Level 1 (big blinds, for busts) lasts `first_level` s; registration stays open through it.
+    schedule = Schedule((Level(100, 200, minutes=first_level / 60),
+                         Level(400, 800, minutes=0.3 / 60),
                          Level(2000, 4000, minutes=1)))  # fmt: skip
     runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True)
     registry = TableRegistry(MemoryTableStore(), runtime)
@@ -259,11 +270,12 @@ async def first_bust(director: Director) -> str:
 
 
 async def test_late_registration_and_a_re_entry() -> None:
-    director, registry, task = await late_field(reentries=1)
+    # The first bust comes well before the first level's end, even on a busy machine.
+    director, registry, task = await late_field(reentries=1, first_level=6)
     late = await director.request("register", "late", name="Late", bot=True)
     assert late == {"registered": 4, "entry": 1}
     assert director.entry_of("late").table is not None  # seated at once
-    busted = await asyncio.wait_for(first_bust(director), 1.4)
+    busted = await asyncio.wait_for(first_bust(director), 5)
     again = await director.request("register", busted, name="Again", bot=True)
     assert again["entry"] == 2 and director.entry_of(busted).number == 2
     assert director.standings.entries == 5
@@ -286,11 +298,13 @@ async def test_late_registration_and_a_re_entry() -> None:
 
 
 async def test_no_re_entry_beyond_the_limit() -> None:
-    director, registry, task = await late_field(reentries=0)
+    # A long first level: registration is still open when the first player busts, however
+    # slow the machine (a bust after the level would be refused as `registration_closed`).
+    director, registry, task = await late_field(reentries=0, first_level=30)
     with pytest.raises(TableError) as twice:
         await director.request("register", "p0", name="X")
     assert twice.value.code == "already_registered"
-    busted = await asyncio.wait_for(first_bust(director), 1.4)
+    busted = await asyncio.wait_for(first_bust(director), 25)
     with pytest.raises(TableError) as refused:
         await director.request("register", busted, name="Again", bot=True)
     assert refused.value.code == "no_reentry"

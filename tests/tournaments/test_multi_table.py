@@ -1,9 +1,33 @@
-"""Thirty players at three tables through the actors: balancing, breaking, the final table."""
+"""Thirty players at three tables through the actors: balancing, breaking, the final table;
+and the big blind across moves.
+
+The rule checked for moves (from the TDA's balancing rule: the player moved is the one who
+would post the big blind next where they sit, and goes to the worst seat where they land,
+the one that posts the big blind soonest). Play goes in rounds (every table deals one hand,
+then players move), and each hand dealt is recorded: its seats, players, small and big blind
+seats. For every player P moved between two rounds from table A to table B (to balance, or
+because A broke; the final table's draw is a fresh draw and is left out):
+
+1. Not doubled: P does not post the big blind both in their last hand at A and in their
+   first hand at B.
+2. Not skipped, the landing (balancing moves): clockwise from the big blind of B's first hand
+   with P to P's seat, no seat left free at B has a player seated between it and P's seat:
+   sitting there, P would have posted the big blind sooner. (A free seat before that big
+   blind is not counted: sitting between the last button and the small blind would only
+   have made P the button or the small blind.)
+3. Not skipped, at the new table: P is dealt in at once (in every round), and in B's hands
+   from P's arrival the big blind never passes P's seat without P posting it, while the
+   players at B stay those of P's first hand there (a bust moves the button on past the
+   seats it emptied: docs/protocol.md section 7, and may so skip a big blind, moved or not).
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+import itertools
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
 
 from app.tables.registry import TableRegistry
 from app.tables.store import MemoryTableStore
@@ -28,6 +52,7 @@ async def test_thirty_players_three_tables_to_the_end() -> None:
     settings = Settings(name="Thirty", schedule=SCHEDULE, starting_stack=STACK, seats=10,
                         payouts=(5_000, 3_000, 2_000), prize_pool=300, time_bank=0)  # fmt: skip
     director = Director(settings, "host", registry, between_hands=0.0)
+    dealt = record_hands(director, registry)
     task = asyncio.create_task(director.run())
     for k in range(30):
         await director.request("register", f"p{k:02}", name=f"Bot {k}", bot=True)
@@ -58,6 +83,9 @@ async def test_thirty_players_three_tables_to_the_end() -> None:
         assert max(sizes) - min(sizes) <= 1, seating  # balanced after every round
         everyone = [p for players in seating.values() for p in players]
         assert len(everyone) == len(set(everyone))  # nobody seated twice
+        assert set(everyone) <= set(director.entries)  # nobody lost on a move: see below
+    moves = check_big_blinds(director, dealt)
+    assert moves >= 5, moves  # balancing and breaking moved players, and each was checked
     assert any(len(seating) == 2 for seating in rounds)  # a table broke
     assert any(len(seating) == 1 for seating in rounds)  # the final table formed
     assert all(h.chips == 30 * STACK for h in director.hands)  # chips conserved
@@ -75,3 +103,82 @@ async def test_thirty_players_three_tables_to_the_end() -> None:
     for table_id, _player, kind, amount in store.ledger:
         ins[table_id] += amount if kind == "buy_in" else -amount if kind == "cash_out" else 0
     assert all(v == 0 for v in ins.values()), ins
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """One hand as dealt at a table: position order, the button last."""
+
+    table: str
+    size: int
+    seats: tuple[int, ...]
+    players: tuple[str, ...]
+    small: int | None
+    big: int
+
+
+def record_hands(director: Director, registry: TableRegistry) -> dict[tuple[str, int], Dealt]:
+    """Each hand at its end, by (table, hand number), as the table dealt it."""
+    dealt: dict[tuple[str, int], Dealt] = {}
+    tell = director.hand_ended
+
+    def record(event: dict[str, Any]) -> None:
+        table = registry.get(str(event["table"]))
+        hand = table.hand
+        assert hand is not None and hand.blind_seats[1] is not None
+        dealt[(table.id, hand.number)] = Dealt(table.id, len(table.seats), hand.seats,
+                                               hand.players, *hand.blind_seats)  # type: ignore[arg-type]  # fmt: skip
+        tell(event)
+
+    director.hand_ended = record  # type: ignore[method-assign]
+    return dealt
+
+
+def between(start: int, end: int, size: int) -> list[int]:
+    """Seats strictly after `start` and before `end`, clockwise."""
+    return [(start + k) % size for k in range(1, (end - start) % size)]
+
+
+def check_big_blinds(director: Director, dealt: dict[tuple[str, int], Dealt]) -> int:
+    """Check the rule of the module's docstring for every move; the number of moves."""
+    # The rounds, in the order dealt: a round is the hands dealt at the same moment.
+    rounds: list[dict[str, Dealt]] = []
+    for k, h in enumerate(director.hands):
+        if k == 0 or h.elapsed != director.hands[k - 1].elapsed:
+            rounds.append({})
+        rounds[-1][h.table] = dealt[(h.table, h.number)]
+    where: dict[str, list[tuple[int, Dealt]]] = defaultdict(list)  # player -> (round, hand)
+    for r, hands in enumerate(rounds):
+        for hand in hands.values():
+            for p in hand.players:
+                where[p].append((r, hand))
+    moves = 0
+    for p, seen in where.items():
+        for (r0, before), (r1, after) in itertools.pairwise(seen):
+            assert r1 == r0 + 1, (p, r0, r1)  # dealt in every round, at once after a move
+            if before.table == after.table:
+                continue
+            if len(rounds[r0]) > 1 and len(rounds[r1]) == 1:
+                continue  # the final table's draw
+            moves += 1
+            bb = after.players[after.seats.index(after.big)]
+            posted_before = before.players[before.seats.index(before.big)] == p
+            broke = before.table not in rounds[r1]
+            assert not (posted_before and bb == p), f"{p}: a doubled big blind {before} {after}"
+            seat = after.seats[after.players.index(p)]
+            free = set(range(after.size)) - set(after.seats)
+            passed = {f for f in set(between(after.big, seat, after.size)) & free
+                      if set(between(f, seat, after.size)) & set(after.seats)}  # fmt: skip
+            assert broke or not passed, f"{p} sat at {seat}, after the free seats {passed}: {after}"
+            # The big blind at B from P's arrival: it never passes P's seat unpaid.
+            previous = after.small
+            assert previous is not None  # a tournament posts both blinds (moving button)
+            for r in range(r1, len(rounds)):
+                hand = rounds[r].get(after.table)
+                if hand is None or set(hand.players) != set(after.players):
+                    break  # someone busted or moved: the moving button may jump (see above)
+                assert seat not in between(previous, hand.big, hand.size), f"{p} skipped"
+                if hand.big == seat:
+                    break
+                previous = hand.big
+    return moves

@@ -11,6 +11,7 @@ import { chatView } from './chat.js';
 import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
+import { tournamentBar } from './tournament.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -24,6 +25,7 @@ export function tableView(ctrl) {
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
     ${topbar(ctrl)}
     ${banner(ctrl)}
+    ${c.tournament ? tournamentBar(ctrl.tournament) : null}
     ${screenReaderView(ctrl)}
     <div class="table-body">
     <div class="table-main">
@@ -74,7 +76,7 @@ function topbar(ctrl) {
         onClick=${() => { ctrl.ui.menuOpen = !ctrl.ui.menuOpen; ctrl.redraw(); }}>☰</button>
       <div class="menu-items" onClick=${() => { ctrl.ui.menuOpen = false; }}>
         <button type="button" class="btn ghost" data-cmd="invite" onClick=${() => { ctrl.ui.dialog = 'invite'; ctrl.redraw(); }}>Invite</button>
-        ${seated ? html`
+        ${seated && !c.tournament ? html`
           <button type="button" class="btn ghost" data-cmd="top-up" onClick=${() => ctrl.openTopUp()}>Top up</button>
           ${seat && seat.status === 'sitting_out'
             ? html`<button type="button" class="btn ghost" data-cmd="sit-in" onClick=${() => ctrl.command('sit_in')}>Sit in</button>`
