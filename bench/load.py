@@ -64,6 +64,8 @@ HUMAN_THINK = 2.0  # seconds: one action every 2 s per table on average
 CARD_IN_TEXT = re.compile(r'"([2-9TJQKA][cdhs])"')
 PY = sys.executable
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+#: the bots ask for batched frames (`?batch=1`, docs/protocol.md): set per bot process
+BATCH = {"on": False}
 
 
 # --------------------------------------------------------------------------- servers
@@ -301,6 +303,7 @@ class Counters:
     actions: int = 0  # `ok` answers to `act`
     sent: int = 0  # actions sent
     messages: int = 0  # messages received, all seats
+    frames: int = 0  # WebSocket frames they came in (fewer with `--batch`)
     bytes: int = 0
     hands: int = 0  # hands ended (counted once per table)
     latencies: list[float] = field(default_factory=list)
@@ -314,7 +317,7 @@ class Counters:
     connections: int = 0
 
     def merge(self, other: Counters) -> None:
-        for name in ("actions", "sent", "messages", "bytes", "hands", "errors", "closed",
+        for name in ("actions", "sent", "messages", "frames", "bytes", "hands", "errors", "closed",
                      "unfinished", "tables_checked", "connections"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.cpu += other.cpu
@@ -428,7 +431,7 @@ class Seat:
         from websockets.asyncio.client import connect
 
         self.ws = await connect(
-            f"{ws_base}/ws/tables/{self.table.code}",
+            f"{ws_base}/ws/tables/{self.table.code}" + ("?batch=1" if BATCH["on"] else ""),
             origin=origin,  # type: ignore[arg-type]
             additional_headers={"Cookie": f"omaha_session={self.token}"},
             compression=None,
@@ -470,9 +473,19 @@ class Seat:
         t = time.perf_counter()
         run = self.run
         if run.measuring:
-            run.c.messages += 1
+            run.c.frames += 1
             run.c.bytes += len(raw)
-        m = json.loads(raw)
+        data = json.loads(raw)
+        if not isinstance(data, list):
+            self.message(data, raw, t)
+            return
+        for m in data:  # a batched frame: each message in order, its own text for the checks
+            self.message(m, json.dumps(m), t)
+
+    def message(self, m: dict[str, Any], raw: str | bytes, t: float) -> None:
+        run = self.run
+        if run.measuring:
+            run.c.messages += 1
         kind = m["type"]
         table = self.table
         if kind in ("ok", "error", "pong"):
@@ -842,7 +855,8 @@ def worker(kind: str, indices: list[int], base: str, think: float, fanout: float
     except ImportError:
         runner = asyncio.run
     try:
-        if kind == "server":
+        if kind in ("server", "server+batch"):
+            BATCH["on"] = kind == "server+batch"
             counters = runner(play(indices, base, think, go, stop, ready, seed))
         else:
             counters = runner(play_ceiling(indices, base, think, fanout, size, go, stop, ready,
@@ -931,7 +945,8 @@ def drive(kind: str, base: str, pid: int, tables: int, seconds: float, think: fl
 
 
 def run_server(backing: Backing, tables: int, seconds: float, think: float, processes: int,
-               dbname: str = "omaha_bench", profile: str | None = None) -> Result:  # fmt: skip
+               dbname: str = "omaha_bench", profile: str | None = None,
+               batch: bool = False) -> Result:  # fmt: skip
     """The table server under `tables` tables of bots; with `profile`, py-spy samples the
     server through the window and writes collapsed stacks there."""
     with table_server(backing, dbname, flat=think <= 0) as (base, pid):
@@ -953,8 +968,8 @@ def run_server(backing: Backing, tables: int, seconds: float, think: float, proc
                 p.wait(60)
             return commits(backing, dbname)
 
-        return drive("server", base, pid, tables, seconds, think, processes,
-                     on_go=go, on_stop=stop)  # fmt: skip
+        return drive("server+batch" if batch else "server", base, pid, tables, seconds, think,
+                     processes, on_go=go, on_stop=stop)  # fmt: skip
 
 
 def run_ceiling(tables: int, seconds: float, think: float, processes: int, fanout: float,
@@ -990,6 +1005,8 @@ def report(server: Result, ceiling: Result | None, think: float) -> str:
     row("actions processed /s", server.rate(s.actions), ceiling.rate(c.actions) if c and
         ceiling else None, ratio=True)  # fmt: skip
     row("per-seat messages delivered /s", server.rate(s.messages),
+        ceiling.rate(c.messages) if c and ceiling else None, ratio=True)  # fmt: skip
+    row("per-seat WebSocket frames delivered /s", server.rate(s.frames),
         ceiling.rate(c.messages) if c and ceiling else None, ratio=True)  # fmt: skip
     row("  messages per action per seat", s.messages / max(1, s.actions) / SEATS,
         c.messages / max(1, c.actions) / SEATS if c else None, ".2f")  # fmt: skip
@@ -1046,6 +1063,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=None,
                         help="bot processes (default: 1 per 100 tables, 1 to 4)")  # fmt: skip
     parser.add_argument("--no-ceiling", action="store_true")
+    parser.add_argument("--batch", choices=("off", "on", "both"), default="off",
+                        help="bots ask for batched frames; both: a run without, then one with "
+                        "(the ceiling once, for the run without)")  # fmt: skip
     parser.add_argument("--profile", metavar="FILE",
                         help="py-spy the server through the window (collapsed stacks)")  # fmt: skip
     args = parser.parse_args(argv)
@@ -1058,9 +1078,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; server pinned to "
           f"CPU {sorted(server_cpus())}, {processes} bot processes on CPU "
           f"{sorted(bot_cpus())}", flush=True)  # fmt: skip
+    batched = None
     with backing_servers() as backing:
         server = run_server(backing, args.tables, args.seconds, think, processes,
-                            profile=args.profile)  # fmt: skip
+                            profile=args.profile, batch=args.batch == "on")  # fmt: skip
+        if args.batch == "both":
+            batched = run_server(backing, args.tables, args.seconds, think, processes,
+                                 dbname="omaha_bench_batch", batch=True)  # fmt: skip
     ceiling = None
     if not args.no_ceiling:
         s = server.counters
@@ -1068,7 +1092,32 @@ def main(argv: list[str] | None = None) -> int:
         size = round(s.bytes / max(1, s.messages))
         ceiling = run_ceiling(args.tables, args.seconds, think, processes, fanout, size)
     print(report(server, ceiling, think), flush=True)
-    return 0 if ok(server) else 1
+    if batched is not None:
+        print("\nthe same with batched frames (?batch=1), against the ceiling above:")
+        print(report(batched, ceiling, think), flush=True)
+        print(compare(server, batched))
+    return 0 if ok(server) and (batched is None or ok(batched)) else 1
+
+
+def compare(plain: Result, batched: Result) -> str:
+    """Batched against plain frames, from the same invocation: ratios (batched / plain)."""
+    a, b = plain.counters, batched.counters
+
+    def per_action(r: Result) -> float:
+        return r.server_cpu / max(1, r.counters.actions) * 1e6
+
+    speed = batched.rate(b.actions) / max(1e-9, plain.rate(a.actions))
+    cpu = per_action(batched) / max(1e-9, per_action(plain))
+    frames = (a.frames / max(1, a.messages), b.frames / max(1, b.messages))
+    return "\n".join([
+        "batched / plain frames, same invocation:",
+        f"  actions processed /s     {speed:.2f}",
+        f"  server CPU per action    {cpu:.2f}  ({per_action(plain):.0f} -> "
+        f"{per_action(batched):.0f} us)",
+        f"  frames per message       {frames[0]:.2f} -> {frames[1]:.2f}",
+        f"  latency p50 / p95 (ms)   {plain.pct(0.5):.1f} / {plain.pct(0.95):.1f} -> "
+        f"{batched.pct(0.5):.1f} / {batched.pct(0.95):.1f}",
+    ])  # fmt: skip
 
 
 if __name__ == "__main__":
