@@ -12,7 +12,9 @@ and prints each figure beside its reference from the same run:
    re-renders the page after it, paint included (`PROBE`, from outside the page's code),
    p50/p95/max over ``--hands`` hands at a six-handed table of protocol bots that act after
    25-75 ms (``--think``, 0: flat out), the page watching as a spectator; beside it, the part
-   spent waiting for the frame to begin (the frame clock's share, which any page pays).
+   spent waiting for the frame to begin (the frame clock's share, which any page pays), and
+   the same figures for a second spectator's page, the same client without batched frames
+   (its socket's `batch=1` taken out), watching the same hands.
 3. Memory: the page's JS heap (after a forced garbage collection, over CDP) after 100 hands and
    after ``--heap-hands`` hands of the same session.
 """
@@ -110,11 +112,18 @@ PROBE = """
   }
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', () => {
+    constructor(url, ...rest) {
+      // The reference page: the same client without batched frames (`batch=1` taken out).
+      if (window.__probeNoBatch) {
+        url = String(url).replace(/([?&])batch=1(&|$)/, '$1').replace(/[?&]$/, '');
+      }
+      super(url, ...rest);
+      this.addEventListener('message', (e) => {
         if (!probe.on) return;
-        probe.pending.push({ t: performance.now(), renders: renders(), wait: null });
+        const t = performance.now();
+        // A batched frame: every message in it arrived now.
+        const n = e.data[0] === '[' ? JSON.parse(e.data).length : 1;
+        for (let i = 0; i < n; i++) probe.pending.push({ t, renders: renders(), wait: null });
         if (!probe.armed) { probe.armed = true; raf(frame); }
       });
     }
@@ -173,16 +182,24 @@ def main() -> None:
         bots = [Bot(base, f"Bot{i}", random_bot(i)) for i in range(6)]
         for i, bot in enumerate(bots):
             bot.start(code, i, 10_000)
-        watcher = Player(browser, base, "Watcher")
-        watcher.context.add_init_script(PROBE)
-        watcher.join(f"/t/{code}")
-        page = watcher.page
-        page.wait_for_function("() => window.__omaha.drawn")
-        page.evaluate("() => { window.__probe.on = true; }")
+        # Two spectators' pages: the client as it is (batched frames), and beside it the same
+        # client without them (the reference), watching the same hands.
+        watchers = {}
+        for kind in ("batched", "unbatched"):
+            watcher = Player(browser, base, f"Watch{kind[:2]}")
+            if kind == "unbatched":
+                watcher.context.add_init_script("window.__probeNoBatch = true")
+            watcher.context.add_init_script(PROBE)
+            watcher.join(f"/t/{code}")
+            watcher.page.wait_for_function("() => window.__omaha.drawn")
+            watchers[kind] = watcher.page
+        page = watchers["batched"]
+        for p_ in watchers.values():
+            p_.evaluate("() => { window.__probe.on = true; }")
         start = hands_seen(page)
         heap_100 = None
-        latency: list[float] = []
-        wait: list[float] = []
+        latency: dict[str, list[float]] = {k: [] for k in watchers}
+        wait: dict[str, list[float]] = {k: [] for k in watchers}
         session = 0.0
         t0 = time.monotonic()
         while True:
@@ -190,14 +207,18 @@ def main() -> None:
             if played % 50 == 0:
                 print(f"  {played} hands", file=sys.stderr, flush=True)
             if played >= args.hands and not session:
-                page.evaluate("() => { window.__probe.on = false; }")
+                for p_ in watchers.values():
+                    p_.evaluate("() => { window.__probe.on = false; }")
                 page.wait_for_timeout(100)  # the last frame's stamps
                 session = time.monotonic() - t0
                 PACE["think"] = 0  # the rest (for the heap) as fast as the bots go
+                watchers["unbatched"].context.close()  # the heap is the batched page's
+                del watchers["unbatched"]
             # Taken out of the page as they come, so they do not weigh on its heap.
-            drained = page.evaluate(DRAIN)
-            latency += drained["latency"]
-            wait += drained["wait"]
+            for kind, p_ in watchers.items():
+                drained = p_.evaluate(DRAIN)
+                latency[kind] += drained["latency"]
+                wait[kind] += drained["wait"]
             if heap_100 is None and played >= 100:
                 heap_100 = heap(page)
             if played >= max(args.heap_hands, args.hands):
@@ -229,19 +250,20 @@ def main() -> None:
             f"             to snapshot drawn {t_ms:6.0f} ms   one-line file loaded {r_ms:5.0f} ms"
             f"   ratio {t_ms / r_ms:.2f} (target <= 2)   median of {args.loads} cold loads"
         )
-    latency.sort()
-    wait.sort()
     p = lambda xs, q: xs[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
-    print(
-        f"rendering    message -> end of the frame that draws it, {args.hands} hands,"
-        f" {len(latency)} messages ({len(latency) / session:.0f}/s, bots think {args.think} ms):"
-        f" p50 {p(latency, 0.5):.1f} ms, p95 {p(latency, 0.95):.1f} ms, max {latency[-1]:.1f} ms"
-        f"   (target p95 <= 16 ms)"
-    )
-    print(
-        f"             of which waiting for that frame to begin (the frame clock, any page):"
-        f" p50 {p(wait, 0.5):.1f} ms, p95 {p(wait, 0.95):.1f} ms   (one frame at 60 Hz: 16.7 ms)"
-    )
+    for kind in ("batched", "unbatched"):
+        lat, wt = sorted(latency[kind]), sorted(wait[kind])
+        label = "rendering   " if kind == "batched" else "  reference "
+        print(
+            f"{label} {kind} frames: message -> end of the frame that draws it, {args.hands}"
+            f" hands, {len(lat)} messages ({len(lat) / session:.0f}/s, bots think"
+            f" {args.think} ms): p50 {p(lat, 0.5):.1f} ms, p95 {p(lat, 0.95):.1f} ms,"
+            f" max {lat[-1]:.1f} ms" + ("   (target p95 <= 16 ms)" if kind == "batched" else "")
+        )
+        print(
+            f"             of which waiting for that frame to begin (the frame clock, any page):"
+            f" p50 {p(wt, 0.5):.1f} ms, p95 {p(wt, 0.95):.1f} ms   (one frame at 60 Hz: 16.7 ms)"
+        )
     assert heap_100 is not None
     print(
         f"memory       JS heap after 100 hands {heap_100 / 1e6:.2f} MB, after"

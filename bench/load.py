@@ -72,6 +72,8 @@ HUMAN_THINK = 2.0  # seconds: one action every 2 s per table on average
 CARD_IN_TEXT = re.compile(r'"([2-9TJQKA][cdhs])"')
 PY = sys.executable
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+#: the bots ask for batched frames (`?batch=1`, docs/protocol.md): set per bot process
+BATCH = {"on": False}
 
 
 # --------------------------------------------------------------------------- servers
@@ -354,6 +356,7 @@ class Counters:
     actions: int = 0  # `ok` answers to `act`
     sent: int = 0  # actions sent
     messages: int = 0  # messages received, all seats
+    frames: int = 0  # WebSocket frames they came in (fewer with `--batch`)
     bytes: int = 0
     hands: int = 0  # hands ended (counted once per table)
     latencies: list[float] = field(default_factory=list)
@@ -371,7 +374,7 @@ class Counters:
     def merge(self, other: Counters) -> None:
         for name, n in other.owned.items():
             self.owned[name] = self.owned.get(name, 0) + n
-        for name in ("actions", "sent", "messages", "bytes", "hands", "errors", "closed",
+        for name in ("actions", "sent", "messages", "frames", "bytes", "hands", "errors", "closed",
                      "unfinished", "tables_checked", "connections", "relayed"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.cpu += other.cpu
@@ -485,7 +488,7 @@ class Seat:
         from websockets.asyncio.client import connect
 
         self.ws = await connect(
-            f"{ws_base}/ws/tables/{self.table.code}",
+            f"{ws_base}/ws/tables/{self.table.code}" + ("?batch=1" if BATCH["on"] else ""),
             origin=origin,  # type: ignore[arg-type]
             additional_headers={"Cookie": f"omaha_session={self.token}"},
             compression=None,
@@ -527,9 +530,19 @@ class Seat:
         t = time.perf_counter()
         run = self.run
         if run.measuring:
-            run.c.messages += 1
+            run.c.frames += 1
             run.c.bytes += len(raw)
-        m = json.loads(raw)
+        data = json.loads(raw)
+        if not isinstance(data, list):
+            self.message(data, raw, t)
+            return
+        for m in data:  # a batched frame: each message in order, its own text for the checks
+            self.message(m, json.dumps(m), t)
+
+    def message(self, m: dict[str, Any], raw: str | bytes, t: float) -> None:
+        run = self.run
+        if run.measuring:
+            run.c.messages += 1
         kind = m["type"]
         table = self.table
         if kind in ("ok", "error", "pong"):
@@ -927,7 +940,8 @@ def worker(kind: str, indices: list[int], target: Target, think: float, fanout: 
     except ImportError:
         runner = asyncio.run
     try:
-        if kind == "server":
+        if kind in ("server", "server+batch"):
+            BATCH["on"] = kind == "server+batch"
             counters = runner(play(indices, target, think, go, stop, ready, seed))
         else:
             counters = runner(play_ceiling(indices, target.bases[0], think, fanout, size, go,
@@ -1017,7 +1031,7 @@ def drive(kind: str, target: Target, pids: list[int], tables: int, seconds: floa
 
 def run_server(backing: Backing, tables: int, seconds: float, think: float, processes: int,
                dbname: str = "omaha_bench", profile: str | None = None, servers: int = 1,
-               relayed: float = 0.0) -> Result:  # fmt: skip
+               relayed: float = 0.0, batch: bool = False) -> Result:  # fmt: skip
     """The table server (`servers` processes) under `tables` tables of bots; with `profile`,
     py-spy samples the (first) server through the window and writes collapsed stacks there."""
     import redis
@@ -1046,8 +1060,8 @@ def run_server(backing: Backing, tables: int, seconds: float, think: float, proc
                 p.wait(60)
             return commits(backing, dbname)
 
-        return drive("server", target, pids, tables, seconds, think, processes,
-                     on_go=go, on_stop=stop)  # fmt: skip
+        return drive("server+batch" if batch else "server", target, pids, tables, seconds,
+                     think, processes, on_go=go, on_stop=stop)  # fmt: skip
 
 
 def run_ceiling(tables: int, seconds: float, think: float, processes: int, fanout: float,
@@ -1084,6 +1098,8 @@ def report(server: Result, ceiling: Result | None, think: float) -> str:
     row("actions processed /s", server.rate(s.actions), ceiling.rate(c.actions) if c and
         ceiling else None, ratio=True)  # fmt: skip
     row("per-seat messages delivered /s", server.rate(s.messages),
+        ceiling.rate(c.messages) if c and ceiling else None, ratio=True)  # fmt: skip
+    row("per-seat WebSocket frames delivered /s", server.rate(s.frames),
         ceiling.rate(c.messages) if c and ceiling else None, ratio=True)  # fmt: skip
     row("  messages per action per seat", s.messages / max(1, s.actions) / SEATS,
         c.messages / max(1, c.actions) / SEATS if c else None, ".2f")  # fmt: skip
@@ -1125,7 +1141,7 @@ def report(server: Result, ceiling: Result | None, think: float) -> str:
     return "\n".join(lines)
 
 
-def compare(results: list[tuple[str, Result]], think: float, settings: str) -> str:
+def side_by_side(results: list[tuple[str, Result]], think: float, settings: str) -> str:
     """Several runs of the same configuration side by side (1 and 2 processes; direct and
     relayed), the last column's ratio to the first."""
     first = results[0][1]
@@ -1192,6 +1208,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=None,
                         help="bot processes (default: 1 per 100 tables, 1 to 4)")  # fmt: skip
     parser.add_argument("--no-ceiling", action="store_true")
+    parser.add_argument("--batch", choices=("off", "on", "both"), default="off",
+                        help="bots ask for batched frames; both: a run without, then one with "
+                        "(the ceiling once, for the run without)")  # fmt: skip
     parser.add_argument("--profile", metavar="FILE",
                         help="py-spy the server through the window (collapsed stacks)")  # fmt: skip
     parser.add_argument("--processes", type=int, default=1,
@@ -1251,12 +1270,18 @@ def main(argv: list[str] | None = None) -> int:
                         profile=args.profile,
                         servers=n,
                         relayed=f,
+                        batch=args.batch == "on",
                     ),
                 )
             )
+        batched = None
+        if args.batch == "both" and len(runs) == 1:
+            batched = run_server(backing, args.tables, args.seconds, think, bots,
+                                 dbname="omaha_bench_batch", servers=runs[0][1],
+                                 relayed=runs[0][2], batch=True)  # fmt: skip
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if len(runs) > 1:
-        print(compare(results, think, settings), flush=True)
+        print(side_by_side(results, think, settings), flush=True)
         return 0 if all(ok(r) for _, r in results) else 1
     server = results[0][1]
     ceiling = None
@@ -1267,7 +1292,32 @@ def main(argv: list[str] | None = None) -> int:
         ceiling = run_ceiling(args.tables, args.seconds, think, bots, fanout, size)
     print(f"PostgreSQL: {settings}")
     print(report(server, ceiling, think), flush=True)
-    return 0 if ok(server) else 1
+    if batched is not None:
+        print("\nthe same with batched frames (?batch=1), against the ceiling above:")
+        print(report(batched, ceiling, think), flush=True)
+        print(compare(server, batched))
+    return 0 if ok(server) and (batched is None or ok(batched)) else 1
+
+
+def compare(plain: Result, batched: Result) -> str:
+    """Batched against plain frames, from the same invocation: ratios (batched / plain)."""
+    a, b = plain.counters, batched.counters
+
+    def per_action(r: Result) -> float:
+        return r.server_cpu / max(1, r.counters.actions) * 1e6
+
+    speed = batched.rate(b.actions) / max(1e-9, plain.rate(a.actions))
+    cpu = per_action(batched) / max(1e-9, per_action(plain))
+    frames = (a.frames / max(1, a.messages), b.frames / max(1, b.messages))
+    return "\n".join([
+        "batched / plain frames, same invocation:",
+        f"  actions processed /s     {speed:.2f}",
+        f"  server CPU per action    {cpu:.2f}  ({per_action(plain):.0f} -> "
+        f"{per_action(batched):.0f} us)",
+        f"  frames per message       {frames[0]:.2f} -> {frames[1]:.2f}",
+        f"  latency p50 / p95 (ms)   {plain.pct(0.5):.1f} / {plain.pct(0.95):.1f} -> "
+        f"{batched.pct(0.5):.1f} / {batched.pct(0.95):.1f}",
+    ])  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request, Response
 
+from app.api.table_page import MARK, boot_data, page_with
+
 PAGE = "index.html"
 #: the page writes its asset URLs as `{{static}}/app.css`
 PLACEHOLDER = b"{{static}}"
@@ -89,7 +91,9 @@ class Assets:
             if rel.endswith((".js", ".mjs")) and f'{{{{static}}}}/{rel}"'.encode() not in text
         )
         text = text.replace(PRELOADS, preloads.encode())
-        self.page = _asset(text.replace(PLACEHOLDER, f"/static/{self.version}".encode()), ".html")
+        text = text.replace(PLACEHOLDER, f"/static/{self.version}".encode())
+        self.page_source = text  # with its mark, where a table page puts its data block
+        self.page = _asset(text.replace(MARK, b""), ".html")
 
     def response(self, request: Request, asset: Asset, cache: str) -> Response:
         headers = {"Cache-Control": cache, "ETag": asset.etag, "Vary": "Accept-Encoding"}
@@ -111,7 +115,11 @@ def router(assets: Assets) -> APIRouter:
 
     @r.get("/t/{code}")
     async def table_page(code: str, request: Request) -> Response:
-        """An invite link: the client reads the table code from the address."""
+        """An invite link: the client reads the table code from the address. With a session,
+        the page carries the viewer's snapshot (`table_page`)."""
+        data = await boot_data(request, code)
+        if data is not None:
+            return page_with(assets.page_source, data, request)
         return assets.response(request, assets.page, "no-cache")
 
     @r.get("/h/{number}")

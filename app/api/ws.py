@@ -96,6 +96,43 @@ def resume_point(query: dict[str, str]) -> tuple[str | None, int | None] | None:
     return stream, int(since) if since is not None else None
 
 
+#: the versions of batched frames this server speaks (`?batch=1`: a JSON array of messages)
+BATCH_VERSIONS = frozenset({"1"})
+#: a batched frame stops growing past this many characters (one larger message goes alone)
+BATCH_CHARS = 65_536
+
+
+def batching(query: dict[str, str]) -> bool | None:
+    """Whether the client asked for batched frames (`batch=1`); None for a value this server
+    does not speak (refused like a malformed `since`, so a newer client learns at once)."""
+    version = query.get("batch")
+    if version is None:
+        return False
+    return True if version in BATCH_VERSIONS else None
+
+
+def frames(texts: list[str], batch: bool) -> list[str]:
+    """The WebSocket text frames for messages taken together from one outbox: one frame each,
+    or (`batch`) every run of two or more as one JSON array, at most BATCH_CHARS long."""
+    if not batch or len(texts) == 1:
+        return texts
+    out: list[str] = []
+    run: list[str] = []
+    size = 0
+    for text in texts:
+        if run and size + len(text) + 1 > BATCH_CHARS:
+            out.append(_joined(run))
+            run, size = [], 0
+        run.append(text)
+        size += len(text) + 1
+    out.append(_joined(run))
+    return out
+
+
+def _joined(run: list[str]) -> str:
+    return run[0] if len(run) == 1 else "[" + ",".join(run) + "]"
+
+
 def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if ref is not None:
@@ -124,25 +161,31 @@ class ServerSend:
         await self.app(scope, receive, send)
 
 
-async def _writer(websocket: WebSocket, viewer: Viewer) -> None:
+async def _writer(websocket: WebSocket, viewer: Viewer, batch: bool = False) -> None:
+    """Drain the outbox to the socket: what is queued when the writer wakes goes out together,
+    one frame per message, or (`batch`) as one array frame, so a burst (an action and the next
+    turn) reaches the client's page in one task and one painted frame."""
     send = websocket.scope.get(SERVER_SEND) or websocket.send
     outbox, wake = viewer.outbox, viewer.wake
     while True:
         while not outbox and viewer.closed is None:
             wake.clear()
             await wake.wait()
-        batch = viewer.take()
-        if not batch:  # closed
+        taken = viewer.take()
+        if not taken:  # closed
             return
-        for message in batch:
+        texts: list[str] = []
+        for message in taken:
             if isinstance(message, str):
-                text = message
-            else:
-                try:
-                    text = orjson.dumps(message).decode()
-                except (TypeError, orjson.JSONEncodeError):  # never the connection's end
-                    log.error("unserialisable message of type %s dropped", message.get("type"))
-                    continue
+                texts.append(message)
+                continue
+            try:
+                texts.append(orjson.dumps(message).decode())
+            except (TypeError, orjson.JSONEncodeError):  # never the connection's end
+                log.error("unserialisable message of type %s dropped", message.get("type"))
+        if not texts:
+            continue
+        for text in frames(texts, batch):
             await send({"type": "websocket.send", "text": text})
 
 
@@ -155,9 +198,10 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         log_ws_event("refused", table_id=None, seat=None, reason="origin")
         await websocket.close(CLOSE_POLICY)
         return
-    resume = resume_point(dict(websocket.query_params))
-    if resume is None:
-        log_ws_event("refused", table_id=None, seat=None, reason="bad stream or since")
+    query = dict(websocket.query_params)
+    resume, batch = resume_point(query), batching(query)
+    if resume is None or batch is None:
+        log_ws_event("refused", table_id=None, seat=None, reason="bad stream, since or batch")
         await websocket.close(CLOSE_POLICY)
         return
     player = await player_for(websocket, app.state.sessions, settings)
@@ -194,7 +238,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         return
     try:
         await websocket.accept()
-        await _serve(websocket, table, player_id, player.display_name, settings, resume)
+        await _serve(websocket, table, player_id, player.display_name, settings, resume, batch)
     finally:
         connections.release(player_id, table.id)
 
@@ -206,6 +250,7 @@ async def _serve(
     name: str,
     settings: Settings,
     resume: tuple[str | None, int | None],
+    batch: bool = False,
 ) -> None:
     """Attach, then run the writer, the reader and the presence keeper until one ends. Every
     task is created inside the `try` whose `finally` cancels and awaits it: whatever fails,
@@ -224,7 +269,7 @@ async def _serve(
         except (TableError, TimeoutError):
             close_code, reason = 1011, "the table did not answer"
             return
-        writer = asyncio.create_task(_writer(websocket, viewer))
+        writer = asyncio.create_task(_writer(websocket, viewer, batch))
         tasks.append(writer)
 
         def stop_writer(code: int, why: str) -> None:

@@ -535,7 +535,10 @@ class Relay:
                 batch = viewer.take()
                 if not batch:
                     break
-                async with self.client.pipeline(transaction=False) as pipe:
+                # MULTI/EXEC: the gateway's blocked XREAD sees the whole burst at once (without
+                # it, Redis wakes the reader after the first XADD), so a connection that asked
+                # for batched frames gets it as one frame.
+                async with self.client.pipeline(transaction=True) as pipe:
                     for message in batch:
                         pipe.xadd(key, {"c": conn, "m": _text(message)}, maxlen=STREAM_MAX,
                                   approximate=True)  # fmt: skip

@@ -130,6 +130,11 @@ class Broadcast(TableState):
                 self._schedule_next_hand(0.0)  # bots alone wait for someone to watch them
         return {"seq": self.seq, "stream": self.stream}
 
+    async def _on_view(self, c: Command) -> dict[str, Any]:
+        """The snapshot `c.player_id` would get on connecting, serialised in the actor (one
+        moment of the table), without attaching: the table page embeds it."""
+        return {"snapshot": orjson.dumps(table_view(self, c.player_id))}
+
     async def _on_detach(self, c: Command) -> None:
         viewer: Viewer = c.data["viewer"]
         self.viewers.pop(viewer.id, None)

@@ -49,5 +49,5 @@ HOST_COMMANDS = frozenset(
 )  # fmt: skip
 #: commands that handle a failed write themselves (actions roll the hand back; timers retry)
 SELF_UNDOING = frozenset(
-    {"act", "attach", "detach", "timeout", "auto", "grace", "next_hand", "doubt"}
+    {"act", "attach", "detach", "view", "timeout", "auto", "grace", "next_hand", "doubt"}
 )

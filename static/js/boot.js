@@ -2,13 +2,20 @@
 // the REST calls): the session check and, on a table page, the WebSocket start at once, so the
 // snapshot is on its way while the view code is still loading. `main.js` takes them over;
 // what the socket received before that is kept and handed on in order.
+//
+// A table page may carry who the viewer is and the table's snapshot in a data block
+// (`#boot-data`, app/api/table_page.py): then there is no session check, the snapshot is the
+// first message handed on, and the socket resumes from its `stream` and `seq`.
 import { TableSocket } from './socket.js';
 import { whoami } from './api.js';
 
 export const code = (location.pathname.match(/^\/t\/([^/]+)/) || [])[1] || null;
 
+const embedded = code ? readEmbedded() : null;
+
 // A hand link's page (`/h/...`) needs no session check: what it shows is up to the server.
-export const session = location.pathname.startsWith('/h/') ? null : whoami().catch(() => null);
+export const session = location.pathname.startsWith('/h/') ? null
+  : embedded ? Promise.resolve(embedded.me) : whoami().catch(() => null);
 
 // Without a name the server refuses the socket (and the home page asks for one), so the socket
 // waits for the session check, unless this browser had a name last time: then both at once.
@@ -16,7 +23,17 @@ const NAMED = 'omaha.named';
 const named = remembered();
 if (session) session.then((me) => remember(!!me));
 
-export const early = code && session ? openSocket(code) : null;
+export const early = !code || !session ? null
+  : embedded ? Promise.resolve(startSocket(code, embedded.snapshot)) : openSocket(code);
+
+function readEmbedded() {
+  const block = document.getElementById('boot-data');
+  if (!block) return null;
+  try {
+    const data = JSON.parse(block.textContent);
+    return data && data.me && data.snapshot && data.snapshot.type === 'snapshot' ? data : null;
+  } catch { return null; }
+}
 
 function openSocket(tableCode) {
   if (!named) return session.then((me) => (me ? startSocket(tableCode) : null));
@@ -39,13 +56,14 @@ function remember(yes) {
   } catch { /* storage off: the socket waits for the session check */ }
 }
 
-function startSocket(tableCode) {
+function startSocket(tableCode, snapshot = null) {
   const held = [];
   let status = null;
   const socket = new TableSocket(tableCode, {
     onMessage: (m) => held.push(m),
     onStatus: (s) => { status = s; },
   });
+  if (snapshot) socket.receive(snapshot); // held first; the socket resumes after its seq
   socket.connect();
   return {
     socket,

@@ -19,6 +19,7 @@ export class TableSocket {
     this.pinger = null;
     this.stopped = false;
     this.status = 'connecting';
+    this.opened = false; // ever
     this.retryAt = 0;
     window.addEventListener('online', () => this.reconnectNow());
     window.addEventListener('offline', () => this.drop());
@@ -26,8 +27,9 @@ export class TableSocket {
 
   url() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    let url = `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.code)}`;
-    if (this.stream) url += `?stream=${encodeURIComponent(this.stream)}&since=${this.seq}`;
+    // batch=1: a burst of messages comes as one frame, a JSON array (applied, then drawn once)
+    let url = `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.code)}?batch=1`;
+    if (this.stream) url += `&stream=${encodeURIComponent(this.stream)}&since=${this.seq}`;
     return url;
   }
 
@@ -45,6 +47,7 @@ export class TableSocket {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.attempt = 0;
+      this.opened = true;
       this.setStatus('open');
       const queued = this.queue.splice(0);
       queued.forEach((m) => ws.send(JSON.stringify(m)));
@@ -55,7 +58,10 @@ export class TableSocket {
       if (this.ws !== ws) return;
       let message;
       try { message = JSON.parse(e.data); } catch { return; }
-      this.receive(message);
+      if (!Array.isArray(message)) { this.receive(message); return; }
+      for (const m of message) {
+        if (this.receive(m) === false) return; // a gap closed it: the rest comes after the resume
+      }
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
@@ -79,7 +85,7 @@ export class TableSocket {
         // fresh snapshot rather than guess.
         this.stream = null;
         this.ws.close(4000, 'gap');
-        return;
+        return false;
       }
       this.seq = message.seq;
     }

@@ -71,6 +71,9 @@ class Client:
         self.stream: str | None = None
         self.seq = 0
         self.changed = asyncio.Event()
+        self.batch = False  # ask for batched frames (`batch=1`) when connecting
+        self.frames: list[int] = []  # per text frame: how many messages it held (0: one, bare)
+        self.frame_of: list[int] = []  # per message: the index of the frame it came in
 
     async def join(self, name: str) -> None:
         r = await self.http.post("/api/session", json={"name": name})
@@ -85,8 +88,11 @@ class Client:
 
     async def connect(self, code: str, *, resume: bool = False, origin: str | None = None) -> None:
         url = self.base.replace("http", "ws", 1) + f"/ws/tables/{code}"
+        query = ["batch=1"] if self.batch else []
         if resume and self.stream:
-            url += f"?stream={self.stream}&since={self.seq}"
+            query += [f"stream={self.stream}", f"since={self.seq}"]
+        if query:
+            url += "?" + "&".join(query)
         self.ws = await websockets.connect(
             url,
             origin=origin or self.base,  # type: ignore[arg-type]
@@ -100,13 +106,16 @@ class Client:
         assert self.ws is not None
         try:
             async for raw in self.ws:
-                message = json.loads(raw)
-                if message["type"] == "snapshot":
-                    self.stream, self.seq = message["stream"], message["seq"]
-                elif "seq" in message:
-                    assert message["seq"] == self.seq + 1, (message, self.seq)
-                    self.seq = message["seq"]
-                self.messages.append(message)
+                data = json.loads(raw)
+                self.frames.append(len(data) if isinstance(data, list) else 0)
+                for message in data if isinstance(data, list) else [data]:
+                    if message["type"] == "snapshot":
+                        self.stream, self.seq = message["stream"], message["seq"]
+                    elif "seq" in message:
+                        assert message["seq"] == self.seq + 1, (message, self.seq)
+                        self.seq = message["seq"]
+                    self.messages.append(message)
+                    self.frame_of.append(len(self.frames) - 1)
                 self.changed.set()
         except websockets.ConnectionClosed:
             pass

@@ -19,7 +19,7 @@ def test_two_processes_side_by_side_with_relayed_seats() -> None:
             ("direct", load.run_server(backing, TABLES, SECONDS, 0.0, 1, servers=2)),
             ("relayed", load.run_server(backing, TABLES, SECONDS, 0.0, 1, servers=2, relayed=0.5)),
         ]
-    text = load.compare(runs, 0.0, settings)
+    text = load.side_by_side(runs, 0.0, settings)
     assert "fsync=on" in text and "synchronous_commit=on" in text, text
     header = next(line for line in text.splitlines() if line.startswith("figure"))
     assert "direct" in header and "relayed" in header, text

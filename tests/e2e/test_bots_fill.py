@@ -53,7 +53,8 @@ class Frames:
         ws.on("framereceived", self._frame)
 
     def _frame(self, payload: str | bytes) -> None:
-        self.messages.append(json.loads(payload))
+        data = json.loads(payload)  # the page asks for batched frames: an array of messages
+        self.messages.extend(data if isinstance(data, list) else [data])
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [m for m in self.messages if m.get("type") == kind]

@@ -103,10 +103,17 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
     # The hand, by typed commands only: wrong commands first, then the right ones.
     turns = 0
     tried: set[str] = set()
-    heard: list[str] = []  # the log keeps its newest lines: gathered along the hand
+    # The log draws its newest lines: what it was told is gathered along the hand from the
+    # narrator itself (by line id), so a gather between two frames misses nothing.
+    heard: list[str] = []
+    told: set[int] = set()
 
     def hear() -> None:
-        heard.extend(t for t in log.locator("p").all_inner_texts() if t not in heard)
+        lines = page.evaluate("() => window.__omaha.ctrl.narrator.lines.map(l => [l.id, l.text])")
+        for number, text in lines:
+            if number not in told:
+                told.add(number)
+                heard.append(text)
 
     while True:
         hear()

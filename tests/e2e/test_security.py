@@ -3,13 +3,17 @@ has an inline script (or an inline style element)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 import urllib.request
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import calling_station
+from tests.e2e.play import hand_number, wait_for_hand
 from tests.e2e.test_games import new_table
 
 EVIL = "<img src=x onerror=alert(1)>"
@@ -60,3 +64,52 @@ def test_security_headers_and_no_inline_script(base: str) -> None:
         assert scripts and all("src=" in attrs and not body.strip() for attrs, body in scripts)
         assert "<style" not in page and " style=" not in page
         assert not re.search(r"\son[a-z]+=", page), "no inline event handlers"
+
+
+# (no "/": it names the failure screenshot's file) `<!--<script>` in a script element would
+# swallow its end tag; tests/api/test_table_page.py has the `</script>` name
+HOSTILE = "<!--<script>alert(4)<!--"
+
+
+def test_the_page_draws_from_its_own_snapshot_under_the_strict_policy(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    """A table page loaded with a session carries the viewer's snapshot in a JSON data block
+    (app/api/table_page.py): allowed by the CSP (no violation), drawn at once, the socket
+    resumes after it (no second snapshot, no gap), a hostile name stays text, and a
+    spectator's page holds no hole card."""
+    p = players(HOSTILE)
+    dialogs: list[str] = []
+    p.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    p.join()
+    code = new_table(p, decision_time=0)
+    p.page.goto(f"{p.base}/t/{code}")
+    bot = bots("Bot", calling_station)
+    bot.start(code, 1, 200)
+    p.sit(0)
+    wait_for_hand(p)
+    p.page.reload()
+    assert p.page.locator("head script#boot-data[type='application/json']").count() == 1
+    expect(p.page.locator(".seat[data-seat='0'] .name")).to_have_text(HOSTILE)
+    expect(p.page.locator(".cards.mine .card")).to_have_count(4)
+    # The socket takes over from the page's snapshot: open, and the hands go on without a
+    # second snapshot (a gap in `seq` would have closed it and fetched one).
+    number = hand_number(p)
+    ready = ":is([data-act=check], [data-act=call], [data-act=show]):not([disabled])"
+    deadline = time.monotonic() + 30
+    while hand_number(p) == number and time.monotonic() < deadline:
+        with contextlib.suppress(PlaywrightError):
+            p.page.locator(ready).first.click(timeout=500)
+    wait_for_hand(p, after=number)
+    assert p.state("c.conn") == "open"
+    assert p.state("c.socket.snapshots") == 1
+    assert p.page.locator("#app script, #app img").count() == 0
+    watcher = players("Watcher")
+    watcher.join(f"/t/{code}")
+    watcher.page.reload()
+    assert watcher.page.locator("#boot-data").count() == 1
+    expect(watcher.page.locator(".seat[data-seat='0'] .name")).to_have_text(HOSTILE)
+    mine = set(p.my_cards())
+    assert mine and not (watcher.dom_cards() & mine)
+    assert not [e for e in p.errors + watcher.errors if "Content Security Policy" in e]
+    assert p.errors == [] and watcher.errors == [] and dialogs == []

@@ -33,6 +33,7 @@ async def test_players_on_three_processes_play_one_table(
         assert owner(redis_url, table_id) == "a"
         spectator = Client(bases[2])
         await spectator.join("watcher")
+        spectator.batch = True  # batched frames through the relay (docs/protocol.md)
         await spectator.connect(code)
         for i, c in enumerate(clients):
             await c.connect(code)
@@ -69,6 +70,11 @@ async def test_players_on_three_processes_play_one_table(
         finally:
             stop.set()
             await asyncio.gather(*bots, return_exceptions=True)
+
+        # The relayed spectator got bursts as array frames, their seqs without a gap (its
+        # reader checks); a relayed player that did not ask got one message a frame.
+        assert max(spectator.frames) > 1, spectator.frames
+        assert clients[1].frames and max(clients[1].frames) == 0
 
         # The HTTP reads of the client work on any process (relayed to the owner).
         public = (await clients[1].http.get(f"/api/tables/{code}")).json()  # on b

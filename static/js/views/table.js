@@ -90,7 +90,8 @@ function topbar(ctrl) {
 }
 
 function banner(ctrl) {
-  if (ctrl.conn === 'open' || ctrl.conn === 'connecting' && !ctrl.state) return null;
+  // The first connection (the table drawn from the page's own snapshot meanwhile): no banner.
+  if (ctrl.conn === 'open' || ctrl.conn === 'connecting' && (!ctrl.state || !ctrl.socket.opened)) return null;
   if (ctrl.conn === 'closed') return html`<div class="banner" role="alert" data-conn="closed">The host closed this table. Its hands and ledger stay readable. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'gone') return html`<div class="banner error" role="alert">This table does not exist. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'connecting') return html`<div class="banner" role="status">Reconnecting…</div>`;

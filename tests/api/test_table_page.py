@@ -1,0 +1,89 @@
+"""The table page carries the viewer's snapshot (app/api/table_page.py): only their own hole
+cards, none for a spectator, a hostile name kept inside its JSON string, and the plain page
+without a session or for another site's link."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from app.api.table_page import data_block
+from tests.api.live import Client, live_server
+from tests.api.test_bounds import settings_for
+
+HOSTILE = "</script><script>alert(1)<!--"  # 30 characters: a valid name
+BLOCK = re.compile(r'<script type="application/json" id="boot-data">(.*?)</script>', re.S)
+
+
+def embedded(page: str) -> dict[str, Any]:
+    found = BLOCK.findall(page)
+    assert len(found) == 1, page[:2000]
+    assert "<" not in found[0] and ">" not in found[0] and "&" not in found[0]
+    return json.loads(found[0])  # type: ignore[no-any-return]
+
+
+def test_the_data_block_escapes_what_could_end_it() -> None:
+    text = json.dumps({"name": HOSTILE + " & <!-- >"}).encode()
+    block = data_block(text).decode()
+    body = block.removeprefix('<script type="application/json" id="boot-data">')
+    body = body.removesuffix("</script>")
+    assert "<" not in body and ">" not in body
+    assert json.loads(body) == {"name": HOSTILE + " & <!-- >"}
+
+
+async def test_the_page_holds_the_viewers_own_cards_only(tmp_path: Path, sqlite_url: str) -> None:
+    async with live_server(settings_for(tmp_path, sqlite_url)) as base:
+        a, b, spectator, stranger = Client(base), Client(base), Client(base), Client(base)
+        await a.join("alice")
+        await b.join(HOSTILE)
+        await spectator.join("watcher")
+        code = await a.create_table(decision_time=0, seats=2)
+        for i, c in enumerate((a, b)):
+            await c.connect(code)
+            assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
+        await a.wait_for(lambda m: m["type"] == "turn")
+        mine = {
+            c.player_id: next(
+                m["cards"] for m in c.messages if m["type"] == "hole_cards" and "cards" in m
+            )
+            for c in (a, b)
+        }
+        for viewer, other in ((a, b), (b, a)):
+            r = await viewer.http.get(f"/t/{code}", headers={"Sec-Fetch-Site": "same-origin"})
+            assert r.status_code == 200
+            assert r.headers["cache-control"] == "no-store"
+            assert "script-src 'self';" in r.headers["content-security-policy"]
+            data = embedded(r.text)
+            assert data["me"]["player_id"] == viewer.player_id
+            snap = data["snapshot"]
+            assert snap["type"] == "snapshot" and snap["you"]["player_id"] == viewer.player_id
+            assert snap["seq"] <= viewer.seq and snap["stream"] == viewer.stream
+            players = snap["hand"]["players"]
+            seen = {p["seat"]: p.get("cards") for p in players}
+            my_seat, their_seat = (0, 1) if viewer is a else (1, 0)
+            assert seen[my_seat] == mine[viewer.player_id]
+            assert seen[their_seat] is None
+            assert not any(f'"{card}"' in r.text for card in mine[other.player_id])
+            # The hostile name is one JSON string: it did not end the block.
+            assert snap["seats"][1]["name"] == HOSTILE
+            assert "<script>alert(1)" not in r.text
+        # A spectator: the table, no hole card at all.
+        r = await spectator.http.get(f"/t/{code}")
+        snap = embedded(r.text)["snapshot"]
+        assert snap["you"]["seat"] is None
+        assert all("cards" not in p for p in snap["hand"]["players"])
+        assert not any(f'"{card}"' in r.text for cards in mine.values() for card in cards)
+        # No session, another site's link, an unknown code: the plain page.
+        for client, headers, path in (
+            (stranger, {}, f"/t/{code}"),
+            (a, {"Sec-Fetch-Site": "cross-site"}, f"/t/{code}"),
+            (a, {}, "/t/nosuchcode"),
+        ):
+            r = await client.http.get(path, headers=headers)
+            assert r.status_code == 200 and 'id="boot-data"' not in r.text
+            assert r.headers["cache-control"] == "no-cache"
+            assert "<!--boot-data-->" not in r.text
+        for c in (a, b, spectator, stranger):
+            await c.close()
