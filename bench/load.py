@@ -2,6 +2,14 @@
 
 ``.venv/bin/python bench/load.py --tables 500 --seconds 60 --pace human``
 ``.venv/bin/python bench/load.py --tables 100 --seconds 30 --pace flat``
+``.venv/bin/python bench/load.py --pace human --tables 500 --seconds 20 --compare-processes 1,2``
+``.venv/bin/python bench/load.py --pace flat --tables 20 --processes 2 --compare-relayed 0,0.5``
+
+PostgreSQL runs with its default durability (fsync and synchronous_commit on) unless
+``--fsync-off``; the report prints them. ``--processes N`` runs N server processes on the one
+database and Redis (server i pinned to CPU i % CPUs, the bots then on every CPU); each table's
+seats connect to its owner, or ``--relayed F`` of them to another process. The compare modes
+run several such configurations in one invocation and print them side by side.
 
 One run:
 1. starts a throwaway PostgreSQL cluster and redis-server on loopback (tests/servers.py);
@@ -110,11 +118,22 @@ class Backing:
 
 
 @contextlib.contextmanager
-def backing_servers() -> Iterator[Backing]:
+def backing_servers(durable: bool = True) -> Iterator[Backing]:
+    """PostgreSQL with its default durability (fsync and synchronous_commit on, as docker
+    compose runs it) unless `durable` is false, and redis-server."""
     from tests.servers import postgres_cluster
 
-    with postgres_cluster() as pg, redis_server() as redis_url:
+    # Each server process pools up to 50 connections and its group writers hold their own:
+    # PostgreSQL's default of 100 is too few for two processes (the run fails with "too
+    # many clients"), so the cluster allows 300.
+    with postgres_cluster(durable, max_connections=300) as pg, redis_server() as redis_url:
         yield Backing(pg.host, pg.port, pg.user, redis_url)
+
+
+def durability(backing: Backing) -> str:
+    """PostgreSQL's durability settings as the server reports them (SHOW)."""
+    names = ("fsync", "synchronous_commit", "full_page_writes")
+    return ", ".join(f"{n}={asyncio.run(_pg(backing, f'SHOW {n}'))}" for n in names)
 
 
 async def _pg(backing: Backing, sql: str, dbname: str = "postgres") -> Any:
@@ -159,14 +178,17 @@ def cpus() -> list[int]:
     return CPUS
 
 
-def server_cpus() -> set[int]:
-    """The server gets CPU 0 to itself when there is more than one; bots get the rest."""
+def server_cpus(index: int = 0, count: int = 1) -> set[int]:
+    """One server process gets CPU 0 to itself when there is more than one; with several,
+    process i is pinned to CPU i % CPUs (and the bots share every CPU with them)."""
     all_cpus = cpus()
-    return {all_cpus[0]}
+    return {all_cpus[index % len(all_cpus)]}
 
 
-def bot_cpus() -> set[int]:
+def bot_cpus(servers: int = 1) -> set[int]:
     all_cpus = cpus()
+    if servers > 1:
+        return set(all_cpus)
     return set(all_cpus[1:]) or set(all_cpus)
 
 
@@ -191,7 +213,8 @@ def wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) ->
     raise RuntimeError(f"{url} did not answer in {timeout} s")
 
 
-def server_env(database_url: str, redis_url: str, port: int, flat: bool) -> dict[str, str]:
+def server_env(database_url: str, redis_url: str, port: int, flat: bool,
+               name: str = "p0") -> dict[str, str]:  # fmt: skip
     """The server's settings for a run: only its documented environment variables."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
@@ -199,6 +222,7 @@ def server_env(database_url: str, redis_url: str, port: int, flat: bool) -> dict
         REDIS_URL=redis_url,
         HOST="127.0.0.1",
         PORT=str(port),
+        PROCESS_NAME=name,
         SECRET_KEY="bench-" + "k" * 40,
         LOG_LEVEL="warning",
         DATA_DIR=tempfile.mkdtemp(prefix="omaha-bench-data-"),
@@ -218,31 +242,56 @@ def server_env(database_url: str, redis_url: str, port: int, flat: bool) -> dict
     return env
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where the bots go: the server processes' base URLs and names (one for the ceiling);
+    with several, Redis tells a table's owner, and `relayed` is the fraction of each table's
+    seats that connect to a process that does not own it (0: all direct)."""
+
+    bases: tuple[str, ...]
+    names: tuple[str, ...] = ("p0",)
+    redis_url: str = ""
+    relayed: float = 0.0
+
+
 @contextlib.contextmanager
-def table_server(backing: Backing, dbname: str, flat: bool) -> Iterator[tuple[str, int]]:
-    """``python -m app migrate`` then ``python -m app serve`` on a free port, pinned."""
+def table_servers(backing: Backing, dbname: str, flat: bool,
+                  count: int = 1) -> Iterator[tuple[Target, list[int]]]:  # fmt: skip
+    """``python -m app migrate`` then `count` x ``python -m app serve`` on one database and
+    one Redis, each on its own port with its own PROCESS_NAME, pinned (`server_cpus`)."""
     from tests.servers import free_port
 
     url = create_database(backing, dbname)
-    port = free_port()
-    env = server_env(url, backing.redis_url, port, flat)
-    subprocess.run([PY, "-m", "app", "migrate"], env=env, cwd=ROOT, check=True,
+    ports = [free_port() for _ in range(count)]
+    names = [f"p{i}" for i in range(count)]
+    envs = [server_env(url, backing.redis_url, port, flat, name)
+            for port, name in zip(ports, names, strict=True)]  # fmt: skip
+    subprocess.run([PY, "-m", "app", "migrate"], env=envs[0], cwd=ROOT, check=True,
                    capture_output=True, timeout=120)  # fmt: skip
-    log = open(Path(env["DATA_DIR"]) / "server.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen([PY, "-m", "app", "serve"], env=env, cwd=ROOT, stdout=log,
-                            stderr=subprocess.STDOUT, preexec_fn=_pin(server_cpus()))  # fmt: skip
+    logs = [open(Path(env["DATA_DIR"]) / "server.log", "wb") for env in envs]  # noqa: SIM115
+    procs = [
+        subprocess.Popen([PY, "-m", "app", "serve"], env=env, cwd=ROOT, stdout=log,
+                         stderr=subprocess.STDOUT, preexec_fn=_pin(server_cpus(i, count)))
+        for i, (env, log) in enumerate(zip(envs, logs, strict=True))
+    ]  # fmt: skip
     try:
-        wait_http(f"http://127.0.0.1:{port}/healthz", proc)
-        yield f"http://127.0.0.1:{port}", proc.pid
+        for port, proc in zip(ports, procs, strict=True):
+            wait_http(f"http://127.0.0.1:{port}/healthz", proc)
+        bases = tuple(f"http://127.0.0.1:{port}" for port in ports)
+        yield Target(bases, tuple(names), backing.redis_url), [p.pid for p in procs]
     finally:
-        _stop(proc)
-        log.close()
-        text = (Path(env["DATA_DIR"]) / "server.log").read_text(errors="replace")
-        problems = [line for line in text.splitlines() if "Traceback" in line or "ERROR" in line]
-        if problems:
-            print(f"server log ({len(problems)} error lines), tail:\n" + text[-3000:],
-                  file=sys.stderr)  # fmt: skip
-        shutil.rmtree(env["DATA_DIR"], ignore_errors=True)
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc, log, env in zip(procs, logs, envs, strict=True):
+            _stop(proc)
+            log.close()
+            text = (Path(env["DATA_DIR"]) / "server.log").read_text(errors="replace")
+            problems = [ln for ln in text.splitlines() if "Traceback" in ln or "ERROR" in ln]
+            if problems:
+                print(f"server log ({len(problems)} error lines), tail:\n" + text[-3000:],
+                      file=sys.stderr)  # fmt: skip
+            shutil.rmtree(env["DATA_DIR"], ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -277,21 +326,25 @@ def _stop(proc: subprocess.Popen[Any]) -> None:
 
 # --------------------------------------------------------------------------- sampling
 class ProcStat:
-    """CPU seconds and memory of one process, from /proc."""
+    """CPU seconds and memory of the server processes (summed), from /proc."""
 
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = pids
 
     def cpu(self) -> float:
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+        total = 0.0
+        for pid in self.pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+        return total
 
     def memory_kib(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith(("VmRSS:", "VmHWM:")):
-                name, value = line.split(":", 1)
-                out[name] = int(value.split()[0])
+        out: dict[str, int] = {"VmRSS": 0, "VmHWM": 0}
+        for pid in self.pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith(("VmRSS:", "VmHWM:")):
+                    name, value = line.split(":", 1)
+                    out[name] += int(value.split()[0])
         return out
 
 
@@ -315,10 +368,14 @@ class Counters:
     tables_checked: int = 0
     cpu: float = 0.0
     connections: int = 0
+    owned: dict[str, int] = field(default_factory=dict)  # tables per owning process
+    relayed: int = 0  # connections to a process that does not own their table
 
     def merge(self, other: Counters) -> None:
+        for name, n in other.owned.items():
+            self.owned[name] = self.owned.get(name, 0) + n
         for name in ("actions", "sent", "messages", "frames", "bytes", "hands", "errors", "closed",
-                     "unfinished", "tables_checked", "connections"):  # fmt: skip
+                     "unfinished", "tables_checked", "connections", "relayed"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.cpu += other.cpu
         self.latencies += other.latencies
@@ -633,10 +690,24 @@ class Seat:
                 self.run.violation(f"table {self.table.index}: a top-up after the hand")
 
 
-async def setup_table(table: TableBots, base: str) -> None:
-    """Six players join, the first creates the table, all connect and sit."""
+async def owner_base(target: Target, table_id: str, redis: Any) -> int:
+    """The index of the process that owns the table (its lease in Redis)."""
+    for _ in range(100):
+        name = await redis.get(f"omaha:table:{table_id}:owner")
+        if name is not None:
+            return target.names.index(name.decode() if isinstance(name, bytes) else name)
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"table {table_id} has no owner")
+
+
+async def setup_table(table: TableBots, target: Target, redis: Any = None) -> None:
+    """Six players join, the first creates the table (through process index % N, placement
+    picks its owner), all connect (to the owner; the first round(relayed x 6) seats to
+    another process) and sit."""
     import httpx
 
+    count = len(target.bases)
+    base = target.bases[table.index % count]
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         tokens = []
         for i in range(SEATS):
@@ -653,10 +724,17 @@ async def setup_table(table: TableBots, base: str) -> None:
         )  # fmt: skip
         r.raise_for_status()
         table.code = r.json()["code"]
+        table_id = r.json()["id"]
     table.seats = [Seat(table, i, tokens[i]) for i in range(SEATS)]
-    ws_base = base.replace("http", "ws", 1)
+    owner = await owner_base(target, table_id, redis) if count > 1 else 0
+    relayed = round(target.relayed * SEATS) if count > 1 else 0
+    run = table.run
+    run.c.owned[target.names[owner]] = run.c.owned.get(target.names[owner], 0) + 1
+    run.c.relayed += relayed
     for seat in table.seats:
-        await seat.connect(ws_base, base)
+        index = owner if seat.number >= relayed else (owner + 1) % count
+        base = target.bases[index]
+        await seat.connect(base.replace("http", "ws", 1), base)
     for seat in table.seats:
         reply = await seat.request(type="sit", seat=seat.number, buy_in=BUY_IN)
         if reply["type"] != "ok":
@@ -686,17 +764,24 @@ async def drain_table(table: TableBots, timeout: float) -> None:
     run.c.tables_checked += 1
 
 
-async def play(indices: list[int], base: str, think: float, go: Any, stop: Any,
+async def play(indices: list[int], target: Target, think: float, go: Any, stop: Any,
                ready: Any, seed: int) -> Counters:  # fmt: skip
     run = Run(think, seed)
     tables = [TableBots(run, i) for i in indices]
     limit = asyncio.Semaphore(16)
+    redis = None
+    if len(target.bases) > 1:
+        from redis.asyncio import Redis
+
+        redis = Redis.from_url(target.redis_url)
 
     async def one(table: TableBots) -> None:
         async with limit:
-            await setup_table(table, base)
+            await setup_table(table, target, redis)
 
     await asyncio.gather(*(one(t) for t in tables))
+    if redis is not None:
+        await redis.aclose()
     run.c.connections = sum(len(t.seats) for t in tables)
     ready.put(len(tables))
     await _wait_event(go)
@@ -842,11 +927,11 @@ def _self_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def worker(kind: str, indices: list[int], base: str, think: float, fanout: float, size: int,
-           go: Any, stop: Any, ready: Any, results: Any, seed: int) -> None:  # fmt: skip
+def worker(kind: str, indices: list[int], target: Target, think: float, fanout: float,
+           size: int, go: Any, stop: Any, ready: Any, results: Any, seed: int) -> None:  # fmt: skip
     """One bot process: its tables, on uvloop when installed; its counters to `results`."""
     with contextlib.suppress(OSError):
-        os.sched_setaffinity(0, bot_cpus())
+        os.sched_setaffinity(0, bot_cpus(len(target.bases)))
     raise_open_files()
     try:
         import uvloop
@@ -857,10 +942,10 @@ def worker(kind: str, indices: list[int], base: str, think: float, fanout: float
     try:
         if kind in ("server", "server+batch"):
             BATCH["on"] = kind == "server+batch"
-            counters = runner(play(indices, base, think, go, stop, ready, seed))
+            counters = runner(play(indices, target, think, go, stop, ready, seed))
         else:
-            counters = runner(play_ceiling(indices, base, think, fanout, size, go, stop, ready,
-                                           seed))  # fmt: skip
+            counters = runner(play_ceiling(indices, target.bases[0], think, fanout, size, go,
+                                           stop, ready, seed))  # fmt: skip
     except BaseException as exc:
         ready.put(-1)
         counters = Counters()
@@ -892,7 +977,7 @@ class Result:
         return data[min(len(data) - 1, int(q * len(data)))] * 1000
 
 
-def drive(kind: str, base: str, pid: int, tables: int, seconds: float, think: float,
+def drive(kind: str, target: Target, pids: list[int], tables: int, seconds: float, think: float,
           processes: int, fanout: float = 1.0, size: int = 200,
           on_go: Any = None, on_stop: Any = None) -> Result:  # fmt: skip
     """Start the bot processes against `base`, measure a window, collect their counters."""
@@ -903,9 +988,9 @@ def drive(kind: str, base: str, pid: int, tables: int, seconds: float, think: fl
     chunks = [list(range(i, tables, processes)) for i in range(processes)]
     procs = []
     for n, chunk in enumerate(chunks):
-        args = (kind, chunk, base, think, fanout, size, go, stop, ready, results, 1000 * n + 7)
+        args = (kind, chunk, target, think, fanout, size, go, stop, ready, results, 1000 * n + 7)
         procs.append(ctx.Process(target=worker, args=args, daemon=True))
-    stat = ProcStat(pid)
+    stat = ProcStat(pids)
     rss_start = stat.memory_kib()["VmRSS"]
     t0 = time.monotonic()
     for p in procs:
@@ -945,11 +1030,18 @@ def drive(kind: str, base: str, pid: int, tables: int, seconds: float, think: fl
 
 
 def run_server(backing: Backing, tables: int, seconds: float, think: float, processes: int,
-               dbname: str = "omaha_bench", profile: str | None = None,
-               batch: bool = False) -> Result:  # fmt: skip
-    """The table server under `tables` tables of bots; with `profile`, py-spy samples the
-    server through the window and writes collapsed stacks there."""
-    with table_server(backing, dbname, flat=think <= 0) as (base, pid):
+               dbname: str = "omaha_bench", profile: str | None = None, servers: int = 1,
+               relayed: float = 0.0, batch: bool = False) -> Result:  # fmt: skip
+    """The table server (`servers` processes) under `tables` tables of bots; with `profile`,
+    py-spy samples the (first) server through the window and writes collapsed stacks there."""
+    import redis
+
+    client = redis.Redis.from_url(backing.redis_url)
+    client.flushall()  # no lease, load or process left from an earlier run
+    client.close()
+    with table_servers(backing, dbname, think <= 0, servers) as (target, pids):
+        target = Target(target.bases, target.names, target.redis_url, relayed)
+        pid = pids[0]
         time.sleep(2.0)  # pg_stat_database flushes about once a second
         spy: list[subprocess.Popen[bytes]] = []
 
@@ -968,14 +1060,15 @@ def run_server(backing: Backing, tables: int, seconds: float, think: float, proc
                 p.wait(60)
             return commits(backing, dbname)
 
-        return drive("server+batch" if batch else "server", base, pid, tables, seconds, think,
-                     processes, on_go=go, on_stop=stop)  # fmt: skip
+        return drive("server+batch" if batch else "server", target, pids, tables, seconds,
+                     think, processes, on_go=go, on_stop=stop)  # fmt: skip
 
 
 def run_ceiling(tables: int, seconds: float, think: float, processes: int, fanout: float,
                 size: int) -> Result:  # fmt: skip
     with ceiling_server() as (base, pid):
-        return drive("ceiling", base, pid, tables, seconds, think, processes, fanout, size)
+        return drive("ceiling", Target((base,)), [pid], tables, seconds, think, processes,
+                     fanout, size)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- report
@@ -1048,9 +1141,61 @@ def report(server: Result, ceiling: Result | None, think: float) -> str:
     return "\n".join(lines)
 
 
+def side_by_side(results: list[tuple[str, Result]], think: float, settings: str) -> str:
+    """Several runs of the same configuration side by side (1 and 2 processes; direct and
+    relayed), the last column's ratio to the first."""
+    first = results[0][1]
+    pace = "flat out (think 0)" if think <= 0 else f"human pace (think {think:g} s)"
+    width = max(14, *(len(label) for label, _ in results))
+    lines = [
+        f"{first.tables} tables x {SEATS} seats; {pace}; window {first.seconds:.0f} s each",
+        f"PostgreSQL: {settings}",
+        f"{'figure':<40} " + " ".join(f"{label:>{width}}" for label, _ in results)
+        + f" {'ratio':>7}",
+        f"{'-' * 40} " + " ".join("-" * width for _ in results) + f" {'-' * 7}",
+    ]  # fmt: skip
+
+    def row(what: str, get: Any, fmt: str = ",.0f") -> None:
+        values = [float(get(r)) for _, r in results]
+        ratio = f"{values[-1] / values[0]:.2f}" if values[0] else ""
+        lines.append(f"{what:<40} " + " ".join(f"{format(v, fmt):>{width}}" for v in values)
+                     + f" {ratio:>7}")  # fmt: skip
+
+    row("actions processed /s", lambda r: r.rate(r.counters.actions))
+    row("per-seat messages delivered /s", lambda r: r.rate(r.counters.messages))
+    for q in (0.50, 0.95, 0.99):
+        row(f"latency p{int(q * 100)} (ms), action to last seat", lambda r, q=q: r.pct(q), ".1f")
+    row("latency max (ms)", lambda r: max(r.counters.latencies, default=0) * 1000, ".1f")
+    row("hands completed /s", lambda r: r.rate(r.counters.hands), ",.1f")
+    row("servers' CPU (% of one core, all)", lambda r: 100 * r.server_cpu / r.seconds)
+    row("bots' CPU (% of one core, all)", lambda r: 100 * r.counters.cpu / r.seconds)
+    row("servers' peak RSS (MiB, all)", lambda r: r.hwm_kib / 1024, ".1f")
+    row("database commits /s", lambda r: r.rate(r.commits))
+    lines.append("")
+    for label, r in results:
+        c = r.counters
+        owned = ", ".join(f"{n} {name}" for name, n in sorted(c.owned.items()))
+        lines.append(f"{label}: tables owned {owned}; {c.relayed} of {c.connections} "
+                     "connections relayed")  # fmt: skip
+    for label, r in results:
+        c = r.counters
+        lines.append(f"checks {label}: {c.tables_checked} tables checked, {c.errors} error "
+                     f"frames, {len(c.violations)} violations, {c.closed} closed by the "
+                     f"server, {c.unfinished} hands unfinished")  # fmt: skip
+        for v in c.violations[:5]:
+            lines.append(f"  violation: {v}")
+        for e in c.error_samples[:3]:
+            lines.append(f"  error frame: {e}")
+    return "\n".join(lines)
+
+
 def ok(result: Result) -> bool:
     c = result.counters
     return not c.violations and not c.errors and not c.closed and not c.unfinished
+
+
+def fractions(text: str) -> list[float]:
+    return [float(x) for x in text.split(",")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1068,29 +1213,84 @@ def main(argv: list[str] | None = None) -> int:
                         "(the ceiling once, for the run without)")  # fmt: skip
     parser.add_argument("--profile", metavar="FILE",
                         help="py-spy the server through the window (collapsed stacks)")  # fmt: skip
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes on one database and one Redis")  # fmt: skip
+    parser.add_argument("--relayed", type=float, default=0.0,
+                        help="fraction of each table's seats connected to a process that "
+                             "does not own it (needs --processes 2 or more)")  # fmt: skip
+    parser.add_argument("--compare-processes", metavar="N,M", default=None,
+                        help="run the same load on N then M processes, one table")  # fmt: skip
+    parser.add_argument("--compare-relayed", metavar="F,G", default=None,
+                        help="run the same load on --processes (at least 2) with these "
+                             "relayed fractions, one table")  # fmt: skip
+    parser.add_argument(
+        "--fsync-off",
+        action="store_true",
+        help="PostgreSQL without fsync/full_page_writes (as the tests run it)",
+    )
     args = parser.parse_args(argv)
     think = args.think if args.think is not None else (0.0 if args.pace == "flat" else HUMAN_THINK)
-    processes = args.bots or max(1, min(4, args.tables // 100 + 1))
+    bots = args.bots or max(1, min(4, args.tables // 100 + 1))
+    runs: list[tuple[str, int, float]] = []  # label, server processes, relayed fraction
+    if args.compare_processes:
+        for n in (int(x) for x in args.compare_processes.split(",")):
+            runs.append((f"{n} process{'es' if n > 1 else ''}", n, args.relayed))
+    elif args.compare_relayed:
+        for f in fractions(args.compare_relayed):
+            runs.append((f"{round(f * SEATS)}/6 relayed", max(2, args.processes), f))
+    else:
+        runs.append(("server", args.processes, args.relayed))
     raise_open_files()
-    # PostgreSQL, redis-server and the bots inherit this: the server alone gets its CPU.
+    # PostgreSQL and redis-server inherit this: CPU 1 (with the bots when one server process
+    # has CPU 0 to itself); server process i is pinned to CPU i % CPUs, and when there are
+    # several the bots run on every CPU: on 2 cores servers and bots compete.
     with contextlib.suppress(OSError):
         os.sched_setaffinity(0, bot_cpus())
-    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; server pinned to "
-          f"CPU {sorted(server_cpus())}, {processes} bot processes on CPU "
-          f"{sorted(bot_cpus())}", flush=True)  # fmt: skip
-    batched = None
-    with backing_servers() as backing:
-        server = run_server(backing, args.tables, args.seconds, think, processes,
-                            profile=args.profile, batch=args.batch == "on")  # fmt: skip
-        if args.batch == "both":
-            batched = run_server(backing, args.tables, args.seconds, think, processes,
-                                 dbname="omaha_bench_batch", batch=True)  # fmt: skip
+    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {bots} bot processes",
+          flush=True)  # fmt: skip
+    for label, n, f in runs:
+        pins = ", ".join(f"p{i} on CPU {sorted(server_cpus(i, n))}" for i in range(n))
+        print(f"{label}: {n} server process(es), {pins}; bots on CPU {sorted(bot_cpus(n))}; "
+              f"{round(f * SEATS) if n > 1 else 0} of 6 seats per table relayed",
+              flush=True)  # fmt: skip
+    results: list[tuple[str, Result]] = []
+    with backing_servers(durable=not args.fsync_off) as backing:
+        settings = durability(backing)
+        for label, n, f in runs:
+            results.append(
+                (
+                    label,
+                    run_server(
+                        backing,
+                        args.tables,
+                        args.seconds,
+                        think,
+                        bots,
+                        profile=args.profile,
+                        servers=n,
+                        relayed=f,
+                        batch=args.batch == "on",
+                    ),
+                )
+            )
+        batched = None
+        if args.batch == "both" and len(runs) == 1:
+            batched = run_server(backing, args.tables, args.seconds, think, bots,
+                                 dbname="omaha_bench_batch", servers=runs[0][1],
+                                 relayed=runs[0][2], batch=True)  # fmt: skip
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if len(runs) > 1:
+        print(side_by_side(results, think, settings), flush=True)
+        return 0 if all(ok(r) for _, r in results) else 1
+    server = results[0][1]
     ceiling = None
     if not args.no_ceiling:
         s = server.counters
         fanout = s.messages / max(1, s.actions) / SEATS
         size = round(s.bytes / max(1, s.messages))
-        ceiling = run_ceiling(args.tables, args.seconds, think, processes, fanout, size)
+        ceiling = run_ceiling(args.tables, args.seconds, think, bots, fanout, size)
+    print(f"PostgreSQL: {settings}")
     print(report(server, ceiling, think), flush=True)
     if batched is not None:
         print("\nthe same with batched frames (?batch=1), against the ceiling above:")

@@ -118,8 +118,10 @@ class PostgresServer:
 
 
 @contextmanager
-def postgres_cluster() -> Iterator[PostgresServer]:
-    """initdb + pg_ctl start in a temporary folder; as the `postgres` user when run as root."""
+def postgres_cluster(durable: bool = False, max_connections: int = 100) -> Iterator[PostgresServer]:
+    """initdb + pg_ctl start in a temporary folder; as the `postgres` user when run as root.
+    Tests run without fsync (a throwaway cluster); `durable` keeps PostgreSQL's defaults
+    (fsync, synchronous_commit, full_page_writes on), as docker compose runs it."""
     bindir = postgres_bindir()
     if bindir is None:
         missing("the PostgreSQL server is not installed (Debian: apt-get install postgresql)")
@@ -147,7 +149,9 @@ def postgres_cluster() -> Iterator[PostgresServer]:
     try:
         run(str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
             "-E", "UTF8", "--no-locale", "--no-sync")  # fmt: skip
-        options = f"-p {port} -h 127.0.0.1 -k {folder} -F -c fsync=off -c full_page_writes=off"
+        options = f"-p {port} -h 127.0.0.1 -k {folder} -c max_connections={max_connections}"
+        if not durable:
+            options += " -F -c fsync=off -c full_page_writes=off"
         run(str(bindir / "pg_ctl"), "-D", str(data), "-o", options,
             "-l", str(folder / "server.log"), "-w", "-t", "60", "start")  # fmt: skip
         started = True

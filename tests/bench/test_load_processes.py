@@ -1,0 +1,32 @@
+"""bench/load.py on two server processes (one PostgreSQL with its default durability, one
+redis-server), briefly: the comparison has a column per run, the tables are spread over both
+processes, half of each table's seats are relayed in the second run, and every bot check
+holds (no violation, no error frame, every hand ended)."""
+
+from __future__ import annotations
+
+from bench import load
+
+TABLES = 4
+SECONDS = 4.0
+
+
+def test_two_processes_side_by_side_with_relayed_seats() -> None:
+    load.raise_open_files()
+    with load.backing_servers(durable=True) as backing:
+        settings = load.durability(backing)
+        runs = [
+            ("direct", load.run_server(backing, TABLES, SECONDS, 0.0, 1, servers=2)),
+            ("relayed", load.run_server(backing, TABLES, SECONDS, 0.0, 1, servers=2, relayed=0.5)),
+        ]
+    text = load.side_by_side(runs, 0.0, settings)
+    assert "fsync=on" in text and "synchronous_commit=on" in text, text
+    header = next(line for line in text.splitlines() if line.startswith("figure"))
+    assert "direct" in header and "relayed" in header, text
+    for label, result in runs:
+        c = result.counters
+        assert load.ok(result), text
+        assert not c.violations and c.errors == 0 and c.unfinished == 0, text
+        assert c.tables_checked == TABLES and c.actions > 0, text
+        assert set(c.owned) == {"p0", "p1"}, text  # placement used both processes
+        assert c.relayed == (0 if label == "direct" else TABLES * 3), text
