@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -127,21 +127,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             sealing.cancel()
             await asyncio.gather(sealing, return_exceptions=True)
-            await app.state.tournaments.close()
+            # Each step is bounded: a process asked to stop stops, even with a database write
+            # that never answers (every write answered `ok` is committed already; one not
+            # answered is rolled back with its connection, and the fencing epoch refuses it).
+            await _bounded(app.state.tournaments.close(), CLOSE_SECONDS, "tournaments")
             relay = app.state.relay
             if relay is not None and await relay.others_alive():  # someone to hand over to
-                await app.state.tables.drain(settings.drain_seconds)
-            await app.state.tables.close()
+                await _bounded(app.state.tables.drain(settings.drain_seconds),
+                               settings.drain_seconds + CLOSE_SECONDS, "drain")  # fmt: skip
+            await _bounded(app.state.tables.close(), CLOSE_SECONDS, "tables")
             if app.state.relay is not None:
-                await app.state.relay.close()  # closes the Redis client with the leases
+                await _bounded(app.state.relay.close(), CLOSE_SECONDS, "relay")
             else:
-                await ownership.close()
+                await _bounded(ownership.close(), CLOSE_SECONDS, "leases")
             if hold is not None:
-                await hold.release()
+                await _bounded(hold.release(), CLOSE_SECONDS, "database hold")
             await history.stop_luck_tasks(app.state)
-            await app.state.table_store.close()
-            await app.state.presence.close()
-            await app.state.engine.dispose()
+            await _bounded(app.state.table_store.close(), CLOSE_SECONDS, "table store")
+            await _bounded(app.state.presence.close(), CLOSE_SECONDS, "presence")
+            await _bounded(app.state.engine.dispose(), CLOSE_SECONDS, "database")
 
     app = FastAPI(
         title="Omaha",
@@ -168,6 +172,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(assets.router(assets.Assets(static_dir())))
     return app
+
+
+#: seconds each step of a stopping process may take before it is given up
+CLOSE_SECONDS = 8.0
+
+
+async def _bounded(step: Awaitable[object], seconds: float, what: str) -> None:
+    """Await one step of the shutdown for at most `seconds`, then go on without it."""
+    try:
+        async with asyncio.timeout(seconds):
+            await step
+    except TimeoutError:
+        log.error("stopping: %s did not finish in %.0f s; going on without it", what, seconds)
 
 
 async def _ownership(settings: Settings) -> tuple[DatabaseHold | None, Ownership]:
@@ -211,9 +228,12 @@ def uvicorn_options(settings: Settings) -> dict[str, object]:
     anything above WS_MAX_MESSAGE); larger ones are closed by uvicorn with 1009. Compression
     is off: at a few hundred bytes a message it costs more CPU than it saves. The HTTP
     protocol closes connections that are slow to send headers or over MAX_CONNECTIONS;
-    X-Forwarded-For/-Proto are believed from FORWARDED_ALLOW_IPS only.
+    X-Forwarded-For/-Proto are believed from FORWARDED_ALLOW_IPS only. Stopping, uvicorn
+    waits at most CLOSE_SECONDS for open connections' handlers before the lifespan's own
+    (bounded) shutdown: a handler awaiting a stuck table cannot keep the process alive.
     """
     return {
+        "timeout_graceful_shutdown": CLOSE_SECONDS,
         "ws_max_size": settings.ws_max_message * 16,
         "ws_per_message_deflate": False,
         "http": bounded_protocol(settings.header_timeout, settings.max_connections),
