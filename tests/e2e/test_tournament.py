@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import server
+from tests.e2e.harness import Player, server
 
 LEVELS = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.05}
           for sb in (50, 200, 800, 3200, 12_800, 51_200)]  # fmt: skip
@@ -28,20 +29,26 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+def create_and_register(host: Player, body: dict[str, Any], entrants: list[Player]) -> str:
+    """A tournament made by `host` through the REST API; each entrant registers on its page."""
+    status, text = host.page.evaluate(CREATE, body)
+    assert status == 201, text
+    code = str(json.loads(text)["code"])
+    for p in entrants:
+        p.join()
+        p.page.goto(f"{p.base}/tournaments/{code}")
+        p.page.click("[data-cmd=register]")
+        expect(p.page.locator("[data-cmd=unregister]")).to_be_visible()
+    return code
+
+
 def test_the_clock_counts_down_and_the_standings_show_the_places(players: PlayerFactory) -> None:
     host, alice, bob = players("Host"), players("Alice"), players("Bob")
     host.join()
     body = {"name": "Friday night", "starting_stack": 1000, "structure": "custom",
             "levels": LEVELS, "payouts": [6500, 3500], "prize_pool": 100,
             "decision_time": 0.05, "time_bank": 0}  # fmt: skip
-    status, text = host.page.evaluate(CREATE, body)
-    assert status == 201, text
-    code = json.loads(text)["code"]
-    for p in (alice, bob):
-        p.join()
-        p.page.goto(f"{p.base}/tournaments/{code}")
-        p.page.click("[data-cmd=register]")
-        expect(p.page.locator("[data-cmd=unregister]")).to_be_visible()
+    code = create_and_register(host, body, [alice, bob])
     clock = host.page
     clock.goto(f"{host.base}/tournaments/{code}")
     expect(clock.locator(".registered li")).to_have_count(2)
@@ -89,14 +96,7 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
     body = {"name": "Table clock", "starting_stack": 100_000, "structure": "custom",
             "levels": TABLE_LEVELS, "payouts": [6500, 3500], "prize_pool": 100,
             "decision_time": 0.05, "time_bank": 0}  # fmt: skip
-    status, text = host.page.evaluate(CREATE, body)
-    assert status == 201, text
-    code = json.loads(text)["code"]
-    for p in (alice, bob):
-        p.join()
-        p.page.goto(f"{p.base}/tournaments/{code}")
-        p.page.click("[data-cmd=register]")
-        expect(p.page.locator("[data-cmd=unregister]")).to_be_visible()
+    code = create_and_register(host, body, [alice, bob])
     host.page.goto(f"{host.base}/tournaments/{code}")
     host.page.click("[data-cmd=start]")
     # A player's standings page leads to their table; its page shows the tournament's clock.
