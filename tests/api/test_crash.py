@@ -47,6 +47,25 @@ def server_process(env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
                 process.wait()
 
 
+def migrated_server(
+    tmp_path: Path, postgres_url: str, redis_url: str | None = None, between_hands: str = "0"
+) -> tuple[dict[str, str], int]:
+    """The environment of one server process on a freshly migrated PostgreSQL (presence in
+    Redis if given, else in process), and the free port it listens on."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": postgres_url, "HOST": "127.0.0.1", "PORT": str(port),
+           "SECRET_KEY": "c" * 40, "DATA_DIR": str(tmp_path / "data"),
+           "BETWEEN_HANDS": between_hands, "LOG_LEVEL": "warning"}  # fmt: skip
+    if redis_url is None:
+        env.pop("REDIS_URL", None)
+    else:
+        env["REDIS_URL"] = redis_url
+    migrate = subprocess.run([sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env,
+                             capture_output=True, timeout=120)  # fmt: skip
+    assert migrate.returncode == 0, migrate.stderr
+    return env, port
+
+
 def to_act(clients: list[Client]) -> tuple[Client, dict[str, Any]] | None:
     """The client whose latest turn (or snapshot) carries legal actions, if any yet."""
     for c in clients:
@@ -84,21 +103,7 @@ def passive(legal: dict[str, Any]) -> dict[str, Any]:
 async def test_sigkill_mid_hand_then_the_hand_continues(
     tmp_path: Path, postgres_url: str, redis_url: str
 ) -> None:
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": postgres_url,
-        "REDIS_URL": redis_url,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "SECRET_KEY": "c" * 40,
-        "DATA_DIR": str(tmp_path / "data"),
-        "BETWEEN_HANDS": "0",
-        "LOG_LEVEL": "warning",
-    }
-    migrate = subprocess.run([sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env,
-                             capture_output=True, timeout=120)  # fmt: skip
-    assert migrate.returncode == 0, migrate.stderr
+    env, port = migrated_server(tmp_path, postgres_url, redis_url)
     base = f"http://127.0.0.1:{port}"
     clients = [Client(base) for _ in range(3)]
     sent: list[tuple[str, int, dict[str, Any], int]] = []
@@ -184,14 +189,7 @@ async def test_sigkill_keeps_every_command_accepted_mid_hand(
     `adjust`, a seat request and a straddle choice were answered `ok` mid-hand and lost by
     SIGKILL + restart. Each is restored, and applied once when the hand ends. A client that
     resumes with its old stream after the restart gets a snapshot (docs/protocol.md §3)."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": postgres_url, "HOST": "127.0.0.1", "PORT": str(port),
-           "SECRET_KEY": "k" * 40, "DATA_DIR": str(tmp_path / "data"), "BETWEEN_HANDS": "0",
-           "LOG_LEVEL": "warning"}  # fmt: skip
-    env.pop("REDIS_URL", None)
-    migrate = subprocess.run([sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env,
-                             capture_output=True, timeout=120)  # fmt: skip
-    assert migrate.returncode == 0, migrate.stderr
+    env, port = migrated_server(tmp_path, postgres_url)
     base = f"http://127.0.0.1:{port}"
     host, p1, p2, p3 = (Client(base) for _ in range(4))
     with server_process(env) as first:

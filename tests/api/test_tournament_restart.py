@@ -9,14 +9,11 @@ import asyncio
 import contextlib
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from tests.api.live import Client
-from tests.api.test_crash import ROOT, server_process
-from tests.servers import free_port
+from tests.api.test_crash import migrated_server, server_process
 
 STACK = 1000
 #: long levels: the clock's time left is read before the kill and after the restart
@@ -86,14 +83,7 @@ async def paused_total(host: Client, code: str, tables: list[str]) -> tuple[int,
 
 
 async def test_a_tournament_survives_sigkill_on_postgres(tmp_path: Path, postgres_url: str) -> None:
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": postgres_url, "HOST": "127.0.0.1", "PORT": str(port),
-           "SECRET_KEY": "t" * 40, "DATA_DIR": str(tmp_path / "data"), "BETWEEN_HANDS": "0.2",
-           "LOG_LEVEL": "warning"}  # fmt: skip
-    env.pop("REDIS_URL", None)
-    migrate = subprocess.run([sys.executable, "-m", "app", "migrate"], cwd=ROOT, env=env,
-                             capture_output=True, timeout=120)  # fmt: skip
-    assert migrate.returncode == 0, migrate.stderr
+    env, port = migrated_server(tmp_path, postgres_url, between_hands="0.2")
     base = f"http://127.0.0.1:{port}"
     host = Client(base)
     players = [Client(base) for _ in range(4)]
