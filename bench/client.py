@@ -11,10 +11,14 @@ and prints each figure beside its reference from the same run:
 2. Rendering: from each WebSocket message's arrival to the end of the first frame that
    re-renders the page after it, paint included (`PROBE`, from outside the page's code),
    p50/p95/max over ``--hands`` hands at a six-handed table of protocol bots that act after
-   25-75 ms (``--think``, 0: flat out), the page watching as a spectator; beside it, the part
-   spent waiting for the frame to begin (the frame clock's share, which any page pays), and
-   the same figures for a second spectator's page, the same client without batched frames
-   (its socket's `batch=1` taken out), watching the same hands.
+   25-75 ms (``--think``, 0: flat out). Two spectators' pages watch the same hands, each in its
+   own Chromium: one with the frame rate unlocked (`UNLOCKED`: a frame begins as soon as one is
+   asked for, so the figure is what the page and the browser cost), one on headless Chromium's
+   60 Hz frame clock (as a display shows it), with the part spent waiting for the frame to
+   begin (the display's share) and the messages drawn later than the first frame that began
+   after them ("frames late": the client's promise is every message in the next frame). Beside
+   them, each browser's CPU while the table is idle and during the hands (an unlocked browser
+   must not draw frames while nothing changes).
 3. Memory: the page's JS heap (after a forced garbage collection, over CDP) after 100 hands and
    after ``--heap-hands`` hands of the same session.
 """
@@ -22,6 +26,8 @@ and prints each figure beside its reference from the same run:
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import random
 import statistics
 import sys
@@ -85,17 +91,23 @@ def transferred(page: Page, url: str) -> tuple[int, float]:
 # the first frame that re-renders the page after it (`__omaha.renders` counts the page's
 # renders) once that frame's style, layout and paint are done (a task posted from the frame
 # runs after them). `wait` is the part spent waiting for the next frame to begin, which any
-# page pays: the frame clock's share.
+# page pays: the frame clock's share. `late` counts the messages not drawn in the first frame
+# that began after them.
+#: seconds the idle table is watched for each browser's CPU
+IDLE_S = 3
+
 PROBE = """
 (() => {
-  const probe = window.__probe = { on: false, latency: [], wait: [], pending: [], armed: false };
+  const probe = window.__probe = {
+    on: false, latency: [], wait: [], late: 0, pending: [], armed: false,
+  };
   const renders = () => (window.__omaha && window.__omaha.renders) || 0;
   const counted = () => !!(window.__omaha && 'renders' in window.__omaha); // (older pages: not)
   const raf = window.requestAnimationFrame.bind(window);
   function frame() {
     probe.armed = false;
     const begin = performance.now();
-    probe.pending.forEach((m) => { if (m.wait == null) { m.wait = begin - m.t; } });
+    probe.pending.forEach((m) => { if (m.wait == null) { m.wait = begin - m.t; } m.frames += 1; });
     const after = new MessageChannel();
     after.port1.onmessage = () => {
       const end = performance.now();
@@ -104,6 +116,7 @@ PROBE = """
         if (counted() && now === m.renders) return true; // not drawn yet: the next frame
         probe.latency.push(end - m.t);
         probe.wait.push(m.wait);
+        if (m.frames > 1) probe.late += 1;
         return false;
       });
       if (probe.pending.length && !probe.armed) { probe.armed = true; raf(frame); }
@@ -112,18 +125,16 @@ PROBE = """
   }
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
-    constructor(url, ...rest) {
-      // The reference page: the same client without batched frames (`batch=1` taken out).
-      if (window.__probeNoBatch) {
-        url = String(url).replace(/([?&])batch=1(&|$)/, '$1').replace(/[?&]$/, '');
-      }
-      super(url, ...rest);
+    constructor(...args) {
+      super(...args);
       this.addEventListener('message', (e) => {
         if (!probe.on) return;
         const t = performance.now();
         // A batched frame: every message in it arrived now.
         const n = e.data[0] === '[' ? JSON.parse(e.data).length : 1;
-        for (let i = 0; i < n; i++) probe.pending.push({ t, renders: renders(), wait: null });
+        for (let i = 0; i < n; i++) {
+          probe.pending.push({ t, renders: renders(), wait: null, frames: 0 });
+        }
         if (!probe.armed) { probe.armed = true; raf(frame); }
       });
     }
@@ -131,7 +142,68 @@ PROBE = """
 })();
 """
 
-DRAIN = "() => ({ latency: window.__probe.latency.splice(0), wait: window.__probe.wait.splice(0) })"
+DRAIN = """() => {
+  const p = window.__probe;
+  const out = { latency: p.latency.splice(0), wait: p.wait.splice(0), late: p.late };
+  p.late = 0;
+  return out;
+}"""
+
+# Headless Chromium begins frames on a 60 Hz clock; with this switch it begins one as soon as
+# one is asked for (checked: a frame's wait p95 15 ms -> 0.2 ms; `--disable-gpu-vsync` alone
+# changes nothing headless). It draws no frame while nothing asks for one.
+UNLOCKED = ("--disable-frame-rate-limit",)
+
+
+class BrowserCpu:
+    """The CPU time of one of this process's Chromiums and every process under it (/proc)."""
+
+    def __init__(self, unlocked: bool) -> None:
+        # The browser process (a Chromium without `--type=`) under this one, by its switches.
+        self.root = next(
+            pid
+            for pid in _tree(os.getpid())
+            if "chrom" in _cmdline(pid)
+            and "--type=" not in _cmdline(pid)
+            and (UNLOCKED[0] in _cmdline(pid)) == unlocked
+        )
+
+    def seconds(self) -> float:
+        ticks = 0
+        for pid in _tree(self.root):
+            with contextlib.suppress(OSError, IndexError):
+                f = _stat(pid)
+                ticks += int(f[11]) + int(f[12]) + int(f[13]) + int(f[14])  # own + waited children
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _tree(root: int) -> set[int]:
+    parent = {}
+    for pid in _pids():
+        with contextlib.suppress(OSError, IndexError):
+            parent[pid] = int(_stat(pid)[1])
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, pp in parent.items() if pp in tree} - tree
+        tree |= more
+        grown = bool(more)
+    return tree
+
+
+def _pids() -> set[int]:
+    return {int(p) for p in os.listdir("/proc") if p.isdigit()}
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _stat(pid: int) -> list[str]:
+    # The fields after the command's name (which may hold spaces): state, ppid, ...
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
 def heap(page: Page) -> int:
@@ -177,29 +249,37 @@ def main() -> None:
                 context.close()
 
         print("  loads done", file=sys.stderr, flush=True)
-        # 2 and 3. A session at a six-handed table of bots, the page watching.
-        PACE["think"] = args.think / 1000
-        bots = [Bot(base, f"Bot{i}", random_bot(i)) for i in range(6)]
-        for i, bot in enumerate(bots):
-            bot.start(code, i, 10_000)
-        # Two spectators' pages: the client as it is (batched frames), and beside it the same
-        # client without them (the reference), watching the same hands.
+        # 2 and 3. A session at a six-handed table of bots, watched by two spectators' pages:
+        # one in a Chromium with the frame rate unlocked (what the page and browser cost), one
+        # on the 60 Hz frame clock (as a display shows it).
+        unlocked = launch(pw, *UNLOCKED)
+        cpus = {"60 Hz": BrowserCpu(unlocked=False), "unlocked": BrowserCpu(unlocked=True)}
         watchers = {}
-        for kind in ("batched", "unbatched"):
-            watcher = Player(browser, base, f"Watch{kind[:2]}")
-            if kind == "unbatched":
-                watcher.context.add_init_script("window.__probeNoBatch = true")
+        for kind, b in (("60 Hz", browser), ("unlocked", unlocked)):
+            watcher = Player(b, base, f"Watch{kind[:2]}")
             watcher.context.add_init_script(PROBE)
             watcher.join(f"/t/{code}")
             watcher.page.wait_for_function("() => window.__omaha.drawn")
             watchers[kind] = watcher.page
-        page = watchers["batched"]
+        page = watchers["60 Hz"]
+        # Idle: the table drawn, no hand (the bots are not seated yet).
+        page.wait_for_timeout(1000)
+        idle = {k: c.seconds() for k, c in cpus.items()}
+        time.sleep(IDLE_S)
+        idle = {k: (c.seconds() - idle[k]) / IDLE_S for k, c in cpus.items()}
+
+        PACE["think"] = args.think / 1000
+        bots = [Bot(base, f"Bot{i}", random_bot(i)) for i in range(6)]
+        for i, bot in enumerate(bots):
+            bot.start(code, i, 10_000)
         for p_ in watchers.values():
             p_.evaluate("() => { window.__probe.on = true; }")
         start = hands_seen(page)
+        busy = {k: c.seconds() for k, c in cpus.items()}
         heap_100 = None
         latency: dict[str, list[float]] = {k: [] for k in watchers}
         wait: dict[str, list[float]] = {k: [] for k in watchers}
+        late = dict.fromkeys(watchers, 0)
         session = 0.0
         t0 = time.monotonic()
         while True:
@@ -211,14 +291,17 @@ def main() -> None:
                     p_.evaluate("() => { window.__probe.on = false; }")
                 page.wait_for_timeout(100)  # the last frame's stamps
                 session = time.monotonic() - t0
+                busy = {k: (c.seconds() - busy[k]) / session for k, c in cpus.items()}
                 PACE["think"] = 0  # the rest (for the heap) as fast as the bots go
-                watchers["unbatched"].context.close()  # the heap is the batched page's
-                del watchers["unbatched"]
             # Taken out of the page as they come, so they do not weigh on its heap.
             for kind, p_ in watchers.items():
                 drained = p_.evaluate(DRAIN)
                 latency[kind] += drained["latency"]
                 wait[kind] += drained["wait"]
+                late[kind] += drained["late"]
+            if session and "unlocked" in watchers:
+                unlocked.close()  # the heap is the 60 Hz page's
+                del watchers["unlocked"]
             if heap_100 is None and played >= 100:
                 heap_100 = heap(page)
             if played >= max(args.heap_hands, args.hands):
@@ -251,25 +334,38 @@ def main() -> None:
             f"   ratio {t_ms / r_ms:.2f} (target <= 2)   median of {args.loads} cold loads"
         )
     p = lambda xs, q: xs[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
-    for kind in ("batched", "unbatched"):
-        lat, wt = sorted(latency[kind]), sorted(wait[kind])
-        label = "rendering   " if kind == "batched" else "  reference "
-        print(
-            f"{label} {kind} frames: message -> end of the frame that draws it, {args.hands}"
-            f" hands, {len(lat)} messages ({len(lat) / session:.0f}/s, bots think"
-            f" {args.think} ms): p50 {p(lat, 0.5):.1f} ms, p95 {p(lat, 0.95):.1f} ms,"
-            f" max {lat[-1]:.1f} ms" + ("   (target p95 <= 16 ms)" if kind == "batched" else "")
-        )
-        print(
-            f"             of which waiting for that frame to begin (the frame clock, any page):"
-            f" p50 {p(wt, 0.5):.1f} ms, p95 {p(wt, 0.95):.1f} ms   (one frame at 60 Hz: 16.7 ms)"
-        )
-    assert heap_100 is not None
+    lat = {k: sorted(v) for k, v in latency.items()}
+    wt = {k: sorted(v) for k, v in wait.items()}
+    n = len(lat["60 Hz"])
     print(
-        f"memory       JS heap after 100 hands {heap_100 / 1e6:.2f} MB, after"
-        f" {max(args.heap_hands, args.hands)} hands {heap_end / 1e6:.2f} MB:"
-        f" {100 * (heap_end / heap_100 - 1):+.1f}% (target <= +10%)   session {elapsed:.0f} s"
+        f"rendering    message -> end of the frame that draws it (paint included), {args.hands}"
+        f" hands, {n} messages ({n / session:.0f}/s, bots think {args.think} ms),"
+        " the same hands in two browsers:"
     )
+    for kind, label in (("unlocked", "frame rate unlocked"), ("60 Hz", "60 Hz frame clock  ")):
+        xs, ws = lat[kind], wt[kind]
+        target = "   (target p95 <= 16 ms)" if kind == "unlocked" else ""
+        print(
+            f"  {label}  p50 {p(xs, 0.5):5.1f}  p95 {p(xs, 0.95):5.1f}  max {xs[-1]:6.1f} ms"
+            f"   waiting for the frame to begin p50 {p(ws, 0.5):4.1f}, p95 {p(ws, 0.95):4.1f} ms"
+            + target
+        )
+    print(
+        f"  frames late at 60 Hz: {100 * late['60 Hz'] / n:.2f}% of messages ({late['60 Hz']})"
+        " not drawn in the first frame that began after them (unlocked:"
+        f" {100 * late['unlocked'] / max(1, len(lat['unlocked'])):.2f}%)"
+    )
+    print(
+        f"browsers     CPU, % of one core: idle table {IDLE_S} s: 60 Hz {100 * idle['60 Hz']:.1f},"
+        f" unlocked {100 * idle['unlocked']:.1f};  during the hands: 60 Hz"
+        f" {100 * busy['60 Hz']:.0f}, unlocked {100 * busy['unlocked']:.0f}"
+    )
+    if heap_100 is not None:  # (a session shorter than 100 hands: no heap figure)
+        print(
+            f"memory       JS heap after 100 hands {heap_100 / 1e6:.2f} MB, after"
+            f" {max(args.heap_hands, args.hands)} hands {heap_end / 1e6:.2f} MB:"
+            f" {100 * (heap_end / heap_100 - 1):+.1f}% (target <= +10%)   session {elapsed:.0f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -35,12 +35,13 @@ def chromium_path() -> str | None:
     return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
 
 
-def launch(playwright: Playwright) -> Browser:
+def launch(playwright: Playwright, *flags: str) -> Browser:
+    """Debian's Chromium, headless; `flags`: more command-line switches (bench/client.py)."""
     path = chromium_path()
     assert path, "Chromium is missing (Debian: apt-get install chromium)"
     return playwright.chromium.launch(
         executable_path=path,
-        args=["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage"],
+        args=["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage", *flags],
         headless=True,
     )
 
