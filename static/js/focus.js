@@ -21,19 +21,30 @@ function trapTab(e) {
 
 // The focus on nothing (its element was redrawn away: a "Sit here" once the seat is taken, an
 // action button once the action is sent): to the command box, else the first control of the
-// dock (the actions), else the top bar, after the next frame is drawn.
-export function rescueFocus(frames = 20) {
-  // From the second frame: the redraw asked for after this call renders in the first. An
-  // action's buttons stay disabled until the server answers: wait a few frames for them.
-  requestAnimationFrame(() => requestAnimationFrame(() => {
-    const a = document.activeElement;
-    if (a && a !== document.body && a.isConnected && !a.disabled) return;
-    const to = document.getElementById('command')
-      || document.querySelector('.dock button:not([disabled]), .dock input[type=checkbox]');
-    if (to) to.focus();
-    else if (frames > 0) rescueFocus(frames - 1);
-    else { const top = document.querySelector('.topbar button:not(.sr-toggle)'); if (top) top.focus(); }
-  }));
+// dock (the actions), else the top bar. Checked once the next frame is drawn, then every two
+// frames' time (an action's buttons stay disabled until the server answers), up to 20 times.
+// The retries are timers, not animation frames: a frame asked for by script is drawn even when
+// nothing changed, and a seat change at a spectator's page (no control to give the focus to)
+// asked for forty empty frames, which every message arriving meanwhile waited behind.
+const RETRY_MS = 33;
+let rescue = 0; // the rescue under way (a newer call replaces it)
+
+export function rescueFocus(tries = 20) {
+  const id = ++rescue;
+  // The redraw asked for after this call renders in the frame this callback runs in; a task
+  // posted from it runs once that frame is drawn.
+  requestAnimationFrame(() => { setTimeout(() => settle(id, tries), 0); });
+}
+
+function settle(id, tries) {
+  if (id !== rescue) return;
+  const a = document.activeElement;
+  if (a && a !== document.body && a.isConnected && !a.disabled) return;
+  const to = document.getElementById('command')
+    || document.querySelector('.dock button:not([disabled]), .dock input[type=checkbox]');
+  if (to) to.focus();
+  else if (tries > 0) setTimeout(() => settle(id, tries - 1), RETRY_MS);
+  else { const top = document.querySelector('.topbar button:not(.sr-toggle)'); if (top) top.focus(); }
 }
 
 // Whatever the focus was on last: when a render removes it (a button redrawn away one frame

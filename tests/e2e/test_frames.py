@@ -36,3 +36,34 @@ def test_a_turn_runs_no_long_animation_and_the_ring_drains(
     assert later is not None and later > first, (first, later)
     assert p.page.evaluate(LONG_ANIMATIONS) == []
     assert not p.errors, p.errors
+
+
+# Counts the animation frames the page's script asks for.
+COUNT_FRAMES = """(() => {
+  const raf = window.requestAnimationFrame.bind(window);
+  window.__asked = 0;
+  window.requestAnimationFrame = (f) => { window.__asked += 1; return raf(f); };
+})()"""
+
+
+def test_a_seat_change_asks_a_spectator_for_no_empty_frames(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    # A seat change asks to give back a focus it may have removed; with no control to give it
+    # to (a spectator), that retried for forty empty frames, and every message meanwhile
+    # waited for them (docs/performance.md, "Message to frame").
+    host = players("Hal")
+    host.join()
+    code = new_table(host, decision_time=30)
+    s = players("Sue")
+    s.context.add_init_script(COUNT_FRAMES)
+    s.join(f"/t/{code}")
+    s.page.wait_for_function("() => window.__omaha.drawn")
+    s.page.wait_for_timeout(300)
+    before = s.page.evaluate("() => window.__asked")
+    bots("Bot", calling_station).start(code, 1, 200)
+    s.page.wait_for_selector(".seat[data-seat='1'] .name")
+    s.page.wait_for_timeout(1000)  # the old retries asked for one frame every 16.7 ms for 0.7 s
+    asked = s.page.evaluate("() => window.__asked") - before
+    assert asked <= 4, asked
+    assert not s.errors, s.errors
