@@ -130,8 +130,12 @@ PROBE = """
       this.addEventListener('message', (e) => {
         if (!probe.on) return;
         const t = performance.now();
-        // A batched frame: every message in it arrived now.
-        const n = e.data[0] === '[' ? JSON.parse(e.data).length : 1;
+        // A batched frame: every message in it arrived now. A pong draws nothing: not counted.
+        const pong = (m) => m.type === 'pong';
+        const n = e.data[0] === '['
+          ? JSON.parse(e.data).filter((m) => !pong(m)).length
+          : Number(!e.data.startsWith('{"type":"pong"'));
+        if (!n) return;
         for (let i = 0; i < n; i++) {
           probe.pending.push({ t, renders: renders(), wait: null, frames: 0 });
         }
