@@ -23,7 +23,7 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.table_page import MARK, boot_data, page_with
+from app.api.table_page import MARK, PAINT_MARK, boot_data, page_with
 
 PAGE = "index.html"
 #: the page writes its asset URLs as `{{static}}/app.css`
@@ -93,7 +93,7 @@ class Assets:
         text = text.replace(PRELOADS, preloads.encode())
         text = text.replace(PLACEHOLDER, f"/static/{self.version}".encode())
         self.page_source = text  # with its mark, where a table page puts its data block
-        self.page = _asset(text.replace(MARK, b""), ".html")
+        self.page = _asset(text.replace(MARK, b"").replace(PAINT_MARK, b""), ".html")
 
     def response(self, request: Request, asset: Asset, cache: str) -> Response:
         headers = {"Cache-Control": cache, "ETag": asset.etag, "Vary": "Accept-Encoding"}

@@ -137,9 +137,9 @@ export function seatView(ctrl, i, seat) {
   if (MARKS[seat.status] && !(dealtIn && !h.ended && seat.status !== 'leaving')) marks.push(MARKS[seat.status]);
   if (p && p.all_in && !p.folded) marks.push('All in');
   return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} data-k=${k} role="group" aria-label=${seatLabel(s, i)}>
-    ${acting ? clockRing(h) : null}
     <div class="hole">${dealtIn && (!mine || s.replay) ? otherCards(s, p) : null}</div>
     <div class="plate">
+      ${acting ? clockRing(h) : null}
       <span class="name">${seat.name}</span>
       <span class="stack">${stack}</span>
       ${won ? html`<span class="won">+${won}</span>` : null}
@@ -168,7 +168,7 @@ function clockRing(h) {
   if (h.timeout == null || !h.deadline) return null;
   const left = Math.max(0, Math.min(1, (h.deadline - performance.now()) / (h.timeout * 1000 || 1)));
   return html`<svg key=${`${h.id}:${h.counter}:${h.inBank}`} class=${`ring ${h.inBank ? 'bank' : ''}`}
-    viewBox="0 0 100 100" style=${{ '--used': (100 * (1 - left)).toFixed(1) }} aria-hidden="true">
+    viewBox="0 0 100 100" preserveAspectRatio="none" style=${{ '--used': (100 * (1 - left)).toFixed(1) }} aria-hidden="true">
     <rect x="3" y="3" width="94" height="94" rx="22" pathLength="100"></rect>
   </svg>`;
 }
