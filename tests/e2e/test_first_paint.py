@@ -21,29 +21,45 @@ from tests.e2e.test_games import new_table
 
 # What both views are compared on (the decision clock's seconds left are not: they run).
 FINGERPRINT = """() => {
-  const text = (el, sel) => { const x = el.querySelector(sel); return x ? x.textContent.replace(/\\s+/g, ' ').trim() : null; };
-  const cls = (el) => el.className.baseVal != null ? el.className.baseVal : el.className.split(/\\s+/).filter(Boolean).join(' ');
-  const cards = (el) => [...el.querySelectorAll('.card')].map((c) => cls(c) + ':' + (c.dataset.card || '') + ':' + (c.getAttribute('aria-label') || ''));
-  const box = (el) => { const r = el.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; };
-  const page = document.querySelector('.table-page');
+  const squash = (t) => t.replace(/\\s+/g, ' ').trim();
+  const text = (el, sel) => {
+    const x = el.querySelector(sel);
+    return x ? squash(x.textContent) : null;
+  };
+  const cls = (el) => (el.className.baseVal != null ? el.className.baseVal
+    : el.className.split(/\\s+/).filter(Boolean).join(' '));
+  const cards = (el) => [...el.querySelectorAll('.card')].map((c) =>
+    `${cls(c)}:${c.dataset.card || ''}:${c.getAttribute('aria-label') || ''}`);
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [Math.round(r.x), Math.round(r.y)];
+  };
+  // the topbar's line less the deal check's mark, which only the page's code can give
+  const sub = () => {
+    const x = document.querySelector('.topbar .sub').cloneNode(true);
+    x.querySelectorAll('.deal-check').forEach((m) => m.remove());
+    return squash(x.textContent);
+  };
+  const all = (sel) => [...document.querySelectorAll(sel)];
+  const mine = document.querySelector('.my-hand');
   return {
-    page: cls(page),
+    page: cls(document.querySelector('.table-page')),
     title: text(document, '.table-name'),
-    // less the deal check's mark, which only the page's code can give (it checks the cards)
-    sub: (() => { const x = document.querySelector('.topbar .sub').cloneNode(true); x.querySelectorAll('.deal-check').forEach((m) => m.remove()); return x.textContent.replace(/\\s+/g, ' ').trim(); })(),
-    menu: [...document.querySelectorAll('.menu-items .btn')].map((b) => b.textContent.trim()),
-    seats: [...document.querySelectorAll('.felt .seat')].map((s) => ({
+    sub: sub(),
+    menu: all('.menu-items .btn').map((b) => squash(b.textContent)),
+    seats: all('.felt .seat').map((s) => ({
       cls: cls(s), seat: s.dataset.seat, k: s.dataset.k, at: box(s),
       name: text(s, '.name'), stack: text(s, '.stack'), marks: text(s, '.marks'),
       dealer: !!s.querySelector('.dealer'), sit: text(s, '.sit-btn, .open'), cards: cards(s),
     })),
-    bets: [...document.querySelectorAll('.felt .bet')].map((b) => [b.dataset.betSeat, b.textContent.trim(), box(b)]),
-    boards: [...document.querySelectorAll('.felt .board')].map((b) => [b.getAttribute('aria-label'), text(b, '.board-label'), cards(b)]),
+    bets: all('.felt .bet').map((b) => [b.dataset.betSeat, squash(b.textContent), box(b)]),
+    boards: all('.felt .board').map((b) =>
+      [b.getAttribute('aria-label'), text(b, '.board-label'), cards(b)]),
     center: text(document, '.felt .center .badge'),
     pot: text(document, '.felt .pot'),
-    mine: cards(document.querySelector('.my-hand') || document.body),
-    hand: text(document, '.my-hand') && cls(document.querySelector('.my-hand')),
-    reader: [...document.querySelectorAll('.reader .reading')].map((r) => r.textContent.replace(/\\s+/g, ' ').trim()),
+    mine: mine ? cards(mine) : [],
+    hand: mine && cls(mine),
+    reader: all('.reader .reading').map((r) => squash(r.textContent)),
     note: text(document, '.my-hand p'),
   };
 }"""
