@@ -119,7 +119,8 @@ export function seatView(ctrl, i, seat) {
   const h = s.hand;
   const pos = place(ctrl, i, 43, 41);
   if (!seat) {
-    const canSit = s.you.seat == null && !s.replay; // a replay is not a table to sit at
+    // a replay is not a table to sit at; a tournament's director seats its players
+    const canSit = s.you.seat == null && !s.replay && !s.table.config.tournament;
     return html`<div class="seat empty" data-seat=${i} style=${pos}>
       ${canSit
         ? html`<button type="button" class="sit-btn" data-sit=${i} aria-label=${`Sit in seat ${i + 1}`} onClick=${() => ctrl.openSit(i)}>Sit here</button>`
