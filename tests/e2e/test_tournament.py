@@ -90,13 +90,14 @@ TABLE_LEVELS = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.05}
                 for sb in (5, 10, 15, 20, 25, 30, 40, 50)]  # fmt: skip
 
 
-#: waits for the selector `arg` (and for nobody's turn on this page), then counts the
-#: controls a tournament table refuses: sit-out switches, straddle, top up, sit out, leave, sit
+#: waits for the client's drawing (its tournament bar: the server's first paint has none), the
+#: selector `arg` and nobody's turn on this page, then counts the controls a tournament table
+#: refuses: sit-out switches, straddle, top up, sit out, leave, sit
 REFUSED_CONTROLS = """(ready) => {
-  if (!document.querySelector(ready)) return null;
+  if (!document.querySelector('.tournament-bar') || !document.querySelector(ready)) return null;
   if (document.querySelector('.dock .actions.betting')) return null;
   return {found: document.querySelectorAll('[data-switch], [data-cmd=straddle], [data-cmd=top-up],'
-    + ' [data-cmd=sit-out], [data-cmd=sit-in], [data-cmd=leave], [data-sit]').length};
+    + ' [data-cmd=sit-out], [data-cmd=sit-in], [data-cmd=leave], [data-sit], .sit-btn').length};
 }"""
 
 
