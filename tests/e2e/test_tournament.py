@@ -136,7 +136,10 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
     # when a cash table's dock shows the sit-out switches (seated, not the player's turn)...
     shown = page.wait_for_function(REFUSED_CONTROLS, arg=".seat.mine").json_value()
     assert shown == {"found": 0}, shown
-    # ...and the host's page: no seat to take, and of the host panel what the table accepts.
+    # ...and the host's page: no seat to take (nor in the server's first paint), and of the
+    # host panel what the table accepts.
+    drawn = host.page.request.get(page.url).text()
+    assert 'class="seat empty"' in drawn and 'class="sit-btn"' not in drawn
     host.page.goto(page.url)
     shown = host.page.wait_for_function(REFUSED_CONTROLS, arg=".seat.empty").json_value()
     assert shown == {"found": 0}, shown
