@@ -167,7 +167,7 @@ def _seat(t: _Table, i: int, seat: dict[str, Any] | None) -> str:
         inner = (
             f'<button type="button" class="sit-btn" aria-label="Sit in seat {i + 1}">'
             "Sit here</button>"
-            if t.you is None
+            if t.you is None and not t.config.get("tournament")  # the director seats players
             else '<span class="open">Open</span>'
         )
         return f'<div class="seat empty" data-seat="{i}" data-k="{k}">{inner}</div>'

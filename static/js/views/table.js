@@ -116,7 +116,8 @@ export function seatView(ctrl, i, seat) {
   const h = s.hand;
   const k = placeOf(s, i);
   if (!seat) {
-    const canSit = s.you.seat == null && !s.replay; // a replay is not a table to sit at
+    // a replay is not a table to sit at; a tournament's director seats its players
+    const canSit = s.you.seat == null && !s.replay && !s.table.config.tournament;
     return html`<div class="seat empty" data-seat=${i} data-k=${k}>
       ${canSit
         ? html`<button type="button" class="sit-btn" data-sit=${i} aria-label=${`Sit in seat ${i + 1}`} onClick=${() => ctrl.openSit(i)}>Sit here</button>`
