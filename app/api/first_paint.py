@@ -297,7 +297,10 @@ def _pot(t: _Table) -> str:
 
 def _my_hand(t: _Table) -> str:
     if t.you is None:
-        full = "Pick an open seat to play." if None in t.seats else "The table is full."
+        if t.config.get("tournament"):
+            full = "A tournament table: its players are seated by the tournament."
+        else:
+            full = "Pick an open seat to play." if None in t.seats else "The table is full."
         return f'<div class="my-hand spectator"><p>You are watching. {full}</p></div>'
     hand = t.hand
     p = t.players.get(t.you)

@@ -237,7 +237,10 @@ function myHandView(ctrl) {
   const s = ctrl.state;
   const h = s.hand;
   if (s.you.seat == null) {
-    return html`<div class="my-hand spectator"><p>You are watching. ${s.seats.some((x) => !x) ? 'Pick an open seat to play.' : 'The table is full.'}</p></div>`;
+    // A tournament seats its players itself: nobody picks a seat there.
+    const note = s.table.config.tournament ? 'A tournament table: its players are seated by the tournament.'
+      : s.seats.some((x) => !x) ? 'Pick an open seat to play.' : 'The table is full.';
+    return html`<div class="my-hand spectator"><p>You are watching. ${note}</p></div>`;
   }
   const p = h && h.players[s.you.seat];
   if (!p || !p.cards) {
