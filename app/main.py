@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 
 from app import __version__
 from app.api import assets, deals, health, history, identity, ledger, tables, tournaments, ws
-from app.api.headers import SecurityHeaders
+from app.api.headers import SecurityHeaders, csp
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections, PerMinute, SharedPerMinute
 from app.api.transport import bounded_protocol
@@ -160,7 +160,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AccessLogMiddleware)
     app.add_middleware(ws.ServerSend)
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
-    app.add_middleware(SecurityHeaders)  # outermost: every response, errors included
+    client = assets.Assets(static_dir())
+    # outermost: every response, errors included; the page's inlined style sheet by its hash
+    app.add_middleware(SecurityHeaders, policy=csp(client.style_hashes))
     app.include_router(health.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
@@ -170,7 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tournaments.router)
     app.include_router(ws.router)
 
-    app.include_router(assets.router(assets.Assets(static_dir())))
+    app.include_router(assets.router(client))
     return app
 
 

@@ -1,7 +1,9 @@
 """The browser client's files: served compressed, cacheable forever under a versioned URL.
 
 At start-up every file of `static/` is read once, gzipped once (when that makes it smaller)
-and given one version: a hash of all of them. The page (`index.html`, served at `/`, at
+and given one version: a hash of all of them. The page carries its style sheet inline (allowed
+by its hash in the Content-Security-Policy, app/api/headers.py), so its first paint waits for
+no other request. The page (`index.html`, served at `/`, at
 every invite link `/t/{code}` and every hand link `/h/{number}`) names its assets under
 `/static/<version>/...` and preloads every module (`{{modulepreload}}`); the ES modules import
 each other by relative paths, so they stay under the same version without rewriting. A changed
@@ -16,6 +18,7 @@ file changes the version, so a browser never mixes old and new modules.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 from dataclasses import dataclass
@@ -23,9 +26,12 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request, Response
 
-from app.api.table_page import MARK, boot_data, page_with
+from app.api.table_page import MARK, PAINT_MARK, boot_data, page_with
 
 PAGE = "index.html"
+#: the page's style sheet, inlined in it (`STYLE_LINK` replaced by a style element)
+STYLE = "app.css"
+STYLE_LINK = b'<link rel="stylesheet" href="{{static}}/app.css">'
 #: the page writes its asset URLs as `{{static}}/app.css`
 PLACEHOLDER = b"{{static}}"
 #: where the page gets a `<link rel="modulepreload">` for every module: the browser fetches
@@ -84,6 +90,14 @@ class Assets:
         self.version = digest.hexdigest()[:12]
         page = self.files.pop(PAGE, None)
         text = page.body if page else b"<!doctype html><title>Omaha</title><p>static/ is missing."
+        # The style sheet goes into the page: the first paint waits for no other request (it
+        # was one more round trip, queued with 33 modules on six connections: ~50 ms of a
+        # first load here). The policy allows exactly this style element, by its hash.
+        self.style_hashes: list[str] = []
+        sheet = self.files.get(STYLE)
+        if sheet is not None and STYLE_LINK in text:
+            text = text.replace(STYLE_LINK, b"<style>" + sheet.body + b"</style>")
+            self.style_hashes.append(base64.b64encode(hashlib.sha256(sheet.body).digest()).decode())
         # Every module but those the page names itself (the boot module and its imports, first).
         preloads = "\n  ".join(
             f'<link rel="modulepreload" href="{{{{static}}}}/{rel}">'
@@ -93,7 +107,7 @@ class Assets:
         text = text.replace(PRELOADS, preloads.encode())
         text = text.replace(PLACEHOLDER, f"/static/{self.version}".encode())
         self.page_source = text  # with its mark, where a table page puts its data block
-        self.page = _asset(text.replace(MARK, b""), ".html")
+        self.page = _asset(text.replace(MARK, b"").replace(PAINT_MARK, b""), ".html")
 
     def response(self, request: Request, asset: Asset, cache: str) -> Response:
         headers = {"Cache-Control": cache, "ETag": asset.etag, "Vary": "Accept-Encoding"}

@@ -1,21 +1,31 @@
 """Security headers on every HTTP response (pure ASGI middleware; WebSockets pass untouched).
 
-The browser client needs nothing but its own origin: no inline script, no inline style
-element, no CDN. The strict policy below therefore applies to every page, every asset, every
-API answer and every error. The one exception is FastAPI's interactive API page (`/docs`),
-whose Swagger UI is an inline script loading from a CDN: it gets a policy that allows exactly
-that, and is still refused framing.
+The browser client needs nothing but its own origin: no inline script, no CDN, and no inline
+style but its own style sheet, allowed by its hash. The strict policy below therefore applies
+to every page, every asset, every API answer and every error. The one exception is FastAPI's
+interactive API page (`/docs`), whose Swagger UI is an inline script loading from a CDN: it
+gets a policy that allows exactly that, and is still refused framing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'"
-)
+
+def csp(style_hashes: Iterable[str] = ()) -> str:
+    """The policy, allowing besides the origin's own files only the inline style elements whose
+    SHA-256 is given (the page's own style sheet, inlined by app/api/assets.py)."""
+    styles = " ".join(["'self'", *(f"'sha256-{h}'" for h in style_hashes)])
+    return (
+        f"default-src 'self'; script-src 'self'; style-src {styles}; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    )
+
+
+CSP = csp()
 #: Swagger UI at /docs: its inline bootstrap script and its CDN, nothing more.
 DOCS_CSP = (
     "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
@@ -26,10 +36,9 @@ DOCS_CSP = (
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect"})
 
 
-def security_headers(path: str) -> list[tuple[bytes, bytes]]:
-    csp = DOCS_CSP if path in DOCS_PATHS else CSP
+def security_headers(path: str, policy: str = CSP) -> list[tuple[bytes, bytes]]:
     return [
-        (b"content-security-policy", csp.encode()),
+        (b"content-security-policy", (DOCS_CSP if path in DOCS_PATHS else policy).encode()),
         (b"x-content-type-options", b"nosniff"),
         (b"referrer-policy", b"same-origin"),
         (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers without CSP 2
@@ -39,14 +48,15 @@ def security_headers(path: str) -> list[tuple[bytes, bytes]]:
 class SecurityHeaders:
     """Adds `security_headers` to every `http.response.start`, replacing any same-named one."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, policy: str = CSP) -> None:
         self.app = app
+        self.policy = policy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = security_headers(scope.get("path", ""))
+        extra = security_headers(scope.get("path", ""), self.policy)
         names = {name for name, _ in extra}
 
         async def send_with_headers(message: Message) -> None:

@@ -23,6 +23,7 @@ import logging
 import orjson
 from fastapi import Request, Response
 
+from app.api.first_paint import draw
 from app.api.identity import player_for
 from app.tables.errors import TableError
 
@@ -30,6 +31,8 @@ log = logging.getLogger("omaha.page")
 
 #: where the page gets its data block (index.html, in its head before the boot module)
 MARK = b"<!--boot-data-->"
+#: where the page gets the table drawn for its first paint (index.html, inside `#app`)
+PAINT_MARK = b"<!--first-paint-->"
 #: how long the page waits for the table actor before it is served without the snapshot
 VIEW_TIMEOUT = 0.5
 _ESCAPES = ((b"&", b"\\u0026"), (b"<", b"\\u003c"), (b">", b"\\u003e"))
@@ -72,7 +75,15 @@ async def boot_data(request: Request, code: str) -> bytes | None:
 
 
 def page_with(page: bytes, data: bytes, request: Request) -> Response:
+    """The page with its data block, and the table drawn from it for the first paint (the
+    client replaces that drawing with its live view once its modules have run)."""
     body = page.replace(MARK, data_block(data), 1)
+    try:
+        painted = draw(orjson.loads(data)["snapshot"]).encode()
+    except (KeyError, TypeError, ValueError, IndexError) as failure:  # a snapshot it cannot draw
+        log.warning("table page without its first paint (%s)", type(failure).__name__)
+        painted = b""
+    body = body.replace(PAINT_MARK, painted, 1)
     headers = {"Cache-Control": "no-store", "Vary": "Cookie, Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", ""):
         body = gzip.compress(body, 6, mtime=0)

@@ -158,27 +158,54 @@ ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "ch
            "addon")  # fmt: skip
 #: what a process answers of a tournament it directs, for itself or for another (relayed)
 READS = ("state", "deal", "results")
+#: the read of a table's clock, asked of the process running the table (`o`: its code)
+TABLE_CLOCK = "table"
+NOT_IN_A_TOURNAMENT = "this table is in no running tournament"
 
 
 @router.get("/table/{table_code}")
 async def table_clock(table_code: str, request: Request, player: MaybePlayerDep) -> dict[str, Any]:
     """The clock of the tournament a table belongs to, for its table page (public to whoever
     has the table's code). A player still in also gets the tournament's `code` and the code of
-    the table they sit at now (`your_table`: it differs after a move). Answered by the process
-    directing the tournament (with several processes, elsewhere: 404)."""
+    the table they sit at now (`your_table`: it differs after a move). Answered here, or (several
+    processes) by the process running the table, which directs its tournament."""
+    pid = str(player.id) if player is not None else None
     tournaments = hall(request)
+    try:
+        return clock_of_table(tournaments, table_code, pid)
+    except TableError as error:
+        relay: Relay | None = request.app.state.relay
+        if relay is None:
+            raise refused(error) from None
+    try:
+        owner = await table_elsewhere(request, relay, table_code)
+        return await relay.ask_director(owner, table_code, TABLE_CLOCK, pid, "")
+    except TableError as error:
+        raise refused(error) from None
+
+
+def clock_of_table(tournaments: Hall, table_code: str, player_id: str | None) -> dict[str, Any]:
+    """`table_clock`'s answer for a table running here."""
     found = tournaments.of_table(table_code)
     if found is None:
-        message = "this table is in no running tournament"
-        raise HTTPException(404, detail={"code": "no_such_tournament", "message": message})
+        raise TableError("no_such_tournament", NOT_IN_A_TOURNAMENT)
     director, _ = found
     full = director.status_view()
     view = {k: full[k] for k in CLOCK}
-    pid = str(player.id) if player is not None else None
-    if (seat := your_table(tournaments, director, pid)) is not None:
+    if (seat := your_table(tournaments, director, player_id)) is not None:
         view["code"] = director.code
         view["your_table"] = seat
     return view
+
+
+async def table_elsewhere(request: Request, relay: Relay, table_code: str) -> str:
+    """The process running the table of `table_code`, which is not this one."""
+    store = request.app.state.table_store
+    table_id = await store.table_by_code(table_code) if len(table_code) <= 64 else None
+    owner = (await relay.leases.owners([table_id])).get(table_id) if table_id else None
+    if owner is None or owner == relay.name:
+        raise TableError("no_such_tournament", NOT_IN_A_TOURNAMENT)
+    return owner
 
 
 def your_table(tournaments: Hall, director: Director, player_id: str | None) -> str | None:
@@ -195,7 +222,9 @@ async def answer(
     tournaments: Hall, code: str, what: str, player_id: str | None, name: str
 ) -> dict[str, Any]:
     """The answer of the director of `code`, which runs here: a read (`READS`) or an action
-    (`ACTIONS`) of `player_id`."""
+    (`ACTIONS`) of `player_id`; or (`TABLE_CLOCK`) the clock of the table of code `code`."""
+    if what == TABLE_CLOCK:
+        return clock_of_table(tournaments, code, player_id)
     director = tournaments.get(code)
     if what == "state":
         view = director.status_view()

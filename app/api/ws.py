@@ -81,6 +81,18 @@ def safe_ref(value: Any) -> int | str | None:
     return None
 
 
+def message_ref(text: str | None, limit: int) -> int | str | None:
+    """The echoable `id` of a message that is not read further (dropped over the rate), or
+    None: not JSON, not an object, too large or no usable id."""
+    if text is None or len(text) > limit:
+        return None
+    try:
+        raw = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return safe_ref(raw.get("id")) if isinstance(raw, dict) else None
+
+
 _SINCE = re.compile(r"[0-9]{1,15}")
 _STREAM = re.compile(r"[0-9a-f]{1,32}")
 
@@ -314,9 +326,13 @@ async def _reader(
 ) -> tuple[int, str]:
     """Read, check, validate, forward. Returns the close code and reason when it stops."""
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
+    # The `rate_limited` answers have a bucket of their own, so a flood cannot make the server
+    # write a flood: a client that empties it too is closed (1008) rather than left waiting.
+    answers = TokenBucket(settings.ws_rate, settings.ws_burst)
     limit = settings.ws_max_message
     # Over the rate since this moment (None: not limited). One `rate_limited` error when it
-    # starts, nothing for the messages dropped after it; still over the rate after
+    # starts, and one for each message dropped after it that carries an `id` (its sender
+    # waits for that answer); none for the others; still over the rate after
     # WS_FLOOD_SECONDS: closed. It ends only once the bucket is half full again, so a steady
     # flood (which a trickle of allowed messages would otherwise excuse) is closed.
     limited_since: float | None = None
@@ -335,10 +351,18 @@ async def _reader(
             elif time.monotonic() - limited_since > settings.ws_flood_seconds:
                 return CLOSE_POLICY, "flood: too many messages"
             else:
+                ref = message_ref(text, limit)
+                if ref is not None:
+                    if not answers.take():
+                        return CLOSE_POLICY, "flood: too many messages"
+                    viewer.send(error("rate_limited", "too many messages: slow down", ref))
                 continue
         if not allowed:
             limited_since = time.monotonic()
-            viewer.send(error("rate_limited", "too many messages: slow down"))
+            answers.take()  # counted, but always sent: a spell starts at most once per
+            # WS_BURST / 2 / WS_RATE seconds (it ends only once the bucket is half full)
+            ref = message_ref(text, limit)
+            viewer.send(error("rate_limited", "too many messages: slow down", ref))
             continue
         if text is None:
             viewer.send(error("bad_frame", "messages are JSON text frames"))

@@ -401,7 +401,9 @@ class TableRegistry:
         deadline = loop.time() + timeout
         while self.tables and loop.time() < deadline:
             for table_id, table in list(self.tables.items()):
-                if table.hand is None or table.hand.state.complete:
+                # Between commands: a hand is complete once its last action is applied, while
+                # that action's write (and the seats' settling) may still be under way.
+                if not table.busy and (table.hand is None or table.hand.state.complete):
                     await self._hand_over(table_id)
             await asyncio.sleep(0.05)
         if self.tables:

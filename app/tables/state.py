@@ -77,6 +77,8 @@ class TableState(ABC):
     closing: bool
     closed: bool
     draining: bool
+    #: the actor is handling a command (a stopping process hands the table over between two)
+    busy: bool
     #: a tournament table's director: told when a hand ends (`TournamentTable`)
     director: Callable[[dict[str, Any]], None] | None
     #: a tournament table deals only when its director called the deal

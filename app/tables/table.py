@@ -151,6 +151,7 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
         self.closed = False
         #: its process is stopping: the hand in play ends, no other is dealt here
         self.draining = False
+        self.busy = False
         self.director: Callable[[dict[str, Any]], None] | None = None
         self.deal_called = False
 
@@ -193,6 +194,7 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
         await self._resume()
         while True:
             command = await self.mailbox.get()
+            self.busy = True
             try:
                 result = await self._handle(command)
             except TableError as error:
@@ -204,6 +206,8 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
             except BaseException:
                 command.settle({}, TableError("internal", "the table restarts"))
                 raise
+            finally:
+                self.busy = False
             command.settle(result)
             if self.closed:
                 # After the answer: the host gets `ok` and everyone the `closed` event, then

@@ -30,6 +30,15 @@ class Reload(Exception):
     memory is behind the store, so the registry restarts it from the store."""
 
 
+def _stopping() -> bool:
+    """Is the running task asked to stop (a hand-over, a shutdown)? A write given up on hands
+    its doubt back as `StoreInDoubt`, not `CancelledError`; taken for a late answer, the
+    cancellation was lost and the actor lived on (a drain waited for it to its bound). The
+    write stays the database's: committed before the next owner's take, or fenced off."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 class Writes(TableState):
     async def _store(self, write: Coroutine[Any, Any, None], *, queued: bool = False) -> None:
         """Run one write of the store, within `store_timeout`. A refused, failed or late write
@@ -54,6 +63,8 @@ class Writes(TableState):
                 async with asyncio.timeout(self.runtime.store_timeout):
                     await write
             except StoreInDoubt as doubt:
+                if _stopping():  # cancelled from outside, not late: the actor stops here
+                    raise asyncio.CancelledError from None
                 self._set_doubt(doubt.outcome)
                 raise TableError("unavailable", late) from None
             except OwnershipLost:  # another process took the table: this one stops

@@ -20,11 +20,18 @@ applySettings(settings);
 
 let view = () => null;
 let frame = 0;
+// The table the server drew into the page for its first paint (app/api/first_paint.py): a
+// picture of the same view, replaced by the live one in the frame of the first render.
+let serverDrawn = !!root.querySelector('[data-first-paint]');
+function paint() {
+  if (serverDrawn) { serverDrawn = false; root.textContent = ''; }
+  render(view(), root);
+}
 function redraw() {
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
-    render(view(), root);
+    paint();
     afterRender();
     window.__omaha.renders += 1;
     if (!window.__omaha.drawing && window.__omaha.ctrl && window.__omaha.ctrl.state) {
@@ -37,7 +44,7 @@ function redraw() {
     }
   });
 }
-window.__omaha = { renders: 0, redrawNow: () => { cancelAnimationFrame(frame); frame = 0; render(view(), root); } };
+window.__omaha = { renders: 0, redrawNow: () => { cancelAnimationFrame(frame); frame = 0; paint(); } };
 
 function homeCtrl(me) {
   const home = {

@@ -3,14 +3,21 @@ response (app/api/assets.py, app/api/headers.py)."""
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import re
 from pathlib import Path
 
 import httpx
 
 from app.api.assets import Assets
-from app.api.headers import CSP, DOCS_CSP
+from app.api.headers import DOCS_CSP, csp
+from app.main import static_dir
+
+#: the policy the app sends: the page's inlined style sheet allowed by its hash, nothing else
+SHEET = (static_dir() / "app.css").read_bytes()
+CSP = csp([base64.b64encode(hashlib.sha256(SHEET).digest()).decode()])
 
 
 def asset_urls(page: str) -> list[str]:
@@ -84,6 +91,19 @@ def test_the_page_preloads_every_module_once(tmp_path: Path) -> None:
     v = f"/static/{assets.version}"
     assert urls == [f"{v}/boot.js", f"{v}/lib/a.js", f"{v}/lib/b.js", f"{v}/vendor/v.mjs"]
     assert page.count('rel="modulepreload"') == 3 and "{{" not in page
+
+
+async def test_the_page_carries_its_style_sheet_allowed_by_its_hash(
+    client: httpx.AsyncClient,
+) -> None:
+    page = (await client.get("/")).text
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+    assert styles == [SHEET.decode()]  # the one inline style, exactly the file
+    assert 'rel="stylesheet"' not in page and " style=" not in page
+    digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
+    policy = (await client.get("/")).headers["content-security-policy"]
+    assert f"style-src 'self' 'sha256-{digest}';" in policy
+    assert "unsafe-inline" not in policy and "script-src 'self';" in policy
 
 
 async def test_security_headers_on_every_response(client: httpx.AsyncClient) -> None:

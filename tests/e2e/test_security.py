@@ -3,7 +3,9 @@ has an inline script (or an inline style element)."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
 import re
 import time
 import urllib.request
@@ -62,7 +64,11 @@ def test_security_headers_and_no_inline_script(base: str) -> None:
             page = r.read().decode()
         scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", page, re.S)
         assert scripts and all("src=" in attrs and not body.strip() for attrs, body in scripts)
-        assert "<style" not in page and " style=" not in page
+        # one style element, the page's own style sheet, allowed by its hash and nothing else
+        styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+        digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
+        assert len(styles) == 1 and page.count("<style") == 1 and " style=" not in page
+        assert f"style-src 'self' 'sha256-{digest}';" in r.headers["Content-Security-Policy"]
         assert not re.search(r"\son[a-z]+=", page), "no inline event handlers"
 
 

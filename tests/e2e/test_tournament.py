@@ -1,5 +1,6 @@
 """Issue 15, done-when 4: the big-screen clock counts down and changes level, and the final
-standings page shows the places; players register and the host starts from the page."""
+standings page shows the places; players register and the host starts from the page; a
+tournament table's page offers no control the table refuses."""
 
 from __future__ import annotations
 
@@ -89,6 +90,17 @@ TABLE_LEVELS = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.05}
                 for sb in (5, 10, 15, 20, 25, 30, 40, 50)]  # fmt: skip
 
 
+#: waits for the client's drawing (its tournament bar: the server's first paint has none), the
+#: selector `arg` and nobody's turn on this page, then counts the controls a tournament table
+#: refuses: sit-out switches, straddle, top up, sit out, leave, sit
+REFUSED_CONTROLS = """(ready) => {
+  if (!document.querySelector('.tournament-bar') || !document.querySelector(ready)) return null;
+  if (document.querySelector('.dock .actions.betting')) return null;
+  return {found: document.querySelectorAll('[data-switch], [data-cmd=straddle], [data-cmd=top-up],'
+    + ' [data-cmd=sit-out], [data-cmd=sit-in], [data-cmd=leave], [data-sit], .sit-btn').length};
+}"""
+
+
 def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: PlayerFactory) -> None:
     host, alice, bob = players("Host"), players("Alice"), players("Bob")
     phone = {"viewport": {"width": 375, "height": 667}}
@@ -120,6 +132,26 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
     expect(bar.locator(f"[data-level='{level + 1}']")).to_be_visible(timeout=10_000)
     sb = TABLE_LEVELS[level]["small_blind"]
     expect(bar.locator(".blinds")).to_have_text(f"{sb} / {2 * sb}")
+    # No control the tournament table refuses: the player's dock and menu, read at a moment
+    # when a cash table's dock shows the sit-out switches (seated, not the player's turn)...
+    shown = page.wait_for_function(REFUSED_CONTROLS, arg=".seat.mine").json_value()
+    assert shown == {"found": 0}, shown
+    # ...and the host's page: no seat to take (nor in the server's first paint), and of the
+    # host panel what the table accepts.
+    drawn = host.page.request.get(page.url).text()
+    assert 'class="seat empty"' in drawn and 'class="sit-btn"' not in drawn
+    assert "seated by the tournament" in drawn  # not "pick an open seat"
+    host.page.goto(page.url)
+    expect(host.page.locator(".my-hand.spectator")).to_contain_text("seated by the tournament")
+    shown = host.page.wait_for_function(REFUSED_CONTROLS, arg=".seat.empty").json_value()
+    assert shown == {"found": 0}, shown
+    assert host.page.locator(".seat.empty .open").count() > 0
+    host.page.get_by_role("button", name="Host controls").click()
+    expect(host.page.get_by_role("button", name="Copy invite link")).to_be_visible()
+    panel = host.page.locator(".host-panel")
+    expect(panel.locator("button", has_text="Pause")).to_have_count(0)
+    expect(panel.locator("button", has_text="Close table")).to_have_count(0)
+    expect(panel.locator("form, [data-host-seat]")).to_have_count(0)
     # Bob on a phone: the same bar, laid out for 375 px, within the screen's width.
     bob.page.set_viewport_size(phone["viewport"])
     bob.page.click("[data-cmd=my-table]")

@@ -18,6 +18,7 @@ from app.store.models import HandActionRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
+from app.tables.store import MemoryTableStore
 from tests.store.test_fencing import two_processes
 from tests.tables.test_faults import until
 from tests.tables.test_table import FAST
@@ -98,3 +99,33 @@ async def test_a_stopping_process_releases_its_tables_to_the_others(
         # a closed: its lease is released, so b takes the table at its next sweep, well
         # before the lease would have lapsed.
         await until(lambda: table.id in b.tables, timeout=RENEW * 4)
+
+
+async def test_a_stopping_process_hands_a_table_over_after_its_hand_s_last_write(
+    redis_url: str,
+) -> None:
+    """A hand is complete once its last action is applied, while the action's write is still
+    in the database's hands: a drain that handed the table over then cut the write, and the
+    player who acted got an error for an action that was stored."""
+    store = MemoryTableStore()
+    async with registry(store, redis_url, "a") as a:
+        table = await a.create("host", TableConfig(seats=2, decision_time=0))
+        await table.request("sit", "host", seat=0, buy_in=100, name="host")
+        await table.request("sit", "guest", seat=1, buy_in=100, name="guest")
+        await until(lambda: table.hand is not None and table.hand.state.actor is not None)
+        hand = table.hand
+        assert hand is not None and hand.state.actor is not None
+        store.frozen = asyncio.Event()  # the fold's write waits for the database
+        actor = hand.players[hand.state.actor]
+        folding = asyncio.create_task(
+            table.request("act", actor, hand=hand.id, counter=0, action="fold")
+        )
+        await until(lambda: hand.state.complete)
+        draining = asyncio.create_task(a.drain(10))
+        for _ in range(20):  # the drain looks at its tables (every 50 ms: one look at least)
+            await asyncio.sleep(0)
+        assert table.id in a.tables and not folding.done()  # not handed over mid-write
+        store.frozen.set()
+        assert (await folding) == {"applied": 0}
+        await asyncio.wait_for(draining, 5)
+        assert table.id not in a.tables and not store.tables[table.id].hand

@@ -1,6 +1,6 @@
 """A tournament under several real processes: its director and its tables run on one process
 (the director's lease and epoch; its tables taken with it), and another process answers of it
-through the one directing it; SIGKILL that process mid-play and
+through the one directing it (a table page's clock too); SIGKILL that process mid-play and
 the other takes the director and every table and plays the tournament to its end: every hand
 ended with a result, chips conserved at every table, the winner cashes out every chip, the
 places are 1..N once each."""
@@ -87,6 +87,18 @@ async def test_a_tournament_goes_on_when_its_process_is_killed(
             state = (await host.get(f"/api/tournaments/{code}")).json()
             tables = [t["id"] for t in state["tables"]]
             assert len(tables) == 2
+            # b answers of a table's clock (the table page's) through a, which runs the table:
+            # read now, at the first hand, before anyone can bust and a table close
+            via_b = httpx.AsyncClient(base_url=base_b, cookies=host.cookies)
+            seat_at = state["your_table"]
+            r = await via_b.get(f"/api/tournaments/table/{seat_at}")
+            assert r.status_code == 200, r.text
+            assert r.json()["code"] == code and r.json()["name"] == "failover"
+            stranger = httpx.AsyncClient(base_url=base_b)
+            r = await stranger.get(f"/api/tournaments/table/{seat_at}")
+            assert r.status_code == 200 and "code" not in r.json() and "level" in r.json()
+            await stranger.aclose()
+            assert (await via_b.get("/api/tournaments/table/nope")).status_code == 404
             deadline = time.monotonic() + 20
             while (await facts(postgres_url, tid))["hands"] < 4:  # play under way on a
                 assert time.monotonic() < deadline
@@ -94,7 +106,6 @@ async def test_a_tournament_goes_on_when_its_process_is_killed(
             assert director_of(redis_url, tid) == "a"
             assert {owner(redis_url, t) for t in tables} == {"a"}
             # b answers of it through a, which directs it: reads, actions, refusals
-            via_b = httpx.AsyncClient(base_url=base_b, cookies=host.cookies)
             r = await via_b.get(f"/api/tournaments/{code}")
             assert r.status_code == 200 and [t["id"] for t in r.json()["tables"]] == tables
             assert (await via_b.post(f"/api/tournaments/{code}/pause")).status_code == 200

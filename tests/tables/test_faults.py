@@ -404,3 +404,24 @@ async def test_an_action_frozen_in_the_store_is_unavailable_then_kept_after_the_
         await again.request("act", pid, hand=hand.id, counter=counter, action="call")
     assert e.value.code == "duplicate"
     await registry.close()
+
+
+async def test_a_table_stopped_while_the_database_has_its_write_stops() -> None:
+    """A hand-over or a shutdown cancels the actor. Cancelled while a write of the group
+    writer was in the database's hands, it took the write's doubt for a late answer, went on
+    and never ended: a stopping process's drain waited for it to its bound (seen in
+    tests/scale/test_sigterm_three.py, logged as a write not answered within 5 s)."""
+    h = await start(TableConfig(seats=3, decision_time=0))
+    await h.table.request("pause", "host")
+    await h.sit("host", 0)
+    await h.sit("a", 1)
+    h.store.frozen = asyncio.Event()  # the database has the write and has not answered
+    topping = asyncio.create_task(h.table.request("top_up", "a", amount=10))
+    await h.settle()
+    assert not topping.done()
+    h.task.cancel()
+    await asyncio.wait({h.task}, timeout=2)
+    assert h.task.cancelled()
+    with pytest.raises(TableError):
+        await topping
+    h.store.frozen.set()

@@ -28,11 +28,12 @@ function showWinView(ctrl) {
   </div>`;
 }
 
-// The seated player's sit-out switches (the server keeps them on the seat).
+// The seated player's sit-out switches (the server keeps them on the seat); none at a
+// tournament table (it refuses them: the clock blinds an absent player away).
 function switchesView(ctrl) {
   const s = ctrl.state;
   const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
-  if (!seat || seat.status === 'sitting_out') return null;
+  if (!seat || seat.status === 'sitting_out' || s.table.config.tournament) return null;
   const sw = (key, label) => html`<label class=${`btn pre ${seat[key] ? 'on' : ''}`} data-switch=${key}>
     <input type="checkbox" checked=${!!seat[key]} onChange=${(e) => ctrl.command(key, { on: e.target.checked })} />${label}</label>`;
   return html`<div class="row switches" aria-label="Sitting out">
@@ -149,7 +150,7 @@ function preView(ctrl) {
 function straddleView(ctrl) {
   const s = ctrl.state;
   const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
-  if (!seat || !s.table.config.straddle) return null;
+  if (!seat || !s.table.config.straddle || s.table.config.tournament) return null;
   return html`<div class="actions extra">
     <label class="btn pre ${seat.straddle ? 'on' : ''}" data-cmd="straddle">
       <input type="checkbox" checked=${seat.straddle} onChange=${() => ctrl.command('straddle', { on: !seat.straddle })} />

@@ -30,16 +30,19 @@ export function hostView(ctrl) {
   const seated = s.seats.map((seat, i) => ({ seat, i })).filter(({ seat }) => seat);
   const empty = s.seats.map((seat, i) => (seat ? null : i)).filter((i) => i != null);
   const ui = ctrl.ui;
+  // A tournament table refuses the cash game's host commands (its director runs it): only the
+  // invite, the deal seed and the spectators' chat are the host's there.
+  const cash = !c.tournament;
   return html`<section class="host-panel" aria-label="Host">
     <div class="host-head">
       <h2>Host</h2>
       <button type="button" class="btn ghost" aria-expanded="true" onClick=${() => { ui.hostOpen = false; ctrl.redraw(); }}>Hide</button>
     </div>
     <div class="host-row">
-      ${t.paused
+      ${!cash ? null : t.paused
         ? html`<button type="button" class="btn" onClick=${() => ctrl.command('resume')}>Resume</button>`
         : html`<button type="button" class="btn" onClick=${() => ctrl.command('pause')}>Pause</button>`}
-      ${t.bomb_pot_next
+      ${!cash ? null : t.bomb_pot_next
         ? html`<button type="button" class="btn" aria-pressed="true" onClick=${() => ctrl.command('bomb_pot_next', { on: false })}>Bomb pot next hand: on</button>`
         : html`<button type="button" class="btn" aria-pressed="false" onClick=${() => ctrl.command('bomb_pot_next', { on: true })}>Bomb pot next hand</button>`}
       <button type="button" class="btn" onClick=${() => ctrl.copyInvite()}>Copy invite link</button>
@@ -49,7 +52,7 @@ export function hostView(ctrl) {
       <label class="toggle"><input type="checkbox" name="spectator_chat" checked=${c.spectator_chat !== false}
         onChange=${(e) => ctrl.command('spectator_chat', { on: e.target.checked })} /> Spectators may chat</label>
     </div>
-
+    ${cash ? html`
     <form class="host-form" aria-label="Stakes" onSubmit=${(e) => { e.preventDefault(); ctrl.setStakes(); }}>
       ${STAKES.map(([key, label]) => html`<label class="field">${label}
         <input type="number" name=${`host_${key}`} min="0" value=${key in ui.hostStakes ? ui.hostStakes[key] : (n || c)[key]}
@@ -92,6 +95,6 @@ export function hostView(ctrl) {
           <button type="button" class="btn danger" onClick=${() => { ui.confirmClose = false; ctrl.command('close'); }}>Yes, close the table</button>
           <button type="button" class="btn" onClick=${() => { ui.confirmClose = false; ctrl.redraw(); }}>Keep it open</button>`
         : html`<button type="button" class="btn danger" onClick=${() => { ui.confirmClose = true; ctrl.redraw(); }}>Close table</button>`}
-    </div>
+    </div>` : null}
   </section>`;
 }

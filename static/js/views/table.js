@@ -102,25 +102,23 @@ function banner(ctrl) {
   </div>`;
 }
 
-// Seats are placed around an ellipse, the viewer's own seat at the bottom.
-// On a phone in portrait the oval stands up: seats go nearer the middle across, further along.
-function place(ctrl, seat, rx, ry) {
-  const s = ctrl.state;
-  if (window.innerWidth < 700) { rx *= 0.88; ry *= 1.06; }
+// Seats are placed around an ellipse by the style sheet (app.css, "seats around the oval"):
+// the page names each seat's place counted from the viewer's own, at the bottom, so the server's
+// first paint (app/api/first_paint.py) and this view place them the same way.
+export function placeOf(s, seat) {
   const n = s.seats.length;
   const base = s.you.seat != null ? s.you.seat : 0;
-  const k = (seat - base + n) % n;
-  const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
-  return { '--x': `${(50 + rx * Math.cos(angle)).toFixed(2)}%`, '--y': `${(50 + ry * Math.sin(angle)).toFixed(2)}%` };
+  return (seat - base + n) % n;
 }
 
 export function seatView(ctrl, i, seat) {
   const s = ctrl.state;
   const h = s.hand;
-  const pos = place(ctrl, i, 43, 41);
+  const k = placeOf(s, i);
   if (!seat) {
-    const canSit = s.you.seat == null && !s.replay; // a replay is not a table to sit at
-    return html`<div class="seat empty" data-seat=${i} style=${pos}>
+    // a replay is not a table to sit at; a tournament's director seats its players
+    const canSit = s.you.seat == null && !s.replay && !s.table.config.tournament;
+    return html`<div class="seat empty" data-seat=${i} data-k=${k}>
       ${canSit
         ? html`<button type="button" class="sit-btn" data-sit=${i} aria-label=${`Sit in seat ${i + 1}`} onClick=${() => ctrl.openSit(i)}>Sit here</button>`
         : html`<span class="open">Open</span>`}
@@ -139,10 +137,10 @@ export function seatView(ctrl, i, seat) {
   // A seat dealt into the running hand plays it, whatever it waited for before the deal.
   if (MARKS[seat.status] && !(dealtIn && !h.ended && seat.status !== 'leaving')) marks.push(MARKS[seat.status]);
   if (p && p.all_in && !p.folded) marks.push('All in');
-  return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} style=${pos} role="group" aria-label=${seatLabel(s, i)}>
-    ${acting ? clockRing(h) : null}
+  return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} data-k=${k} role="group" aria-label=${seatLabel(s, i)}>
     <div class="hole">${dealtIn && (!mine || s.replay) ? otherCards(s, p) : null}</div>
     <div class="plate">
+      ${acting ? clockRing(h) : null}
       <span class="name">${seat.name}</span>
       <span class="stack">${stack}</span>
       ${won ? html`<span class="won">+${won}</span>` : null}
@@ -171,14 +169,14 @@ function clockRing(h) {
   if (h.timeout == null || !h.deadline) return null;
   const left = Math.max(0, Math.min(1, (h.deadline - performance.now()) / (h.timeout * 1000 || 1)));
   return html`<svg key=${`${h.id}:${h.counter}:${h.inBank}`} class=${`ring ${h.inBank ? 'bank' : ''}`}
-    viewBox="0 0 100 100" style=${{ '--used': (100 * (1 - left)).toFixed(1) }} aria-hidden="true">
+    viewBox="0 0 100 100" preserveAspectRatio="none" style=${{ '--used': (100 * (1 - left)).toFixed(1) }} aria-hidden="true">
     <rect x="3" y="3" width="94" height="94" rx="22" pathLength="100"></rect>
   </svg>`;
 }
 
 export function betView(ctrl, p) {
   if (!p.bet) return null;
-  return html`<div class="bet" data-bet-seat=${p.seat} style=${place(ctrl, p.seat, 27, 24)}>
+  return html`<div class="bet" data-bet-seat=${p.seat} data-k=${placeOf(ctrl.state, p.seat)}>
     <span class="chip"></span>${p.bet}
   </div>`;
 }
@@ -239,7 +237,10 @@ function myHandView(ctrl) {
   const s = ctrl.state;
   const h = s.hand;
   if (s.you.seat == null) {
-    return html`<div class="my-hand spectator"><p>You are watching. ${s.seats.some((x) => !x) ? 'Pick an open seat to play.' : 'The table is full.'}</p></div>`;
+    // A tournament seats its players itself: nobody picks a seat there.
+    const note = s.table.config.tournament ? 'A tournament table: its players are seated by the tournament.'
+      : s.seats.some((x) => !x) ? 'Pick an open seat to play.' : 'The table is full.';
+    return html`<div class="my-hand spectator"><p>You are watching. ${note}</p></div>`;
   }
   const p = h && h.players[s.you.seat];
   if (!p || !p.cards) {
