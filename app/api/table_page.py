@@ -10,8 +10,10 @@ resumes from the snapshot's `stream` and `seq`, so it gets only what happened si
 A data block is never executed, so the strict Content-Security-Policy (`script-src 'self'`,
 no inline script) allows it. Its JSON is escaped so that no `<`, `>` or `&` appears in it (a
 player named `</script><script>…` stays one JSON string). The answer is personal: `no-store`.
-Without a session, or when the table is not running in this process (or does not answer
-quickly), the plain page is served and the client asks the usual way.
+With several processes, a table another process owns is asked of its owner through the
+relay (a `snapshot` read, answered with that player's snapshot as above). Without a
+session, or when the table is not running (or it or its owner does not answer within
+`VIEW_TIMEOUT`), the plain page is served and the client asks the usual way.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from fastapi import Request, Response
 
 from app.api.first_paint import draw
 from app.api.identity import player_for
+from app.scale.relay import Relay, RemoteTable
 from app.tables.errors import TableError
 
 log = logging.getLogger("omaha.page")
@@ -59,19 +62,33 @@ async def boot_data(request: Request, code: str) -> bytes | None:
         table_id = await app.state.table_store.table_by_code(code)
         if table_id is None:
             return None
-        table = app.state.tables.tables.get(table_id)  # running here: else the usual way
-        if table is None:
-            return None
+        table = app.state.tables.tables.get(table_id)
         async with asyncio.timeout(VIEW_TIMEOUT):
-            view = await table.request("view", str(player.id))
+            if table is not None:
+                snapshot: bytes | None = (await table.request("view", str(player.id)))["snapshot"]
+            else:
+                snapshot = await from_owner(app.state.relay, table_id, str(player.id))
+        if snapshot is None:
+            return None
     except (TableError, TimeoutError):
         return None
     except Exception as failure:  # the database is down: the page still loads
         log.warning("table page without its snapshot (%s)", type(failure).__name__)
         return None
     me = orjson.dumps({"player_id": str(player.id), "name": player.display_name})
-    snapshot: bytes = view["snapshot"]
     return b'{"me":' + me + b',"snapshot":' + snapshot + b"}"
+
+
+async def from_owner(relay: Relay | None, table_id: str, player_id: str) -> bytes | None:
+    """The snapshot from the process that owns the table, through the relay (several
+    processes: app/scale/relay.py), or None when no other process owns it."""
+    if relay is None:
+        return None
+    owner = (await relay.leases.owners([table_id])).get(table_id)
+    if owner is None or owner == relay.name:  # not running, or being taken here
+        return None
+    answer = await RemoteTable(relay, table_id, owner).request("snapshot", player_id)
+    return str(answer["snapshot"]).encode()
 
 
 def page_with(page: bytes, data: bytes, request: Request) -> Response:

@@ -142,6 +142,10 @@ class Owner(RelayState):
                 result = table_view(table, None)
             elif kind == "facts":
                 result = facts(table)
+            elif kind == "snapshot":  # the table page's (app/api/table_page.py): `p`'s own
+                async with asyncio.timeout(self.reply_timeout):
+                    seen = await table.request("view", fields["p"] or None)
+                result = {"snapshot": seen["snapshot"].decode()}  # as `p`'s socket gets it
             elif kind in READS:
                 async with asyncio.timeout(self.reply_timeout):
                     result = await table.request(kind, fields["p"] or None,

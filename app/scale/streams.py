@@ -35,8 +35,9 @@ STREAM_TTL_MS = 3_600_000
 BLOCK_MS = 250
 MOVED = "the table moved to another server: reconnect"
 #: what the HTTP API reads of a table another process owns (the public view, the facts of
-#: a table list, the ledger); nothing else is asked of an owner without a connection
-READS = frozenset({"view", "facts", "ledger"})
+#: a table list, the ledger, the snapshot a table page carries: the one its player's socket
+#: would get); nothing else is asked of an owner without a connection
+READS = frozenset({"view", "facts", "ledger", "snapshot"})
 
 
 def _refusal(code: str, message: str) -> str:
