@@ -33,23 +33,29 @@ def test_the_data_block_escapes_what_could_end_it() -> None:
     assert json.loads(body) == {"name": HOSTILE + " & <!-- >"}
 
 
+async def heads_up_dealt(a: Client, b: Client) -> tuple[str, dict[str, list[str]]]:
+    """`a` makes a two-seat table, both sit and are dealt: its code and each one's cards."""
+    code = await a.create_table(decision_time=0, seats=2)
+    for i, c in enumerate((a, b)):
+        await c.connect(code)
+        assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
+    await a.wait_for(lambda m: m["type"] == "turn")
+    mine = {
+        c.player_id: next(
+            m["cards"] for m in c.messages if m["type"] == "hole_cards" and "cards" in m
+        )
+        for c in (a, b)
+    }
+    return code, mine
+
+
 async def test_the_page_holds_the_viewers_own_cards_only(tmp_path: Path, sqlite_url: str) -> None:
     async with live_server(settings_for(tmp_path, sqlite_url)) as base:
         a, b, spectator, stranger = Client(base), Client(base), Client(base), Client(base)
         await a.join("alice")
         await b.join(HOSTILE)
         await spectator.join("watcher")
-        code = await a.create_table(decision_time=0, seats=2)
-        for i, c in enumerate((a, b)):
-            await c.connect(code)
-            assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
-        await a.wait_for(lambda m: m["type"] == "turn")
-        mine = {
-            c.player_id: next(
-                m["cards"] for m in c.messages if m["type"] == "hole_cards" and "cards" in m
-            )
-            for c in (a, b)
-        }
+        code, mine = await heads_up_dealt(a, b)
         for viewer, other in ((a, b), (b, a)):
             r = await viewer.http.get(f"/t/{code}", headers={"Sec-Fetch-Site": "same-origin"})
             assert r.status_code == 200

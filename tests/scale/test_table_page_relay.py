@@ -18,7 +18,7 @@ from app.api.table_page import VIEW_TIMEOUT
 from app.scale.owner import Owner
 from tests.api.live import Client, live_server
 from tests.api.test_play import live_settings
-from tests.api.test_table_page import BLOCK, embedded
+from tests.api.test_table_page import BLOCK, embedded, heads_up_dealt
 from tests.scale.test_failover import LEASE, RENEW, owner, table_id_of
 
 
@@ -52,17 +52,7 @@ async def test_a_page_from_the_other_process_carries_the_owners_snapshot(
         a, b = Client(bases["a"]), Client(bases["a"])
         await a.join("alice")
         await b.join("bob")
-        code = await a.create_table(decision_time=0, seats=2)
-        for i, c in enumerate((a, b)):
-            await c.connect(code)
-            assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
-        await a.wait_for(lambda m: m["type"] == "turn")
-        mine = {
-            c.player_id: next(
-                m["cards"] for m in c.messages if m["type"] == "hole_cards" and "cards" in m
-            )
-            for c in (a, b)
-        }
+        code, mine = await heads_up_dealt(a, b)
         owned = owner(redis_url, await table_id_of(postgres_url, code))
         assert owned in bases
         other = bases["b" if owned == "a" else "a"]
