@@ -243,7 +243,7 @@ async def test_the_director_restarts_from_the_store_and_plays_on() -> None:
 
 
 async def late_field(
-    reentries: int, first_level: float = 1.5
+    reentries: int, first_level: float = 1.5, field: int = 3
 ) -> tuple[Director, TableRegistry, asyncio.Task[None]]:
     # Level 1 (big blinds, for busts) lasts `first_level` s; registration stays open through it.
     schedule = Schedule((Level(100, 200, minutes=first_level / 60),
@@ -255,7 +255,7 @@ async def late_field(
                         late_registration_level=1, reentries=reentries)  # fmt: skip
     director = Director(settings, "host", registry, between_hands=0.0)
     task = asyncio.create_task(director.run())
-    for k in range(3):
+    for k in range(field):
         await director.request("register", f"p{k}", name=f"Bot {k}", bot=True)
     await director.request("start", "host")
     return director, registry, task
@@ -300,11 +300,14 @@ async def test_late_registration_and_a_re_entry() -> None:
 async def test_no_re_entry_beyond_the_limit() -> None:
     # A long first level: registration is still open when the first player busts, however
     # slow the machine (a bust after the level would be refused as `registration_closed`).
-    director, registry, task = await late_field(reentries=0, first_level=30)
+    # Six players: with three, one hand busted two of them about once in 60 runs, the
+    # tournament was over and the answer was `finished` (it failed CI that way).
+    director, registry, task = await late_field(reentries=0, first_level=30, field=6)
     with pytest.raises(TableError) as twice:
         await director.request("register", "p0", name="X")
     assert twice.value.code == "already_registered"
     busted = await asyncio.wait_for(first_bust(director), 25)
+    assert director.status == "running"
     with pytest.raises(TableError) as refused:
         await director.request("register", busted, name="Again", bot=True)
     assert refused.value.code == "no_reentry"
