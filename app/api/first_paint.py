@@ -115,7 +115,8 @@ def draw(snapshot: dict[str, Any]) -> str:
     t = _Table(snapshot)
     hand = t.hand
     return (
-        f'<div class="page table-page seats-{int(t.config["seats"])}" data-first-paint="1"'
+        # inert: a picture of the table until the live view replaces it (nothing in it works)
+        f'<div class="page table-page seats-{int(t.config["seats"])}" data-first-paint="1" inert'
         f' data-hand="{_t(hand["id"]) if hand else ""}"'
         f' data-phase="{_t(hand["phase"]) if hand else ""}">'
         f"{_topbar(t)}"

@@ -91,15 +91,16 @@ async def from_owner(relay: Relay | None, table_id: str, player_id: str) -> byte
     return str(answer["snapshot"]).encode()
 
 
-def page_with(page: bytes, data: bytes, request: Request) -> Response:
+def page_with(page: bytes, drawn_page: bytes, data: bytes, request: Request) -> Response:
     """The page with its data block, and the table drawn from it for the first paint (the
-    client replaces that drawing with its live view once its modules have run)."""
-    body = page.replace(MARK, data_block(data), 1)
+    client replaces that drawing with its live view once its modules have run): `drawn_page`,
+    whose modules load after that paint, or `page` when the snapshot cannot be drawn."""
     try:
         painted = draw(orjson.loads(data)["snapshot"]).encode()
     except (KeyError, TypeError, ValueError, IndexError) as failure:  # a snapshot it cannot draw
         log.warning("table page without its first paint (%s)", type(failure).__name__)
         painted = b""
+    body = (drawn_page if painted else page).replace(MARK, data_block(data), 1)
     body = body.replace(PAINT_MARK, painted, 1)
     headers = {"Cache-Control": "no-store", "Vary": "Cookie, Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", ""):

@@ -75,3 +75,32 @@ function startSocket(tableCode, snapshot = null) {
     },
   };
 }
+
+// A page the server drew the table into (app/api/first_paint.py) names no module but this one:
+// the view's modules are fetched once that drawing has been painted (a frame, then a task), so
+// that their 33 requests do not compete with its first frame for the CPU. In a hidden tab
+// (no frames there) at once, and never later than LATEST ms.
+const LATEST = 250;
+const later = document.querySelector('script[data-later]');
+if (later) {
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    for (const href of later.dataset.later.split(' ')) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = href;
+      document.head.append(link);
+    }
+    import('./main.js');
+  };
+  const afterPaint = () => {
+    if (document.visibilityState === 'hidden') return start();
+    requestAnimationFrame(() => setTimeout(start));
+    setTimeout(start, LATEST);
+  };
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', afterPaint, { once: true });
+  } else afterPaint();
+}

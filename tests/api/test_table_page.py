@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from app.api.table_page import data_block
+from app.main import static_dir
 from tests.api.live import Client, live_server
 from tests.api.test_bounds import settings_for
 
@@ -22,6 +23,27 @@ def embedded(page: str) -> dict[str, Any]:
     assert len(found) == 1, page[:2000]
     assert "<" not in found[0] and ">" not in found[0] and "&" not in found[0]
     return json.loads(found[0])  # type: ignore[no-any-return]
+
+
+def modules() -> set[str]:
+    return {p.relative_to(static_dir()).as_posix() for p in static_dir().rglob("*.*js")}
+
+
+def drawn_page_loads_its_modules_later(page: str) -> None:
+    """A page with the table drawn in it names one module, boot.js, which fetches all the
+    others once the drawing is painted (static/js/boot.js): its `data-later` lists each once
+    (main.js, which it imports itself, aside)."""
+    assert "data-first-paint" in page
+    scripts = re.findall(r"<script ([^>]*)>", page)
+    named = [s for s in scripts if 'type="module"' in s]
+    assert len(named) == 1 and "/js/boot.js" in named[0], named
+    later = re.findall(r'data-later="([^"]*)"', named[0])[0].split()
+    version = later[0].split("/")[2]
+    assert all(u.startswith(f"/static/{version}/") for u in later)
+    preloaded = re.findall(r'rel="modulepreload" href="/static/[^/]+/([^"]+)"', page)
+    assert sorted(preloaded) == ["js/api.js", "js/socket.js"]  # boot.js's own imports
+    rest = {u.removeprefix(f"/static/{version}/") for u in later}
+    assert len(later) == len(rest) and rest | set(preloaded) | {"js/boot.js", "js/main.js"} == modules()
 
 
 def test_the_data_block_escapes_what_could_end_it() -> None:
@@ -75,8 +97,10 @@ async def test_the_page_holds_the_viewers_own_cards_only(tmp_path: Path, sqlite_
             # The hostile name is one JSON string: it did not end the block.
             assert snap["seats"][1]["name"] == HOSTILE
             assert "<script>alert(1)" not in r.text
+            drawn_page_loads_its_modules_later(r.text)
         # A spectator: the table, no hole card at all.
         r = await spectator.http.get(f"/t/{code}")
+        drawn_page_loads_its_modules_later(r.text)
         snap = embedded(r.text)["snapshot"]
         assert snap["you"]["seat"] is None
         assert all("cards" not in p for p in snap["hand"]["players"])
@@ -91,5 +115,10 @@ async def test_the_page_holds_the_viewers_own_cards_only(tmp_path: Path, sqlite_
             assert r.status_code == 200 and 'id="boot-data"' not in r.text
             assert r.headers["cache-control"] == "no-cache"
             assert "<!--boot-data-->" not in r.text
+            # Nothing drawn: the modules load at once, every one preloaded.
+            assert "data-first-paint" not in r.text and "data-later" not in r.text
+            assert re.search(r'<script type="module" src="[^"]*/js/main\.js">', r.text)
+            # every module but the two the page names by their script elements
+            assert r.text.count('rel="modulepreload"') == len(modules()) - 2
         for c in (a, b, spectator, stranger):
             await c.close()

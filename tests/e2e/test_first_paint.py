@@ -112,7 +112,7 @@ def wait_frozen(page: Page, url: str) -> None:
     """Until the flop is out with a bet in front of a seat."""
     page.goto(url)
     page.wait_for_function(
-        "() => { const s = window.__omaha.ctrl && window.__omaha.ctrl.state;"
+        "() => { const o = window.__omaha, s = o && o.ctrl && o.ctrl.state;"
         " return s && s.hand && s.hand.boards[0][0].length >= 3"
         " && Object.values(s.hand.players).some((p) => p.bet > 0); }",
         timeout=20_000,
