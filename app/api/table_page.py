@@ -56,11 +56,12 @@ async def boot_data(request: Request, code: str) -> bytes | None:
     if len(code) > 64 or request.headers.get("sec-fetch-site") == "cross-site":
         return None  # only to the site's own pages (and typed or bookmarked addresses)
     try:
-        player = await player_for(request, app.state.sessions, app.state.settings)
-        if player is None:
-            return None
-        table_id = await app.state.table_store.table_by_code(code)
-        if table_id is None:
+        # (two independent reads: at once)
+        player, table_id = await asyncio.gather(
+            player_for(request, app.state.sessions, app.state.settings),
+            app.state.table_store.table_by_code(code),
+        )
+        if player is None or table_id is None:
             return None
         table = app.state.tables.tables.get(table_id)
         async with asyncio.timeout(VIEW_TIMEOUT):
