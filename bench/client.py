@@ -70,12 +70,14 @@ def random_bot(seed: int) -> Any:
     return policy
 
 
-#: when the element marked `elementtiming="first-paint"` was painted (buffered entries)
+#: when the element marked `elementtiming="first-paint"` was painted (buffered entries), or
+#: -1 if it never was within 5 s (the live view replaced the drawing before its first paint)
 ELEMENT_PAINTED = """() => new Promise((resolve) => {
   new PerformanceObserver((list) => {
     const e = list.getEntries().find((x) => x.identifier === 'first-paint');
     if (e) resolve(e.renderTime || e.loadTime);
   }).observe({ type: 'element', buffered: true });
+  setTimeout(() => resolve(-1), 5000);
 })"""
 
 
@@ -97,9 +99,10 @@ def transferred(page: Page, url: str) -> tuple[int, float, float]:
         # frame (style, layout and paint included).
         assert response is not None and b"data-first-paint" in response.body()
         last = page.evaluate(ELEMENT_PAINTED)
-        painted = max(painted, last)
         page.wait_for_function("() => window.__omaha && window.__omaha.drawn")
         mark = page.evaluate("() => window.__omaha.drawn")
+        # (never painted: the live view was the first to show the table)
+        painted = max(painted, last) if last >= 0 else max(painted, mark)
     else:
         mark = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
     total = 0
@@ -274,6 +277,7 @@ def main() -> None:
                 context.add_cookies(host.context.cookies())
                 loads[kind].append(transferred(context.new_page(), url))
                 context.close()
+            print(f"  load {len(loads['table'])} of {args.loads}", file=sys.stderr, flush=True)
 
         print("  loads done", file=sys.stderr, flush=True)
         # 2 and 3. A session at a six-handed table of bots, watched by two spectators' pages:
