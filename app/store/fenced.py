@@ -1,6 +1,6 @@
 """What the mixins of `SqlTableStore` (`DealStore`, `ResumeStore`) write through: its
-sessions and its fence, and the one write they each had a copy of, a fenced update of some
-columns of one seat's row.
+sessions and its fence, and the fenced update of some columns of one seat's row that
+`set_away`, `set_client_seed` and `save_switches` each had a copy of.
 """
 
 from __future__ import annotations
