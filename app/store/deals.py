@@ -8,15 +8,15 @@ table store's own module keeps to its hot path. Seeds are sealed at rest (`decks
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.history.deals import FORMAT, export_session
-from app.store.models import DealSeedRow, HandRow, SeatRow
+from app.store.fenced import FencedWrites
+from app.store.models import DealSeedRow, HandRow
 from app.tables.fairness import HandDeal, ServerSeed
 from app.tables.store import DealSeedStart
 
@@ -24,11 +24,7 @@ from app.tables.store import DealSeedStart
 EXPORT_HANDS = 5000
 
 
-class DealStore(DealSeedStart):
-    sessions: async_sessionmaker[AsyncSession]
-    #: refuses the write (rolled back) once another process took the table (`SqlTableStore`)
-    _fence: Callable[[AsyncSession, str], Awaitable[None]]
-
+class DealStore(DealSeedStart, FencedWrites):
     async def end_deal_seed(
         self,
         table_id: str,
@@ -50,13 +46,7 @@ class DealStore(DealSeedStart):
                                   seed_hash=new[2]))  # fmt: skip
 
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
-        async with self.sessions.begin() as s:
-            await self._fence(s, table_id)
-            await s.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat)
-                .values(client_seed=seed)
-            )
+        await self._update_seat(table_id, seat, client_seed=seed)
 
     @staticmethod
     async def current_seed(s: AsyncSession, table_id: uuid.UUID) -> ServerSeed | None:

@@ -8,27 +8,17 @@ A mixin of `SqlTableStore` (the table store contract, `app.tables.store.TableSto
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import HandRow, SeatRow
+from app.store.fenced import FencedWrites
+from app.store.models import HandRow
 
 
-class ResumeStore:
-    sessions: async_sessionmaker[AsyncSession]
-    #: refuses the write (rolled back) once another process took the table (`SqlTableStore`)
-    _fence: Callable[[AsyncSession, str], Awaitable[None]]
-
+class ResumeStore(FencedWrites):
     async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
-        async with self.sessions.begin() as s:
-            await self._fence(s, table_id)
-            await s.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat)
-                .values(away_since=since)
-            )
+        await self._update_seat(table_id, seat, away_since=since)
 
     @staticmethod
     async def last_blinds(s: AsyncSession, table_id: uuid.UUID) -> tuple[int | None, int | None]:

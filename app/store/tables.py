@@ -602,17 +602,13 @@ class SqlTableStore(DealStore, ResumeStore):
             s.add(self._ledger(table_id, seat.player_id, "buy_in", buy_in))
 
     async def save_switches(self, table_id: str, seat: Seat) -> None:
-        async with self.sessions.begin() as s:
-            await self._fence(s, table_id)
-            await s.execute(
-                update(SeatRow)
-                .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat.number)
-                .values(
-                    sitting_out=seat.sitting_out,
-                    sit_out_next=seat.sit_out_next,
-                    sit_out_next_bb=seat.sit_out_next_bb,
-                )
-            )
+        await self._update_seat(
+            table_id,
+            seat.number,
+            sitting_out=seat.sitting_out,
+            sit_out_next=seat.sit_out_next,
+            sit_out_next_bb=seat.sit_out_next_bb,
+        )
 
     async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
         async with self.sessions.begin() as s:

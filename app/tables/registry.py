@@ -426,10 +426,20 @@ class TableRegistry:
             await asyncio.gather(self._keeper, return_exceptions=True)
         for waiting in self._background:  # restores sleeping between tries
             waiting.cancel()
+        # The loads under way end first (each within the store's timeout), and their tables
+        # stop below with the others. `_load` shields a load from whoever awaits it: the
+        # restores cancelled above left it running, and it started its table after this
+        # close, writing on after the engine was disposed.
+        await asyncio.gather(*self._loading.values(), return_exceptions=True)
         for table_id, task in list(self.tasks.items()):
             task.cancel()
             self.tables[table_id].shutdown()
         await asyncio.gather(*self.tasks.values(), *self._background, return_exceptions=True)
+        # A table's store calls run in tasks of their own, not cancelled with it: they end
+        # before the engine is disposed, else one returns its connection to the disposed
+        # pool, where nothing closes it.
+        calls = [call for table in self.tables.values() for call in table.in_flight]
+        await asyncio.gather(*calls, return_exceptions=True)
         # Stopped: the others may take these tables at once, not after the lease.
         for table_id in list(self.tables):
             self.store.drop_table(table_id)

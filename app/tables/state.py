@@ -67,6 +67,7 @@ class TableState(ABC):
     _recovered: bool
     _elapsed: float | None
     _doubt: asyncio.Future[None] | None
+    in_flight: set[asyncio.Future[Any]]
     idle: bool
     seat_changes: asyncio.Event
     bomb_pot_next: bool

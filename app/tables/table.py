@@ -137,6 +137,9 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
         self._elapsed = stored.hand.elapsed if stored.hand is not None else None
         #: a write whose deadline passed while the database still had it (see `_store`)
         self._doubt: asyncio.Future[None] | None = None
+        #: the store's calls running in tasks of their own (`_store`, `_read`) not done yet:
+        #: a stopping table leaves them to finish, and its registry waits for them
+        self.in_flight: set[asyncio.Future[Any]] = set()
         #: no seated player connected: no new hand is dealt (shown as paused) until one is
         self.idle = False
         #: set (and replaced) whenever a seat changes: connections refresh their presence

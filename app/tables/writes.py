@@ -73,7 +73,7 @@ class Writes(TableState):
                 self._write_failed(error)
                 raise TableError("unavailable", "that could not be stored; try again") from None
             return
-        task = asyncio.ensure_future(write)
+        task = self._in_flight(write)
         done, _ = await asyncio.wait((task,), timeout=self.runtime.store_timeout)
         if not done:
             task.cancel()
@@ -88,7 +88,7 @@ class Writes(TableState):
 
     async def _read(self, query: Coroutine[Any, Any, T]) -> T:
         """A read of the store within `store_timeout`, else `unavailable` (never a hang)."""
-        task = asyncio.ensure_future(query)
+        task = self._in_flight(query)
         done, _ = await asyncio.wait((task,), timeout=self.runtime.store_timeout)
         if not done:
             task.cancel()
@@ -97,6 +97,13 @@ class Writes(TableState):
         else:
             self._write_failed(failure)
         raise TableError("unavailable", "the database does not answer; try again")
+
+    def _in_flight(self, call: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
+        """`call` in a task of its own, kept in `in_flight` until it is done."""
+        task = asyncio.ensure_future(call)
+        self.in_flight.add(task)
+        task.add_done_callback(self.in_flight.discard)
+        return task
 
     def _write_failed(self, error: BaseException) -> None:
         # Not `log.exception`: a database error quotes its parameters (a deck, say).

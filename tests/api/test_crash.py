@@ -45,6 +45,8 @@ def server_process(env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        if process.stderr is not None:  # killed or stopped, its pipe is still ours to close
+            process.stderr.close()
 
 
 def migrated_server(
