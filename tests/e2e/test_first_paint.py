@@ -157,3 +157,21 @@ def test_server_drawing_of_a_table_without_a_hand(players: PlayerFactory) -> Non
     assert live["pot"] == "Waiting for players" and len(live["seats"]) == 9
     assert live["title"] == "Friday <script>alert(1)</script>"  # as text
     assert server_drawn == live
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_the_modules_come_without_a_frame(players: PlayerFactory, hidden: bool) -> None:
+    """A drawn page loads its modules after the drawing's first frame (static/js/boot.js): in
+    a tab that gets no frames (hidden, or frames held back) they still come, at once when
+    hidden, else after at most 250 ms. Here no animation frame ever runs."""
+    host = players("Host")
+    host.join()
+    code = new_table(host, seats=6)
+    no_frames = "window.requestAnimationFrame = () => 0;"
+    if hidden:
+        no_frames += "Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'});"
+    host.context.add_init_script(no_frames)
+    host.page.goto(f"{host.base}/t/{code}")
+    assert host.page.locator("[data-first-paint]").count() == 1
+    # main.js has run: its page object is there (it draws on animation frames: none here)
+    host.page.wait_for_function("() => window.__omaha && 'renders' in window.__omaha", timeout=5000)
