@@ -29,6 +29,9 @@ from tests.servers import free_port
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
+#: the live view holds a table (a drawn page's modules come after its first frame, so
+#: `window.__omaha` may not be there yet right after navigating)
+LIVE_TABLE = "() => { const o = window.__omaha; return o && o.ctrl && o.ctrl.state; }"
 
 
 def chromium_path() -> str | None:

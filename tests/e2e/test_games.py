@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import Player, calling_station
+from tests.e2e.harness import LIVE_TABLE, Player, calling_station
 from tests.e2e.play import play_hand, wait_for_hand
 
 
@@ -114,7 +114,7 @@ def test_hi_lo_split_with_quartered_low_reads_at_a_glance(players: PlayerFactory
     p.join()
     code = new_table(p, game="omaha-hi-lo", seats=3)
     p.page.goto(f"{p.base}/t/{code}")
-    p.page.wait_for_function("() => window.__omaha && window.__omaha.ctrl && window.__omaha.ctrl.state")
+    p.page.wait_for_function(LIVE_TABLE)
     seats = [
         {"type": "seat", "seat": s, "player_id": f"p{s}", "name": n, "stack": 100,
          "status": "playing", "away": False, "straddle": False}
