@@ -1,7 +1,8 @@
-"""On a phone (375x667) at six and nine seats (one board, and two at nine), a live hand on the flop with bets out on several
-seats and a seat waiting for the big blind: no bet, no seat's mark ('Waits for BB', 'All in',
-...) and no last action covers a card (or card slot) of the board or the pot; and at the
-viewer's turn its cards and the action buttons are on screen without scrolling either way."""
+"""On a phone (375x667) at six and nine seats (one board; two boards at nine), a live hand on
+the flop with bets out on several seats and a seat waiting for the big blind: no bet, no seat's
+mark ('Waits for BB', 'All in', ...) and no last action covers a card (or card slot) of the
+board(s) or the pot; and at the viewer's turn its cards and the action buttons are on screen
+without scrolling either way."""
 
 from __future__ import annotations
 
