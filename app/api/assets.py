@@ -113,16 +113,14 @@ class Assets:
         # A page with the table drawn in it is on screen before any module runs: there the
         # modules wait until it has been painted (boot.js), rather than 33 requests and their
         # parsing competing with its first frame for the CPU (~40 ms of it on two cores).
-        drawn = text.replace(PRELOADS, b"")
-        if BOOT_SCRIPT in drawn and MAIN_SCRIPT in drawn:
+        drawn = preloaded = text.replace(PRELOADS, preloads.encode())
+        if BOOT_SCRIPT in text and MAIN_SCRIPT in text:  # (else: as the others)
             attribute = f' data-later="{" ".join(later)}"'.encode()
-            drawn = drawn.replace(MAIN_SCRIPT, b"").replace(BOOT_SCRIPT, BOOT_SCRIPT + attribute)
-        else:  # (a page without them: as the others)
-            drawn = text.replace(PRELOADS, preloads.encode())
-        text = text.replace(PRELOADS, preloads.encode())
+            drawn = text.replace(PRELOADS, b"").replace(MAIN_SCRIPT, b"")
+            drawn = drawn.replace(BOOT_SCRIPT, BOOT_SCRIPT + attribute)
         version = f"/static/{self.version}".encode()
         # with their marks, where a table page puts its data block and its drawing
-        self.page_source = text.replace(PLACEHOLDER, version)
+        self.page_source = preloaded.replace(PLACEHOLDER, version)
         self.drawn_page_source = drawn.replace(PLACEHOLDER, version)
         self.page = _asset(self.page_source.replace(MARK, b"").replace(PAINT_MARK, b""), ".html")
 
