@@ -173,5 +173,8 @@ def test_the_modules_come_without_a_frame(players: PlayerFactory, hidden: bool) 
     host.context.add_init_script(no_frames)
     host.page.goto(f"{host.base}/t/{code}")
     assert host.page.locator("[data-first-paint]").count() == 1
-    # main.js has run: its page object is there (it draws on animation frames: none here)
-    host.page.wait_for_function("() => window.__omaha && 'renders' in window.__omaha", timeout=5000)
+    # main.js has run: its page object is there (it draws on animation frames: none here;
+    # nor can the wait poll on them)
+    host.page.wait_for_function(
+        "() => window.__omaha && 'renders' in window.__omaha", polling=50, timeout=5000
+    )
