@@ -13,8 +13,7 @@ import pytest
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.test_games import new_table
-
-PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+from tests.e2e.test_phone import PHONE
 
 
 def raiser(legal: dict[str, Any]) -> dict[str, Any]:
