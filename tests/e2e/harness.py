@@ -29,9 +29,13 @@ from tests.servers import free_port
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-#: the live view holds a table (a drawn page's modules come after its first frame, so
-#: `window.__omaha` may not be there yet right after navigating)
-LIVE_TABLE = "() => { const o = window.__omaha; return o && o.ctrl && o.ctrl.state; }"
+#: the page is live: a page the server drew (its deferred modules named in `data-later`,
+#: static/js/boot.js) shows an inert picture until the live view has drawn over it, and keys
+#: or reads of `window.__omaha` before that find nothing. Every navigation waits for this.
+LIVE_PAGE = (
+    "() => !document.querySelector('script[data-later]')"
+    " || !!(window.__omaha && window.__omaha.drawn)"
+)
 
 
 def chromium_path() -> str | None:
@@ -106,6 +110,18 @@ class Player:
             ),
         )
 
+    def open(self, path: str) -> None:
+        """Navigate to `path` (on this player's server) and wait until the page is live."""
+        self.page.goto(self.base + path)
+        self.wait_live()
+
+    def reload(self) -> None:
+        self.page.reload()
+        self.wait_live()
+
+    def wait_live(self) -> None:
+        self.page.wait_for_function(LIVE_PAGE, polling=50)
+
     def join(self, path: str = "/") -> None:
         """Open `path` and pick the display name on the page."""
         self.page.goto(self.base + path)
@@ -113,6 +129,7 @@ class Player:
         self.page.click("[data-cmd=save-name]")
         # Named: the home page says so; an invite link opens its table.
         self.page.wait_for_selector(".me, .table-page")
+        self.wait_live()
 
     def sit(self, seat: int, buy_in: int | None = None) -> None:
         self.page.click(f"[data-sit='{seat}']")

@@ -35,7 +35,7 @@ PHONE = {
 
 def table(p: Player, others: int, **config: object) -> tuple[str, list[Bot]]:
     code = new_table(p, decision_time=0, **config)
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     p.sit(0, 200)
     bots = []
     for i in range(others):

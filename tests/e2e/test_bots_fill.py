@@ -129,7 +129,7 @@ def test_one_browser_and_five_bots_play_twenty_hands(
     assert r.status == 201, r.text()
     code = r.json()["code"]
     page = p.page
-    page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     p.sit(0)
 
     # The host seats five practice bots from the panel, paused so all six start together.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import LIVE_TABLE, Player
+from tests.e2e.harness import Player
 
 H = "fake-hand"
 
@@ -71,8 +71,7 @@ def seated_page(p: Player) -> None:
     p.join()
     r = p.page.request.post(p.base + "/api/tables", data={"seats": 3, "decision_time": 0})
     assert r.status == 201, r.text()
-    p.page.goto(f"{p.base}/t/{r.json()['code']}")
-    p.page.wait_for_function(LIVE_TABLE)
+    p.open(f"/t/{r.json()['code']}")
     # The page believes it holds seat 0 of a hand that only exists in these messages.
     p.page.evaluate(
         """() => {

@@ -24,7 +24,7 @@ def test_a_turn_runs_no_long_animation_and_the_ring_drains(
     p = players("Pat")
     p.join()
     code = new_table(p, decision_time=30)
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     bots("Bot", calling_station).start(code, 1, 200)
     p.sit(0)
     p.page.wait_for_selector(".seat.mine.acting .ring", timeout=20000)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import LIVE_TABLE, Player, calling_station
+from tests.e2e.harness import Player, calling_station
 from tests.e2e.play import play_hand, wait_for_hand
 
 
@@ -23,7 +23,7 @@ def new_table(p: Player, **config: Any) -> str:
 def seated_heads_up(p: Player, bots: BotFactory, policy: Any, **config: Any) -> str:
     p.join()
     code = new_table(p, decision_time=0, **config)
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     bot = bots("Bot", policy)
     bot.start(code, 1, config.get("buy_in_max", 200))
     p.sit(0)
@@ -113,8 +113,7 @@ def test_hi_lo_split_with_quartered_low_reads_at_a_glance(players: PlayerFactory
     p = players("Quinn")
     p.join()
     code = new_table(p, game="omaha-hi-lo", seats=3)
-    p.page.goto(f"{p.base}/t/{code}")
-    p.page.wait_for_function(LIVE_TABLE)
+    p.open(f"/t/{code}")
     seats = [
         {"type": "seat", "seat": s, "player_id": f"p{s}", "name": n, "stack": 100,
          "status": "playing", "away": False, "straddle": False}

@@ -47,7 +47,7 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
     r = page.request.post(kim.base + "/api/tables", data={"name": "Quiet game", "decision_time": 0})
     assert r.status == 201, r.text()
     code = r.json()["code"]
-    page.goto(f"{kim.base}/t/{code}")
+    kim.open(f"/t/{code}")
     expect(page.get_by_role("button", name="Sit in seat 1")).to_be_visible()
 
     # The first Tab reaches the switch; Enter turns the mode on and lands in the command box.
@@ -209,7 +209,7 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
     expect(settings).to_be_focused()
 
     # The mode is remembered by this browser.
-    page.reload()
+    kim.reload()
     expect(page.get_by_role("button", name="Screen reader mode")).to_have_attribute(
         "aria-pressed", "true"
     )

@@ -42,7 +42,7 @@ def test_phone_portrait(players: PlayerFactory, bots: BotFactory) -> None:
     p.page.click("details.more summary")
     check_layout(p.page, "home")
     code = new_table(p, game="six-card-omaha", seats=7, decision_time=0)
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     expect(p.page.locator(".seat")).to_have_count(7)
     check_layout(p.page, "table, watching")
     p.page.click("[data-sit='0']")

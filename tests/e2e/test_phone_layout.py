@@ -53,7 +53,7 @@ def test_phone_bets_and_marks_leave_the_board_readable(
     p = players("Vic", **PHONE)
     p.join()
     code = new_table(p, game="omaha", seats=seats, boards=boards, decision_time=0)
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     p.sit(0, 200)
     # Everyone seated before the first deal: paused meanwhile.
     p.page.evaluate("() => window.__omaha.ctrl.command('pause')")

@@ -87,7 +87,7 @@ def test_pre_actions_fold_guard_and_hand_reader(players: PlayerFactory, bots: Bo
     p.join()
     code = new_table(p, game="omaha-hi-lo", decision_time=0, seats=3)
     page = p.page
-    page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     puppets = {1: Puppet(), 2: Puppet()}
     b: list[Bot] = []
     for seat, puppet in puppets.items():

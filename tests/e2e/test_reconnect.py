@@ -18,7 +18,7 @@ READY = ":is([data-act=check], [data-act=call]):not([disabled])"
 def heads_up(p: Player, bots: BotFactory, **config: object) -> Bot:
     p.join()
     code = new_table(p, **config)
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     bot = bots("Bot", calling_station)
     bot.start(code, 1, 200)
     p.sit(0)
@@ -41,7 +41,7 @@ def test_reload_and_socket_cut_mid_hand(players: PlayerFactory, bots: BotFactory
     number, cards = hand_number(p), p.my_cards()
     assert len(cards) == 4
 
-    page.reload()
+    p.reload()
     page.wait_for_selector(READY)
     assert hand_number(p) == number
     assert p.my_cards() == cards

@@ -168,7 +168,7 @@ def test_replay_never_shows_folded_cards(players: PlayerFactory, bots: BotFactor
     p = players("Pat")
     p.join()
     code = new_table(p, decision_time=0)
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     bot = bots("Bot", raiser)
     bot.start(code, 1, 200)
     p.sit(0)

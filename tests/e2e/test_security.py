@@ -28,7 +28,7 @@ def test_markup_in_names_is_text(players: PlayerFactory, bots: BotFactory) -> No
     p.join()
     expect(p.page.locator(".me")).to_have_text(EVIL)
     code = new_table(p, name="<script>alert(2)</script>")
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     bot = bots('"><svg onload=alert(3)>', calling_station)
     bot.start(code, 1, 200)
     p.sit(0)
@@ -89,12 +89,12 @@ def test_the_page_draws_from_its_own_snapshot_under_the_strict_policy(
     p.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     p.join()
     code = new_table(p, decision_time=0)
-    p.page.goto(f"{p.base}/t/{code}")
+    p.open(f"/t/{code}")
     bot = bots("Bot", calling_station)
     bot.start(code, 1, 200)
     p.sit(0)
     wait_for_hand(p)
-    p.page.reload()
+    p.reload()
     assert p.page.locator("head script#boot-data[type='application/json']").count() == 1
     expect(p.page.locator(".seat[data-seat='0'] .name")).to_have_text(HOSTILE)
     expect(p.page.locator(".cards.mine .card")).to_have_count(4)
@@ -112,7 +112,7 @@ def test_the_page_draws_from_its_own_snapshot_under_the_strict_policy(
     assert p.page.locator("#app script, #app img").count() == 0
     watcher = players("Watcher")
     watcher.join(f"/t/{code}")
-    watcher.page.reload()
+    watcher.reload()
     assert watcher.page.locator("#boot-data").count() == 1
     expect(watcher.page.locator(".seat[data-seat='0'] .name")).to_have_text(HOSTILE)
     mine = set(p.my_cards())

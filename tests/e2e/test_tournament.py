@@ -142,6 +142,7 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
     assert 'class="seat empty"' in drawn and 'class="sit-btn"' not in drawn
     assert "seated by the tournament" in drawn  # not "pick an open seat"
     host.page.goto(page.url)
+    host.wait_live()
     expect(host.page.locator(".my-hand.spectator")).to_contain_text("seated by the tournament")
     shown = host.page.wait_for_function(REFUSED_CONTROLS, arg=".seat.empty").json_value()
     assert shown == {"found": 0}, shown
