@@ -171,7 +171,7 @@ def test_the_modules_come_without_a_frame(players: PlayerFactory, hidden: bool) 
     if hidden:
         no_frames += "Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'});"
     host.context.add_init_script(no_frames)
-    host.open(f"/t/{code}")
+    host.page.goto(f"{host.base}/t/{code}")  # not open(): no frame ever comes here
     assert host.page.locator("[data-first-paint]").count() == 1
     # main.js has run: its page object is there (it draws on animation frames: none here;
     # nor can the wait poll on them)
