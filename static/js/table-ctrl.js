@@ -30,6 +30,7 @@ export class TableCtrl {
     };
     this.pre = null; // {kind, hand, street, toCall}
     this.pending = null; // {id, hand, counter, label}
+    this.switching = {}; // switch -> {on, id}: asked of the server, not answered yet
     this.nextId = 1;
     this.narrator = new Narrator(); // the screen-reader mode's live region
     this.requests = new Map(); // id -> what it was, for its reply
@@ -62,6 +63,7 @@ export class TableCtrl {
     const speaking = this.settings.screenReader;
     if (m.type === 'snapshot') {
       this.state = fromSnapshot(m);
+      this.switching = {}; // (a resync: what was asked and not answered shows as it stands)
       if (speaking) this.narrator.say(statusText(this.state));
     } else if (m.type === 'ok' || m.type === 'error') {
       this.reply(m);
@@ -84,6 +86,8 @@ export class TableCtrl {
     const what = m.id != null ? this.requests.get(m.id) : null;
     if (m.id != null) this.requests.delete(m.id);
     if (this.pending && m.id === this.pending.id) this.pending = null;
+    // answered (the seat's new state came before the answer): the switch shows the seat's
+    if (what && this.switching[what.type] && this.switching[what.type].id === m.id) delete this.switching[what.type];
     if (m.type === 'error') {
       if (m.code === 'duplicate') return; // sent twice across a reconnect: applied once
       if (['stale_counter', 'stale_hand', 'not_your_turn', 'hand_over'].includes(m.code) && what && what.type === 'act') {
@@ -280,6 +284,19 @@ export class TableCtrl {
   }
 
   command(type, extra = {}) { this.request({ type, ...extra }); rescueFocus(); }
+
+  // A sit-out switch shows what was asked until the server answers: drawn from the seat alone,
+  // any redraw meanwhile (the clock's, another seat's news) would flip it back for a moment.
+  setSwitch(key, on) {
+    const sent = this.request({ type: key, on });
+    this.switching[key] = { on, id: sent.id };
+    this.redraw();
+  }
+
+  switchOn(seat, key) {
+    const asked = this.switching[key];
+    return asked ? asked.on : !!seat[key];
+  }
 
   // ---------------------------------------------------------------- chat
   sendChat() {

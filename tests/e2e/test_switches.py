@@ -4,11 +4,15 @@ out next hand" and "sit out at my next big blind" switches, kept by the server."
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+import re
+import threading
+
+from playwright.sync_api import WebSocketRoute, expect
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import create_table
 from tests.e2e.play import wait_for_hand
+from tests.e2e.test_games import new_table
 
 
 def test_more_time_show_and_sit_out_switches(players: PlayerFactory) -> None:
@@ -63,3 +67,42 @@ def test_more_time_show_and_sit_out_switches(players: PlayerFactory) -> None:
     )
     expect(actor.page.get_by_role("checkbox", name="Sit out next hand")).to_have_count(0)
     assert alice.state("c.state.hand.number") == number
+
+
+def test_a_switch_shows_what_was_asked_until_the_server_answers(players: PlayerFactory) -> None:
+    """Drawn from the seat alone, a switch flipped back at any redraw before the server's
+    answer came (the clock redraws every second): a click seemed lost, then came back."""
+    sam = players("Sam")
+    held: list[str | bytes] = []
+    holding = threading.Event()
+    routes: list[WebSocketRoute] = []
+
+    def relay(ws: WebSocketRoute) -> None:
+        routes.append(ws)
+        server = ws.connect_to_server()
+        server.on_message(lambda m: held.append(m) if holding.is_set() else ws.send(m))
+
+    sam.page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    sam.join()
+    code = new_table(sam, decision_time=20)
+    sam.open(f"/t/{code}")
+    sam.sit(0)
+    switch = sam.page.get_by_role("checkbox", name="Sit out next hand")
+    holding.set()  # from here the server's messages are held back from the page
+    switch.check()
+    sam.page.evaluate("() => window.__omaha.redrawNow()")
+    expect(switch).to_be_checked()
+    expect(sam.page.locator("[data-switch=sit_out_next]")).to_have_class(re.compile(r"\bon\b"))
+    assert sam.state("c.state.seats[0].sit_out_next") is False  # the server's word not in yet
+    holding.clear()
+    for m in held:
+        routes[-1].send(m)
+    sam.page.wait_for_function("() => window.__omaha.ctrl.state.seats[0].sit_out_next === true")
+    sam.page.evaluate("() => window.__omaha.redrawNow()")
+    expect(switch).to_be_checked()
+    # Off again, answered at once: the seat's state and the switch agree.
+    switch.uncheck()
+    sam.page.wait_for_function("() => window.__omaha.ctrl.state.seats[0].sit_out_next === false")
+    assert sam.page.evaluate("() => Object.keys(window.__omaha.ctrl.switching).length") == 0
+    expect(switch).not_to_be_checked()
+    assert not sam.errors, sam.errors

@@ -34,8 +34,11 @@ function switchesView(ctrl) {
   const s = ctrl.state;
   const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
   if (!seat || seat.status === 'sitting_out' || s.table.config.tournament) return null;
-  const sw = (key, label) => html`<label class=${`btn pre ${seat[key] ? 'on' : ''}`} data-switch=${key}>
-    <input type="checkbox" checked=${!!seat[key]} onChange=${(e) => ctrl.command(key, { on: e.target.checked })} />${label}</label>`;
+  const sw = (key, label) => {
+    const on = ctrl.switchOn(seat, key);
+    return html`<label class=${`btn pre ${on ? 'on' : ''}`} data-switch=${key}>
+      <input type="checkbox" checked=${on} onChange=${(e) => ctrl.setSwitch(key, e.target.checked)} />${label}</label>`;
+  };
   return html`<div class="row switches" aria-label="Sitting out">
     ${sw('sit_out_next', 'Sit out next hand')}
     ${sw('sit_out_next_bb', 'Sit out at my next big blind')}
