@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,23 +31,28 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @contextmanager
 def server_process(env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        wait_for_port("127.0.0.1", int(env["PORT"]), timeout=30)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.terminate()
+    # Its log goes to a file, not a pipe: a pipe nobody reads blocks a chatty server once its
+    # buffer is full, and the file says why a server that never listened did not.
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve"], cwd=ROOT, env=env,
+            stdout=subprocess.DEVNULL, stderr=log,
+        )  # fmt: skip
+        try:
             try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        if process.stderr is not None:  # killed or stopped, its pipe is still ours to close
-            process.stderr.close()
+                wait_for_port("127.0.0.1", int(env["PORT"]), timeout=30)
+            except OSError:
+                log.seek(0)
+                raise RuntimeError(log.read().decode(errors="replace")[-4000:]) from None
+            yield process
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
 
 
 def migrated_server(
