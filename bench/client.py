@@ -14,10 +14,11 @@ and prints each figure beside its reference from the same run:
 2. Rendering: from each WebSocket message's arrival to the end of the first frame that
    re-renders the page after it, paint included (`PROBE`, from outside the page's code),
    p50/p95/max over ``--hands`` hands at a six-handed table of protocol bots that act after
-   25-75 ms (``--think``, 0: flat out). Two spectators' pages watch the same hands, each in its
-   own Chromium: one with the frame rate unlocked (`UNLOCKED`: a frame begins as soon as one is
-   asked for, so the figure is what the page and the browser cost), one on headless Chromium's
-   60 Hz frame clock (as a display shows it), with the part spent waiting for the frame to
+   25-75 ms (``--think``, 0: flat out). A spectator's page watches ``--hands`` hands in a
+   Chromium with the frame rate unlocked (`UNLOCKED`: a frame begins as soon as one is asked
+   for, so the figure is what the page and the browser cost), then another page as many more
+   in a Chromium on its 60 Hz frame clock (as a display shows it): one browser at a time, as
+   on a player's computer. With the part spent waiting for the frame to
    begin (the display's share) and the messages drawn later than the first frame that began
    after them ("frames late": the client's promise is every message in the next frame). Beside
    them, each browser's CPU while the table is idle and during the hands (an unlocked browser
@@ -39,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.e2e.harness import Bot, Player, launch, server
 from tests.e2e.test_games import new_table
@@ -244,6 +245,15 @@ def heap(page: Page) -> int:
     return used
 
 
+def watch(browser: Browser, base: str, code: str, kind: str) -> Player:
+    """A spectator's page on the table, with the probe in it."""
+    watcher = Player(browser, base, f"Watch{kind[:2]}")
+    watcher.context.add_init_script(PROBE)
+    watcher.join(f"/t/{code}")
+    watcher.page.wait_for_function("() => window.__omaha.drawn")
+    return watcher
+
+
 def hands_seen(page: Page) -> int:
     return int(page.evaluate("() => window.__omaha.ctrl.state.table.hands_played || 0"))
 
@@ -280,71 +290,73 @@ def main() -> None:
             print(f"  load {len(loads['table'])} of {args.loads}", file=sys.stderr, flush=True)
 
         print("  loads done", file=sys.stderr, flush=True)
-        # 2 and 3. A session at a six-handed table of bots, watched by two spectators' pages:
-        # one in a Chromium with the frame rate unlocked (what the page and browser cost), one
-        # on the 60 Hz frame clock (as a display shows it).
+        # 2 and 3. A session at a six-handed table of bots, watched by a spectator's page in a
+        # Chromium with the frame rate unlocked (what the page and browser cost), then by one
+        # on the 60 Hz frame clock (as a display shows it): one at a time, as a player's
+        # computer runs one browser (watched together, each waited for the other's frames).
         unlocked = launch(pw, *UNLOCKED)
         cpus = {"60 Hz": BrowserCpu(unlocked=False), "unlocked": BrowserCpu(unlocked=True)}
-        watchers = {}
+        watchers: dict[str, Player] = {}
         for kind, b in (("60 Hz", browser), ("unlocked", unlocked)):
-            watcher = Player(b, base, f"Watch{kind[:2]}")
-            watcher.context.add_init_script(PROBE)
-            watcher.join(f"/t/{code}")
-            watcher.page.wait_for_function("() => window.__omaha.drawn")
-            watchers[kind] = watcher.page
-        page = watchers["60 Hz"]
+            watchers[kind] = watch(b, base, code, kind)
         # Idle: the table drawn, no hand (the bots are not seated yet).
-        page.wait_for_timeout(1000)
+        watchers["60 Hz"].page.wait_for_timeout(1000)
         idle = {k: c.seconds() for k, c in cpus.items()}
         time.sleep(IDLE_S)
         idle = {k: (c.seconds() - idle[k]) / IDLE_S for k, c in cpus.items()}
+        watchers.pop("60 Hz").context.close()  # back for its own session below
 
         PACE["think"] = args.think / 1000
         bots = [Bot(base, f"Bot{i}", random_bot(i)) for i in range(6)]
         for i, bot in enumerate(bots):
             bot.start(code, i, 10_000)
-        for p_ in watchers.values():
-            p_.evaluate("() => { window.__probe.on = true; }")
-        start = hands_seen(page)
-        busy = {k: c.seconds() for k, c in cpus.items()}
-        heap_100 = None
-        latency: dict[str, list[float]] = {k: [] for k in watchers}
-        wait: dict[str, list[float]] = {k: [] for k in watchers}
-        late = dict.fromkeys(watchers, 0)
-        session = 0.0
+        latency: dict[str, list[float]] = {}
+        wait: dict[str, list[float]] = {}
+        late: dict[str, int] = {}
+        busy: dict[str, float] = {}
+        session: dict[str, float] = {}
+        heap_100 = heap_end = None
         t0 = time.monotonic()
-        while True:
-            played = hands_seen(page) - start
-            if played % 50 == 0:
-                print(f"  {played} hands", file=sys.stderr, flush=True)
-            if played >= args.hands and not session:
-                for p_ in watchers.values():
-                    p_.evaluate("() => { window.__probe.on = false; }")
-                page.wait_for_timeout(100)  # the last frame's stamps
-                session = time.monotonic() - t0
-                busy = {k: (c.seconds() - busy[k]) / session for k, c in cpus.items()}
-                PACE["think"] = 0  # the rest (for the heap) as fast as the bots go
-            # Taken out of the page as they come, so they do not weigh on its heap.
-            for kind, p_ in watchers.items():
-                drained = p_.evaluate(DRAIN)
+        for kind in ("unlocked", "60 Hz"):
+            if kind not in watchers:
+                watchers[kind] = watch(browser, base, code, kind)
+            page = watchers[kind].page
+            # The 60 Hz page stays on for the heap: after 100 of its hands and at the end.
+            hands = args.hands if kind == "unlocked" else max(args.heap_hands, args.hands)
+            page.evaluate("() => { window.__probe.on = true; }")
+            start, cpu, t = hands_seen(page), cpus[kind].seconds(), time.monotonic()
+            latency[kind], wait[kind], late[kind] = [], [], 0
+            while True:
+                played = hands_seen(page) - start
+                if played % 50 == 0:
+                    print(f"  {kind}: {played} hands", file=sys.stderr, flush=True)
+                if played >= args.hands and kind not in session:
+                    page.evaluate("() => { window.__probe.on = false; }")
+                    page.wait_for_timeout(100)  # the last frame's stamps
+                    session[kind] = time.monotonic() - t
+                    busy[kind] = (cpus[kind].seconds() - cpu) / session[kind]
+                # Taken out of the page as they come, so they do not weigh on its heap.
+                drained = page.evaluate(DRAIN)
                 latency[kind] += drained["latency"]
                 wait[kind] += drained["wait"]
                 late[kind] += drained["late"]
-            if session and "unlocked" in watchers:
-                unlocked.close()  # the heap is the 60 Hz page's
-                del watchers["unlocked"]
-            if heap_100 is None and played >= 100:
-                heap_100 = heap(page)
-            if played >= max(args.heap_hands, args.hands):
-                break
-            for bot in bots:  # a busted bot buys back in
-                stack = page.evaluate(
-                    f"() => (window.__omaha.ctrl.state.seats[{bots.index(bot)}] || {{}}).stack"
-                )
-                if stack == 0:
-                    bot.ws.send('{"type": "top_up", "amount": 1000}')  # type: ignore[union-attr]
-            time.sleep(1)
-        heap_end = heap(page)
+                if kind == "60 Hz" and heap_100 is None and played >= 100:
+                    heap_100 = heap(page)
+                if played >= hands:
+                    break
+                if kind == "60 Hz" and kind in session:
+                    PACE["think"] = 0  # the rest (for the heap) as fast as the bots go
+                for bot in bots:  # a busted bot buys back in
+                    stack = page.evaluate(
+                        f"() => (window.__omaha.ctrl.state.seats[{bots.index(bot)}] || {{}}).stack"
+                    )
+                    if stack == 0:
+                        bot.ws.send('{"type": "top_up", "amount": 1000}')  # type: ignore[union-attr]
+                time.sleep(1)
+            if kind == "unlocked":
+                unlocked.close()
+            else:
+                heap_end = heap(page)
         elapsed = time.monotonic() - t0
         for bot in bots:
             bot.close()
@@ -376,8 +388,7 @@ def main() -> None:
     n = len(lat["60 Hz"])
     print(
         f"rendering    message -> end of the frame that draws it (paint included), {args.hands}"
-        f" hands, {n} messages ({n / session:.0f}/s, bots think {args.think} ms),"
-        " the same hands in two browsers:"
+        f" hands in each browser, one after the other (bots think {args.think} ms):"
     )
     for kind, label in (("unlocked", "frame rate unlocked"), ("60 Hz", "60 Hz frame clock  ")):
         xs, ws = lat[kind], wt[kind]
@@ -385,7 +396,7 @@ def main() -> None:
         print(
             f"  {label}  p50 {p(xs, 0.5):5.1f}  p95 {p(xs, 0.95):5.1f}  max {xs[-1]:6.1f} ms"
             f"   waiting for the frame to begin p50 {p(ws, 0.5):4.1f}, p95 {p(ws, 0.95):4.1f} ms"
-            + target
+            f"   {len(xs)} messages ({len(xs) / session[kind]:.0f}/s)" + target
         )
     print(
         f"  frames late at 60 Hz: {100 * late['60 Hz'] / n:.2f}% of messages ({late['60 Hz']})"
@@ -397,7 +408,7 @@ def main() -> None:
         f" unlocked {100 * idle['unlocked']:.1f};  during the hands: 60 Hz"
         f" {100 * busy['60 Hz']:.0f}, unlocked {100 * busy['unlocked']:.0f}"
     )
-    if heap_100 is not None:  # (a session shorter than 100 hands: no heap figure)
+    if heap_100 is not None and heap_end is not None:  # (under 100 hands: no heap figure)
         print(
             f"memory       JS heap after 100 hands {heap_100 / 1e6:.2f} MB, after"
             f" {max(args.heap_hands, args.hands)} hands {heap_end / 1e6:.2f} MB:"
