@@ -1,4 +1,4 @@
-"""On a phone (375x667) at six and nine seats (one board; two boards at nine), a live hand on
+"""On a phone (375x667) at six, nine and ten seats (one board; two boards at nine), a live hand on
 the flop with bets out on several seats and a seat waiting for the big blind: no bet, no seat's
 mark ('Waits for BB', 'All in', ...) and no last action covers a card (or card slot) of the
 board(s) or the pot; and at the viewer's turn its cards and the action buttons are on screen
@@ -46,7 +46,7 @@ OVERLAPS = """() => {
 }"""
 
 
-@pytest.mark.parametrize(("seats", "boards", "late"), [(6, 1, 2), (9, 1, 3), (9, 2, 3)])
+@pytest.mark.parametrize(("seats", "boards", "late"), [(6, 1, 2), (9, 1, 3), (9, 2, 3), (10, 1, 3)])
 def test_phone_bets_and_marks_leave_the_board_readable(
     players: PlayerFactory, bots: BotFactory, seats: int, boards: int, late: int
 ) -> None:
