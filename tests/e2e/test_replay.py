@@ -35,7 +35,10 @@ def hand_finished_at_table(p: Player, code: str, at_table: int) -> int:
         assert r.ok, r.text()
         found = [h["number"] for h in r.json()["hands"] if h["hand_at_table"] == at_table]
         if found:
-            expect(p.page.locator(f"[data-hand-link='{found[0]}']")).to_be_visible(timeout=15000)
+            # labelled as the table numbers its hands (the header's "Hand #3"), linked by
+            # the server's number
+            link = p.page.locator(f"[data-hand-link='{found[0]}']")
+            expect(link).to_have_text(f"Hand #{at_table}", timeout=15000)
             return int(found[0])
         assert time.monotonic() < deadline, f"hand {at_table} never finished"
         p.page.wait_for_timeout(100)

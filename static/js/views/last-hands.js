@@ -34,7 +34,7 @@ export function lastHandsView() {
   return html`<section class="last-hands" aria-label="Last hands">
     <h2>Last hands</h2>
     <ul>${lastHands.hands.map((h) => html`<li>
-      <a href=${`/h/${h.number}${q}`} data-hand-link=${h.number}>Hand #${h.number}</a>
+      <a href=${`/h/${h.number}${q}`} data-hand-link=${h.number}>Hand #${h.hand_at_table}</a>
       <span class="pot-size"> · pot ${h.pot}</span>
     </li>`)}</ul>
   </section>`;
