@@ -64,6 +64,8 @@ def shoot(p: Player, path: Path) -> None:
     p.page.mouse.move(0, 0)
     p.page.evaluate("() => window.scrollTo(0, 0)")  # clicking may have scrolled to a button
     p.page.wait_for_timeout(500)  # let the highlights finish moving
+    # the host's "Paused" message (the pause that holds the scene) goes after 5 s
+    p.page.locator(".toast").wait_for(state="detached", timeout=8000)
     p.page.screenshot(path=str(path))
 
 
