@@ -48,7 +48,7 @@ def prepare_database(settings: Settings) -> str | None:
 
     url = settings.effective_database_url
     if settings.is_sqlite:
-        upgrade(url)
+        upgrade(url, secret=settings.ensure_secret_key())
         return None
 
     async def check() -> str | None:
@@ -133,12 +133,23 @@ def migrate(args: argparse.Namespace) -> int:
     if args.check:
         return check_migrations(settings)
     try:
-        upgrade(settings.effective_database_url, args.revision)
+        upgrade(settings.effective_database_url, args.revision, sealed_with(settings))
     except Exception as error:
         print(f"omaha: migration failed: {error}", file=sys.stderr)
         return 1
     log.info("database is at %s", args.revision)
     return 0
+
+
+def sealed_with(settings: Settings) -> str | None:
+    """The key the stored decks were sealed with, for a migration that reads them: SECRET_KEY,
+    else the one a local run keeps in DATA_DIR (none is made here)."""
+    from app.config import SECRET_KEY_FILE
+
+    if settings.secret_key is not None:
+        return settings.secret_key.get_secret_value()
+    path = settings.data_dir / SECRET_KEY_FILE
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else None
 
 
 def check_migrations(settings: Settings) -> int:
@@ -175,7 +186,7 @@ def check_migrations(settings: Settings) -> int:
     for revision, title in steps:
         print(f"  {revision}  {title}")
     try:
-        asyncio.run(dry_run(url))
+        asyncio.run(dry_run(url, sealed_with(settings)))
     except Exception as error:
         print(f"omaha: the dry run failed (nothing was changed): {type(error).__name__}: {error}",
               file=sys.stderr)  # fmt: skip
@@ -206,7 +217,7 @@ def restore(args: argparse.Namespace) -> int:
     settings = load_settings_or_exit()
     setup_logging(settings.log_level, settings.log_format, settings.log_debug_loggers)
     try:
-        restored = run(Path(args.file), settings.effective_database_url)
+        restored = run(Path(args.file), settings.effective_database_url, sealed_with(settings))
     except RestoreError as error:
         print(f"omaha: {error}", file=sys.stderr)
         return 1

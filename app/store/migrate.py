@@ -16,6 +16,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.store import decks
 from app.store.db import create_engine, sqlite_path
 
 ALEMBIC_INI = "alembic.ini"
@@ -45,8 +46,12 @@ def head_revisions() -> set[str]:
     return set(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
-def upgrade(database_url: str, revision: str = "heads") -> None:
-    """Upgrade the database at `database_url`. Runs its own event loop: call it from sync code."""
+def upgrade(database_url: str, revision: str = "heads", secret: str | None = None) -> None:
+    """Upgrade the database at `database_url`. Runs its own event loop: call it from sync code.
+    `secret`: the SECRET_KEY the decks were sealed with (a migration that reads old hands
+    opens them: 0006)."""
+    if secret is not None:
+        decks.use_secret(secret)
     command.upgrade(alembic_config(database_url), revision)
 
 
@@ -96,11 +101,13 @@ def pending(current: frozenset[str]) -> list[tuple[str, str]]:
 LOCK_TIMEOUT = "2s"
 
 
-async def dry_run(database_url: str) -> None:
+async def dry_run(database_url: str, secret: str | None = None) -> None:
     """Run every pending migration and keep nothing; raises what a migration raised.
 
     PostgreSQL: in one transaction, rolled back (its DDL is transactional). SQLite: on a copy
     of the file (the driver commits DDL as it goes, so a rollback would not undo it)."""
+    if secret is not None:
+        decks.use_secret(secret)
     path = sqlite_path(database_url)
     if path is not None:
         await _on_a_copy(path)

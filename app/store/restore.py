@@ -109,8 +109,9 @@ async def _counts(database_url: str) -> Restored:
         await engine.dispose()
 
 
-def restore(file: Path, database_url: str) -> Restored:
-    """Restore `file` into `database_url` and upgrade it to head. Raises `RestoreError`."""
+def restore(file: Path, database_url: str, secret: str | None = None) -> Restored:
+    """Restore `file` into `database_url` and upgrade it to head (`secret`: the SECRET_KEY
+    its decks were sealed with, for a migration that reads them). Raises `RestoreError`."""
     if not file.is_file():
         raise RestoreError(f"{file}: no such file")
     target, env = libpq(database_url)
@@ -134,7 +135,7 @@ def restore(file: Path, database_url: str) -> Restored:
     if done.returncode != 0:
         raise RestoreError(f"pg_restore failed (nothing restored): {done.stderr.strip()}")
     try:
-        upgrade(database_url)
+        upgrade(database_url, secret=secret)
     except Exception as error:
         raise RestoreError(f"restored, but the upgrade to this version failed: {error}") from error
     return asyncio.run(_counts(database_url))
