@@ -21,15 +21,19 @@ def checked_down(
     number: int = 1,
     seats: tuple[int, int] = (1, 0),
     seed: int = 7,
+    deck: list[int] | None = None,
+    actions: int | None = None,
 ) -> tuple[Hand, list[int]]:
-    """The finished hand and its deck. Position 0 (first after the button) posts the big
-    blind; position 1 is the button and posts the small blind (heads-up)."""
+    """The finished hand (or, with `actions`, the hand after that many) and its deck (by
+    default shuffled from `seed`). Position 0 (first after the button) posts the big blind;
+    position 1 is the button and posts the small blind (heads-up)."""
     config = HandConfig(game=GAMES["omaha"], betting=Betting.POT_LIMIT, small_bet=2)
     setup = HandSetup(config, stacks, blinds=(2, 1))
-    deck = list(range(52))
-    random.Random(seed).shuffle(deck)
+    if deck is None:
+        deck = list(range(52))
+        random.Random(seed).shuffle(deck)
     state = HandState(setup, deck)
-    while not state.complete:
+    while not state.complete and (actions is None or len(state.history) < actions):
         legal = state.legal_actions()
         assert legal is not None
         if ActionKind.SHOW in legal.kinds():
