@@ -21,6 +21,7 @@ from app.envfile import host_name
 
 SECRET_KEY_MIN_LENGTH = 32
 SECRET_KEY_FILE = "secret_key"
+METRICS_TOKEN_MIN_LENGTH = 16
 
 
 class Settings(BaseSettings):
@@ -176,13 +177,18 @@ class Settings(BaseSettings):
         description="Seconds a stopping process (SIGTERM) with others beside it lets the hands "
         "in play end before handing its tables over.",
     )
+    metrics_token: SecretStr | None = Field(
+        default=None,
+        description="GET /metrics (Prometheus text) answers with `Authorization: Bearer "
+        "<METRICS_TOKEN>` only; unset: /metrics is off (404).",
+    )
     log_debug_loggers: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Third-party loggers allowed below info (they stay at info otherwise).",
     )
 
     @field_validator("database_url", "redis_url", "secret_key", "public_url", "domain",
-                     mode="before")  # fmt: skip
+                     "metrics_token", mode="before")  # fmt: skip
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -215,6 +221,13 @@ class Settings(BaseSettings):
     def _long_secret(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and len(value.get_secret_value()) < SECRET_KEY_MIN_LENGTH:
             raise ValueError(f"must be at least {SECRET_KEY_MIN_LENGTH} characters long")
+        return value
+
+    @field_validator("metrics_token")
+    @classmethod
+    def _long_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < METRICS_TOKEN_MIN_LENGTH:
+            raise ValueError(f"must be at least {METRICS_TOKEN_MIN_LENGTH} characters long")
         return value
 
     @field_validator("allowed_origins", mode="before")

@@ -132,6 +132,18 @@ def test_domain_gives_an_https_public_url_unless_set(monkeypatch: pytest.MonkeyP
             Settings()
 
 
+def test_metrics_token_is_long_or_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().metrics_token is None
+    monkeypatch.setenv("METRICS_TOKEN", "")
+    assert Settings().metrics_token is None
+    monkeypatch.setenv("METRICS_TOKEN", "short")
+    with pytest.raises(ValidationError):
+        Settings()
+    monkeypatch.setenv("METRICS_TOKEN", "t" * 16)
+    settings = Settings()
+    assert settings.metrics_token is not None and "t" * 16 not in repr(settings)
+
+
 def test_limits_and_debug_loggers_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOG_DEBUG_LOGGERS", "uvicorn, aiosqlite")
     monkeypatch.setenv("WS_PER_SESSION", "3")
