@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from dataclasses import replace
 
 from app.poker import GAMES, Action, ActionKind, Betting, HandConfig, HandSetup, HandState
 from app.tables.hand import Hand
@@ -63,8 +64,7 @@ async def store_hand(store: TableStore, table_id: str, hand: Hand, deck: list[in
             hand.seats, hand.players, hand.names, hand.state.setup.stacks, strict=True
         )
     ]
-    replayed = Hand(hand.id, hand.number, hand.button, hand.seats, hand.players,
-                    HandState(hand.state.setup, deck), names=hand.names)  # fmt: skip
+    replayed = replace(hand, state=HandState(hand.state.setup, deck))
     await store.start_hand(table_id, replayed, deck, seats, hand.button, hand.number)
     for counter, action in enumerate(hand.state.history):
         replayed.state.apply(action)

@@ -16,14 +16,19 @@ import glob
 import os
 import shutil
 import subprocess
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy import text
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.store.db import create_engine
 from app.store.migrate import upgrade
+
+T = TypeVar("T")
 
 
 class RestoreError(Exception):
@@ -77,36 +82,30 @@ def libpq(database_url: str) -> tuple[str, dict[str, str]]:
     return plain.render_as_string(hide_password=False), env
 
 
-async def _tables_in(database_url: str) -> list[str]:
+async def _read(database_url: str, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
     engine = create_engine(database_url)
     try:
         async with engine.connect() as c:
-            rows = await c.execute(
-                text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
-            )
-            return [str(r[0]) for r in rows]
+            return await work(c)
     finally:
         await engine.dispose()
 
 
-async def _counts(database_url: str) -> Restored:
-    engine = create_engine(database_url)
-    try:
-        async with engine.connect() as c:
+async def _tables_in(c: AsyncConnection) -> list[str]:
+    rows = await c.execute(
+        text("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+    )
+    return [str(r[0]) for r in rows]
 
-            async def count(table: str) -> int:
-                return int((await c.execute(text(f"SELECT count(*) FROM {table}"))).scalar_one())
 
-            revision = ", ".join(
-                sorted(
-                    str(r[0])
-                    for r in await c.execute(text("SELECT version_num FROM alembic_version"))
-                )
-            )
-            return Restored(revision, await count("players"), await count("tables"),
-                            await count("hands"), await count("tournaments"))  # fmt: skip
-    finally:
-        await engine.dispose()
+async def _counts(c: AsyncConnection) -> Restored:
+    async def count(table: str) -> int:
+        return int((await c.execute(text(f"SELECT count(*) FROM {table}"))).scalar_one())
+
+    versions = await c.execute(text("SELECT version_num FROM alembic_version"))
+    revision = ", ".join(sorted(str(r[0]) for r in versions))
+    return Restored(revision, await count("players"), await count("tables"),
+                    await count("hands"), await count("tournaments"))  # fmt: skip
 
 
 def restore(file: Path, database_url: str, secret: str | None = None) -> Restored:
@@ -116,7 +115,7 @@ def restore(file: Path, database_url: str, secret: str | None = None) -> Restore
         raise RestoreError(f"{file}: no such file")
     target, env = libpq(database_url)
     tool = pg_tool("pg_restore")
-    present = asyncio.run(_tables_in(database_url))
+    present = asyncio.run(_read(database_url, _tables_in))
     if present:
         raise RestoreError(
             f"the database is not empty ({len(present)} tables: {', '.join(present[:3])}...): "
@@ -138,4 +137,4 @@ def restore(file: Path, database_url: str, secret: str | None = None) -> Restore
         upgrade(database_url, secret=secret)
     except Exception as error:
         raise RestoreError(f"restored, but the upgrade to this version failed: {error}") from error
-    return asyncio.run(_counts(database_url))
+    return asyncio.run(_read(database_url, _counts))

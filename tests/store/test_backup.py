@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pytest_postgresql.janitor import DatabaseJanitor
@@ -75,25 +76,22 @@ def settled(readback: Readback, tmp_path: Path) -> None:
     assert verdict.ok and verdict.verified >= 3, verdict.problems
 
 
-async def standings(url: str) -> list[tuple[str, int, int]]:
-    """The tournament's places and prizes as stored."""
+async def rows(url: str, sql: str) -> list[tuple[Any, ...]]:
     engine = create_engine(url)
     try:
         async with engine.connect() as c:
-            rows = await c.execute(text(
-                "SELECT name, place, prize FROM tournament_entries ORDER BY place"))  # fmt: skip
-            return [(str(n), int(p), int(z)) for n, p, z in rows]
+            return [tuple(row) for row in await c.execute(text(sql))]
     finally:
         await engine.dispose()
+
+
+async def standings(url: str) -> list[tuple[Any, ...]]:
+    """The tournament's places and prizes as stored."""
+    return await rows(url, "SELECT name, place, prize FROM tournament_entries ORDER BY place")
 
 
 async def count_hands(url: str) -> int:
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as c:
-            return int((await c.execute(text("SELECT count(*) FROM hands"))).scalar_one())
-    finally:
-        await engine.dispose()
+    return int((await rows(url, "SELECT count(*) FROM hands"))[0][0])
 
 
 async def test_a_backup_of_a_live_database_restores_whole(
