@@ -1,6 +1,8 @@
 # Omaha. A newcomer types two commands:
 #   make run    create .venv, install, migrate the embedded database, serve on http://127.0.0.1:8000
 #   make test   install the test tools and servers, then the whole suite, ruff, mypy, docker checks
+# and a host, before `docker compose up -d`:
+#   make init   write .env with new random secrets (never over an existing one)
 # HOST, PORT and every other setting are environment variables: `PORT=9000 make run`.
 
 SHELL := /bin/bash
@@ -22,14 +24,17 @@ TEST_STAMP := $(VENV)/.installed-test-$(DEPS_HASH)
 
 # Programs the tests need from the system, as command:debian-package. Installed with apt-get
 # when missing and root; otherwise `make test` stops with one line naming them.
-# Chromium is Debian's, driven by Playwright in tests/e2e (nothing downloads a browser).
-TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose chromium:chromium
+# Chromium is Debian's, driven by Playwright in tests/e2e (nothing downloads a browser); Caddy
+# is Debian's too, run on loopback in front of a test server (tests/deploy).
+TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose chromium:chromium \
+	caddy:caddy
 
-.PHONY: help run test lint typecheck migrate migration install install-test system-tools \
+.PHONY: help run init test lint typecheck migrate migration install install-test system-tools \
 	docker-check clean screenshots
 
 help:
 	@echo "make run        install and serve on http://127.0.0.1:8000 (HOST, PORT settable)"
+	@echo "make init       write .env for docker compose with new secrets (DOMAIN=... to set it)"
 	@echo "make test       the whole suite on SQLite, PostgreSQL and Redis, then ruff, mypy, docker checks"
 	@echo "make lint       ruff check"
 	@echo "make typecheck  mypy app"
@@ -61,6 +66,11 @@ install-test: $(TEST_STAMP)
 
 run: $(RUN_STAMP)
 	@$(PY) -m app serve
+
+# The system's Python alone: nothing is installed for it (app/envfile.py).
+init:
+	@test -n "$(PYTHON)" || { echo "make: Omaha needs Python 3.11 or newer on PATH"; exit 1; }
+	@$(PYTHON) -m app init $(if $(DOMAIN),--domain "$(DOMAIN)")
 
 migrate: $(RUN_STAMP)
 	@$(PY) -m app migrate
@@ -118,9 +128,13 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy app
 
-# No Docker engine is needed: the compose file and the Dockerfile are checked statically.
+# No Docker engine is needed: the compose file and the Dockerfile are checked statically, the
+# compose file without DOMAIN (plain HTTP), with it (HTTPS) and with the scale profile; the
+# proxy's configuration is validated by Caddy itself in the tests (tests/deploy).
 docker-check: $(TEST_STAMP)
 	docker-compose --env-file .env.example -f docker-compose.yml config -q
+	DOMAIN=poker.example.org docker-compose --env-file .env.example -f docker-compose.yml config -q
+	docker-compose --env-file .env.example -f docker-compose.yml --profile scale config -q
 	$(BIN)/hadolint Dockerfile
 	@echo "docker-compose.yml and Dockerfile: clean"
 

@@ -1,8 +1,10 @@
-"""Command line: `python -m app serve`, `python -m app migrate`, `python -m app replay FILE...`,
-`python -m app verify-deals FILE`.
+"""Command line: `python -m app serve`, `migrate [--check]`, `init`, `restore FILE`,
+`replay FILE...`, `verify-deals FILE`.
 
 A subcommand is one function `(args) -> int` and one entry in `COMMANDS`, whose `add` callback
 declares its arguments. Exit codes: 0 done, 1 refused or failed, 2 bad settings or usage.
+Everything but the standard library is imported by the command that needs it: `init` runs
+with the system's Python before anything is installed.
 """
 
 from __future__ import annotations
@@ -13,11 +15,20 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from app.config import Settings, load_settings_or_exit
 from app.logging import setup_logging
 
+if TYPE_CHECKING:
+    from app.config import Settings
+
 log = logging.getLogger("omaha")
+
+
+def load_settings_or_exit() -> Settings:
+    from app.config import load_settings_or_exit as load
+
+    return load()
 
 
 @dataclass(frozen=True)
@@ -37,7 +48,7 @@ def prepare_database(settings: Settings) -> str | None:
 
     url = settings.effective_database_url
     if settings.is_sqlite:
-        upgrade(url)
+        upgrade(url, secret=settings.ensure_secret_key())
         return None
 
     async def check() -> str | None:
@@ -119,13 +130,103 @@ def migrate(args: argparse.Namespace) -> int:
 
     settings = load_settings_or_exit()
     setup_logging(settings.log_level, settings.log_format, settings.log_debug_loggers)
+    if args.check:
+        return check_migrations(settings)
     try:
-        upgrade(settings.effective_database_url, args.revision)
+        upgrade(settings.effective_database_url, args.revision, sealed_with(settings))
     except Exception as error:
         print(f"omaha: migration failed: {error}", file=sys.stderr)
         return 1
     log.info("database is at %s", args.revision)
     return 0
+
+
+def sealed_with(settings: Settings) -> str | None:
+    """The key the stored decks were sealed with, for a migration that reads them: SECRET_KEY,
+    else the one a local run keeps in DATA_DIR (none is made here)."""
+    from app.config import SECRET_KEY_FILE
+
+    if settings.secret_key is not None:
+        return settings.secret_key.get_secret_value()
+    path = settings.data_dir / SECRET_KEY_FILE
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else None
+
+
+def check_migrations(settings: Settings) -> int:
+    """What `migrate` would run, tried for real and not kept (`app.store.migrate.dry_run`)."""
+    from alembic.util import CommandError
+
+    from app.store.db import create_engine
+    from app.store.migrate import dry_run, pending, schema_state
+
+    url = settings.effective_database_url
+
+    async def current() -> frozenset[str]:
+        engine = create_engine(url)
+        try:
+            return (await schema_state(engine)).current
+        finally:
+            await engine.dispose()
+
+    try:
+        at = asyncio.run(current())
+        steps = pending(at)
+    except CommandError as error:
+        print(f"omaha: this database is not one this version can upgrade: {error}",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    except Exception as error:
+        print(f"omaha: cannot open the database: {error}", file=sys.stderr)
+        return 1
+    where = ", ".join(sorted(at)) or "empty (no schema yet)"
+    if not steps:
+        print(f"database is at {where}: up to date, nothing to migrate")
+        return 0
+    print(f"database is at {where}; `python -m app migrate` would run:")
+    for revision, title in steps:
+        print(f"  {revision}  {title}")
+    try:
+        asyncio.run(dry_run(url, sealed_with(settings)))
+    except Exception as error:
+        print(f"omaha: the dry run failed (nothing was changed): {type(error).__name__}: {error}",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    kind = "on a copy" if settings.is_sqlite else "in a transaction, rolled back"
+    print(f"dry run: all {len(steps)} ran cleanly {kind}; nothing was changed")
+    return 0
+
+
+def init(args: argparse.Namespace) -> int:
+    from app.envfile import command
+
+    return command(args)
+
+
+def _add_init(parser: argparse.ArgumentParser) -> None:
+    from app.envfile import add_arguments
+
+    add_arguments(parser)
+
+
+def restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from app.store.restore import RestoreError
+    from app.store.restore import restore as run
+
+    settings = load_settings_or_exit()
+    setup_logging(settings.log_level, settings.log_format, settings.log_debug_loggers)
+    try:
+        restored = run(Path(args.file), settings.effective_database_url, sealed_with(settings))
+    except RestoreError as error:
+        print(f"omaha: {error}", file=sys.stderr)
+        return 1
+    print(restored.describe())
+    return 0
+
+
+def _add_restore(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a backup written by pg_dump --format=custom")
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -142,6 +243,11 @@ def _add_replay(parser: argparse.ArgumentParser) -> None:
 
 def _add_migrate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("revision", nargs="?", default="heads", help="target (default: heads)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="list the migrations an upgrade would run and try them without keeping anything",
+    )
 
 
 def verify_deals(args: argparse.Namespace) -> int:
@@ -175,6 +281,12 @@ def _add_verify_deals(parser: argparse.ArgumentParser) -> None:
 COMMANDS: dict[str, Command] = {
     "serve": Command("migrate the embedded database if needed, then run the server", serve),
     "migrate": Command("upgrade the database to the latest schema", migrate, _add_migrate),
+    "init": Command("write .env for docker compose with new random secrets", init, _add_init),
+    "restore": Command(
+        "restore a backup (pg_dump custom format) into an empty database, then migrate it",
+        restore,
+        _add_restore,
+    ),
     "replay": Command(
         "replay PHH hand histories, one JSON line of finishing stacks per file",
         replay,
@@ -188,16 +300,22 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every command; with `only`, the arguments of that one alone (the others' `add` may
+    import what `init` must run without)."""
     parser = argparse.ArgumentParser(prog="python -m app", description="Omaha poker server")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, command in COMMANDS.items():
-        command.add(sub.add_parser(name, help=command.help, description=command.help))
+        each = sub.add_parser(name, help=command.help, description=command.help)
+        if only is None or name == only:
+            command.add(each)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    chosen = given[0] if given and given[0] in COMMANDS else None
+    args = build_parser(chosen).parse_args(given)
     return COMMANDS[args.command].run(args)
 
 

@@ -17,8 +17,11 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from app.envfile import host_name
+
 SECRET_KEY_MIN_LENGTH = 32
 SECRET_KEY_FILE = "secret_key"
+METRICS_TOKEN_MIN_LENGTH = 16
 
 
 class Settings(BaseSettings):
@@ -101,6 +104,11 @@ class Settings(BaseSettings):
         "allowed Host and Origin, and Secure __Host- cookies derive from it. Unset: loopback "
         "and IP-literal hosts only, same origin.",
     )
+    domain: str | None = Field(
+        default=None,
+        description="The host name players use behind the HTTPS proxy of docker-compose.yml "
+        "(poker.example.org): PUBLIC_URL is https://<DOMAIN> unless set itself.",
+    )
     forwarded_allow_ips: str = Field(
         default="127.0.0.1",
         min_length=1,
@@ -169,12 +177,18 @@ class Settings(BaseSettings):
         description="Seconds a stopping process (SIGTERM) with others beside it lets the hands "
         "in play end before handing its tables over.",
     )
+    metrics_token: SecretStr | None = Field(
+        default=None,
+        description="GET /metrics (Prometheus text) answers with `Authorization: Bearer "
+        "<METRICS_TOKEN>` only; unset: /metrics is off (404).",
+    )
     log_debug_loggers: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Third-party loggers allowed below info (they stay at info otherwise).",
     )
 
-    @field_validator("database_url", "redis_url", "secret_key", "public_url", mode="before")
+    @field_validator("database_url", "redis_url", "secret_key", "public_url", "domain",
+                     "metrics_token", mode="before")  # fmt: skip
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -209,6 +223,13 @@ class Settings(BaseSettings):
             raise ValueError(f"must be at least {SECRET_KEY_MIN_LENGTH} characters long")
         return value
 
+    @field_validator("metrics_token")
+    @classmethod
+    def _long_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < METRICS_TOKEN_MIN_LENGTH:
+            raise ValueError(f"must be at least {METRICS_TOKEN_MIN_LENGTH} characters long")
+        return value
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
@@ -232,6 +253,22 @@ class Settings(BaseSettings):
         if scheme not in ("http", "https") or not rest or "/" in rest or "@" in rest:
             raise ValueError("must be an origin like https://poker.example.org (no path)")
         return f"{scheme}://{rest.lower()}"
+
+    @field_validator("domain")
+    @classmethod
+    def _host_name(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        name = host_name(value)
+        if name is None:
+            raise ValueError("must be a host name like poker.example.org (no scheme, port or path)")
+        return name
+
+    @model_validator(mode="after")
+    def _public_url_from_domain(self) -> Settings:
+        if self.public_url is None and self.domain is not None:
+            object.__setattr__(self, "public_url", f"https://{self.domain}")  # (frozen)
+        return self
 
     @field_validator("log_debug_loggers", mode="before")
     @classmethod

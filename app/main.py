@@ -22,7 +22,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from app import __version__
-from app.api import assets, deals, health, history, identity, ledger, tables, tournaments, ws
+from app.api import (
+    assets,
+    deals,
+    health,
+    history,
+    identity,
+    ledger,
+    metrics,
+    tables,
+    tournaments,
+    ws,
+)
 from app.api.headers import SecurityHeaders, csp
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections, PerMinute, SharedPerMinute
@@ -168,6 +179,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # `/static/…`) are no other router's (the API is under `/api`, the socket under `/ws`).
     app.include_router(assets.router(client))
     app.include_router(health.router)
+    app.include_router(metrics.router)
     app.include_router(identity.router)
     app.include_router(tables.router)
     app.include_router(history.router)

@@ -115,6 +115,35 @@ def test_public_url_is_an_origin() -> None:
             Settings(public_url=bad)  # type: ignore[arg-type]
 
 
+def test_domain_gives_an_https_public_url_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOMAIN", "Poker.Example.org.")
+    settings = Settings()
+    assert settings.domain == "poker.example.org"
+    assert settings.public_url == "https://poker.example.org" and settings.https
+    monkeypatch.setenv("PUBLIC_URL", "https://cards.example.net")
+    assert Settings().public_url == "https://cards.example.net"
+    monkeypatch.setenv("DOMAIN", "")
+    monkeypatch.delenv("PUBLIC_URL")
+    assert Settings().public_url is None and Settings().domain is None
+    for bad in ("https://poker.example.org", "poker.example.org:443", "poker.example.org/x",
+                "-poker.org", "poker..org", "a" * 64 + ".org"):  # fmt: skip
+        monkeypatch.setenv("DOMAIN", bad)
+        with pytest.raises(ValidationError):
+            Settings()
+
+
+def test_metrics_token_is_long_or_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().metrics_token is None
+    monkeypatch.setenv("METRICS_TOKEN", "")
+    assert Settings().metrics_token is None
+    monkeypatch.setenv("METRICS_TOKEN", "short")
+    with pytest.raises(ValidationError):
+        Settings()
+    monkeypatch.setenv("METRICS_TOKEN", "t" * 16)
+    settings = Settings()
+    assert settings.metrics_token is not None and "t" * 16 not in repr(settings)
+
+
 def test_limits_and_debug_loggers_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOG_DEBUG_LOGGERS", "uvicorn, aiosqlite")
     monkeypatch.setenv("WS_PER_SESSION", "3")

@@ -5,6 +5,12 @@ style but its own style sheet, allowed by its hash. The strict policy below ther
 to every page, every asset, every API answer and every error. The one exception is FastAPI's
 interactive API page (`/docs`), whose Swagger UI is an inline script loading from a CDN: it
 gets a policy that allows exactly that, and is still refused framing.
+
+Every answer of the JSON API (`/api/...`: sessions, hand records, ledgers, exports, a
+tournament's standings as its player sees them) and of `/metrics` is somebody's own, so by
+default it carries `Cache-Control: private, no-store` (no shared cache keeps it, nor the
+browser's disk): a new endpoint gets it without asking. A route that sets its own
+Cache-Control keeps it. Pages and assets set theirs (app/api/assets.py).
 """
 
 from __future__ import annotations
@@ -34,6 +40,13 @@ DOCS_CSP = (
     "frame-ancestors 'none'"
 )
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect"})
+#: the default of every personal answer (below PERSONAL_PATHS), unless the route set its own
+PERSONAL = "private, no-store"
+PERSONAL_PATHS = ("/api/", "/metrics")
+
+
+def personal(path: str) -> bool:
+    return path.startswith(PERSONAL_PATHS) or path == "/api"
 
 
 def security_headers(path: str, policy: str = CSP) -> list[tuple[bytes, bytes]]:
@@ -46,7 +59,8 @@ def security_headers(path: str, policy: str = CSP) -> list[tuple[bytes, bytes]]:
 
 
 class SecurityHeaders:
-    """Adds `security_headers` to every `http.response.start`, replacing any same-named one."""
+    """Adds `security_headers` to every `http.response.start`, replacing any same-named one,
+    and `PERSONAL` to a personal answer that set no Cache-Control of its own."""
 
     def __init__(self, app: ASGIApp, policy: str = CSP) -> None:
         self.app = app
@@ -56,12 +70,16 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = security_headers(scope.get("path", ""), self.policy)
+        path = scope.get("path", "")
+        extra = security_headers(path, self.policy)
         names = {name for name, _ in extra}
+        private = personal(path)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
+                if private and not any(k.lower() == b"cache-control" for k, _ in headers):
+                    headers.append((b"cache-control", PERSONAL.encode()))
                 message = {**message, "headers": headers + extra}
             await send(message)
 

@@ -15,8 +15,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.config import Settings
 
-#: paths a monitor or a container health check may ask under any Host (they reveal nothing)
-OPEN_PATHS = frozenset({"/healthz", "/readyz"})
+#: paths a monitor or a container health check may ask under any Host (they reveal nothing;
+#: /metrics answers its token's bearer only): a scraper on the compose network says app:8000
+OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 
 

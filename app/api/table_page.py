@@ -9,7 +9,8 @@ resumes from the snapshot's `stream` and `seq`, so it gets only what happened si
 
 A data block is never executed, so the strict Content-Security-Policy (`script-src 'self'`,
 no inline script) allows it. Its JSON is escaped so that no `<`, `>` or `&` appears in it (a
-player named `</script><script>…` stays one JSON string). The answer is personal: `no-store`.
+player named `</script><script>…` stays one JSON string). The answer is personal:
+`private, no-store`.
 With several processes, a table another process owns is asked of its owner through the
 relay (a `snapshot` read, answered with that player's snapshot as above). Without a
 session, or when the table is not running (or it or its owner does not answer within
@@ -26,6 +27,7 @@ import orjson
 from fastapi import Request, Response
 
 from app.api.first_paint import draw
+from app.api.headers import PERSONAL
 from app.api.identity import player_for
 from app.scale.relay import Relay, RemoteTable
 from app.tables.errors import TableError
@@ -103,7 +105,7 @@ def page_with(page: bytes, drawn_page: bytes, data: bytes, request: Request) -> 
         painted = b""
     body = (drawn_page if painted else page).replace(MARK, data_block(data), 1)
     body = body.replace(PAINT_MARK, painted, 1)
-    headers = {"Cache-Control": "no-store", "Vary": "Cookie, Accept-Encoding"}
+    headers = {"Cache-Control": PERSONAL, "Vary": "Cookie, Accept-Encoding"}
     if "gzip" in request.headers.get("accept-encoding", ""):
         body = gzip.compress(body, 6, mtime=0)
         headers["Content-Encoding"] = "gzip"

@@ -10,6 +10,7 @@ See `app.tables.store.TableStore` for the contract and the ledger identity.
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ import orjson
 from sqlalchemy import Select, Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
+from app import metrics
 from app.poker import Action
 from app.store.deals import DealStore
 from app.store.decks import seal, seal_value
@@ -264,6 +266,7 @@ class _Write:
         before a writer took it, it is withdrawn: certainly never stored. Cancelled after,
         it raises `StoreInDoubt` with the future of the database's answer."""
         queue.put_nowait(self)
+        start = time.perf_counter()
         try:
             await self.done
         except asyncio.CancelledError:
@@ -272,6 +275,7 @@ class _Write:
                 raise
             self.outcome = asyncio.get_running_loop().create_future()
             raise StoreInDoubt(self.outcome) from None
+        metrics.WRITES.observe(time.perf_counter() - start)
 
 
 #: group commit: transactions writing at once, and tables' writes one of them carries at most.
@@ -795,6 +799,7 @@ class SqlTableStore(DealStore, ResumeStore):
             seats=seats,
         )
         await item.submitted(self._append_queue(loop))
+        metrics.ACTIONS.inc()
 
     def _append_queue(self, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[_Write]:
         if self._appends is None or self._appends_loop is not loop:

@@ -31,7 +31,12 @@ END
 
 
 def _backfill(bind: sa.Connection) -> None:
-    """Number, classify and index the hands stored before this migration."""
+    """Number, classify and index the hands stored before this migration. Their decks are
+    sealed from 0005 on: opened with the key of SECRET_KEY (`app.store.decks.use_secret`,
+    which `python -m app migrate` calls first)."""
+    from cryptography.exceptions import InvalidTag
+
+    from app.store.decks import unseal
     from app.tables.hand import Hand, awarded
 
     hands = sa.table(
@@ -75,7 +80,14 @@ def _backfill(bind: sa.Connection) -> None:
                 sa.select(actions).where(actions.c.hand_id == row.id).order_by(actions.c.counter)
             )
         ]
-        hand = Hand.replay(str(row.id), row.number, row.record, row.deck, done)
+        try:
+            deck = unseal(row.deck)
+        except InvalidTag:
+            raise RuntimeError(
+                "a stored deck does not open with this SECRET_KEY: migrate with the SECRET_KEY "
+                "the server ran with"
+            ) from None
+        hand = Hand.replay(str(row.id), row.number, row.record, deck, done)
         pot = awarded(hand.state) if row.ended_at is not None else None
         bind.execute(
             hands.update()

@@ -82,7 +82,7 @@ async def test_the_page_holds_the_viewers_own_cards_only(tmp_path: Path, sqlite_
         for viewer, other in ((a, b), (b, a)):
             r = await viewer.http.get(f"/t/{code}", headers={"Sec-Fetch-Site": "same-origin"})
             assert r.status_code == 200
-            assert r.headers["cache-control"] == "no-store"
+            assert r.headers["cache-control"] == "private, no-store"
             assert "script-src 'self';" in r.headers["content-security-policy"]
             data = embedded(r.text)
             assert data["me"]["player_id"] == viewer.player_id
