@@ -9,7 +9,9 @@ tests/tables/test_button_properties.py checks them under every change of a table
   to the next player clockwise of the last big blind (a waiting player there is dealt in
   with it); the small blind is posted by the seat that had the big blind (nobody posts it if
   that player is gone or sitting out: a dead small blind) and the button goes to the seat
-  that had the small blind, even when it is empty (a dead button).
+  that had the small blind, even when it is empty (a dead button); when the players all sit
+  between the last two blinds (heads-up play becoming three-handed), to the seat just
+  before the small blind's.
 - **Moving button** (the default for cash tables). The button moves to the next player
   clockwise who is dealt in without waiting; the small blind is the next such player after
   it and the big blind the next player after that. When players leave, this can move the big
@@ -113,9 +115,12 @@ def _place(
     last_sb, last_bb = last_blinds
     if dead_button and last_sb is not None and last_bb is not None and last_sb != last_bb:
         big = _next(last_bb, ring, size)
-        if big not in (last_sb, last_bb):
+        if big != last_sb:
             return _Placement(last_sb, last_bb, big)
-        # The big blind came round to the last blinds' seats: place them afresh.
+        # The big blind comes round to the last small blind (the players are all between
+        # the last two blinds, as when heads-up play becomes three-handed): the button goes
+        # to the seat before the small blind's.
+        return _Placement((last_bb - 1) % size, last_bb, big)
     button = min(ready) if last_button is None else _next(last_button, ready, size)
     small = _next(button, ready, size)
     return _Placement(button, small, _next(small, ring, size))

@@ -283,3 +283,20 @@ def test_a_broke_cash_player_misses_the_blinds_and_owes_them_topped_up() -> None
     assert broke.waiting
     deal = plan_deal(table, deal.button, CFG, 6, deal.blind_seats)
     assert deal is not None and 3 not in deal.order
+
+
+def test_dead_button_when_heads_up_play_becomes_three_handed() -> None:
+    """Robert's (dead button): "The big blind is posted by the player due for it, and the small
+    blind and button are positioned accordingly." Heads-up, seat 0 has the button and the small
+    blind, seat 2 the big blind; a player sits down at seat 1 to post. Seat 0 is due the big
+    blind, seat 2 posts the small blind, and the button goes to seat 1, just before it (the
+    small blind's seat of last hand, the button's, is the big blind's now)."""
+    cfg = CFG.with_stakes(dead_button=True, seats=3)
+    table = seats("r", None, "r")
+    first = plan_deal(table, None, cfg, 1)
+    assert first is not None and (first.button, first.blind_seats) == (0, (0, 2))
+    after(table, first)
+    table[1] = Seat(1, "new", "new", 100, waiting=True, post=True)
+    deal = plan_deal(table, first.button, cfg, 2, first.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (1, (2, 0))
+    assert deal.order == (2, 0, 1) and deal.blinds == (1, 2, 0) and deal.posts == (0, 0, 2)

@@ -15,8 +15,10 @@ After every hand it checks the rules of docs/rules.md (Seats, button and blinds)
 - each hand's forced bets are the ones the rules name (heads-up, dead button, moving button,
   players coming in, straddle, big-blind ante), and the engine accepts them.
 
-`make test` runs it at the settings below; a long run: ``BUTTON_EXAMPLES=5000 pytest -q
-tests/tables/test_button_properties.py``.
+`make test` runs it at the settings below; a long run: ``BUTTON_EXAMPLES=5000 BUTTON_STEPS=100
+pytest -q tests/tables/test_button_properties.py --hypothesis-show-statistics`` (the
+statistics count the situations reached: three becoming two, a player waiting for the button,
+an extra big blind, a missed blind).
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ import os
 import random
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from app.poker import HandSetup, HandState
 from app.tables.button import Deal, between, clockwise, note_missed, plan_deal, seat_dealt, sit_in
@@ -101,6 +103,11 @@ def check(table: Table, before: Before, deal: Deal) -> None:
     pbb = None if prev is None else prev.deal.blind_seats[1]
     entrants = before.waiting if cfg.tournament else before.posting
     came_in = set(order) & entrants if not before.starting else set()
+    skipped = set()  # whom the big blind passed over since the last hand
+    if pbb is not None and not before.starting and n > 2:
+        skipped = set(between(pbb, bb, size)) & set(order)
+        if not cfg.tournament:
+            skipped -= entrants
 
     # Who posts what.
     if n == 2:  # heads-up: the button posts the small blind, the other the big blind
@@ -110,11 +117,6 @@ def check(table: Table, before: Before, deal: Deal) -> None:
             # (a table starting afresh too: the two may have played the hand before)
             assert bb == next(s for s in clockwise(pbb, size) if s in at)
     else:
-        skipped = set()
-        if pbb is not None and not before.starting:
-            skipped = set(between(pbb, bb, size)) & set(order)
-            if not cfg.tournament:
-                skipped -= entrants
         for seat, i in at.items():
             blind, post, dead = deal.blinds[i], deal.posts[i], deal.dead[i]
             if seat == bb:
@@ -149,12 +151,26 @@ def check(table: Table, before: Before, deal: Deal) -> None:
             ring = before.ready | before.waiting
             if cfg.dead_button and psb is not None and psb != pbb and pbb is not None:
                 expected = next(s for s in clockwise(pbb, size) if s in ring)
-                if expected not in (psb, pbb):
+                if expected != psb:
                     assert (deal.button, sb, bb) == (psb, pbb, expected)
+                else:  # all between the last blinds: the button just before the small blind
+                    assert (deal.button, sb, bb) == ((pbb - 1) % size, pbb, expected)
             elif not cfg.dead_button:
                 assert deal.button == next(s for s in clockwise(pbutton, size)
                                            if s in before.ready)  # fmt: skip
 
+    kind = ("tournament" if cfg.tournament else "cash") + (", dead" if cfg.dead_button else "")
+    if n == 2 and prev is not None and len(prev.deal.order) > 2:
+        event(f"{kind}: three or more become two")
+    if came_in:
+        event(f"{kind}: a player comes in")
+    assert not (skipped and cfg.dead_button), "with a dead button nobody is passed over"
+    if skipped:
+        event(f"{kind}: the big blind passed a player, who posts it too")
+    if entrants - set(order) - {bb} and not before.starting:
+        event(f"{kind}: a player coming in waits for the button")
+    if deal.missed:
+        event("cash: a seat out of play misses a blind")
     if fresh or prev is None:
         return
     pocc, pdeal = prev.before.occupants, prev.deal
@@ -203,40 +219,22 @@ def play(table: Table, rng: random.Random) -> Deal | None:
     return deal
 
 
-class ButtonMachine(RuleBasedStateMachine):
+class TableMachine(RuleBasedStateMachine):
+    """What both machines share: their tables and how a player is seated."""
+
     def __init__(self) -> None:
         super().__init__()
         self.tables: dict[str, Table] = {}
-        self.tournament = False
         self.size = 6
         self.rng = random.Random(0)
         self.counter = 0
 
-    def _player(self) -> str:
-        self.counter += 1
-        return f"p{self.counter}"
-
-    @initialize(
-        dead=st.booleans(),
-        tournament=st.booleans(),
-        size=st.integers(3, 8),
-        field=st.integers(2, 20),
-        straddle=st.booleans(),
-        bba=st.sampled_from((0, 0, 2)),
-        seed=st.integers(0, 2**32 - 1),
-    )
-    def start(self, dead: bool, tournament: bool, size: int, field: int, straddle: bool,
-              bba: int, seed: int) -> None:  # fmt: skip
-        self.tournament, self.size, self.rng = tournament, size, random.Random(seed)
-        config = TableConfig(seats=size, small_blind=SB, big_blind=BB, dead_button=dead,
-                             tournament=tournament, straddle=straddle and not tournament,
-                             big_blind_ante=bba)  # fmt: skip
-        count = math.ceil(field / size) if tournament else 1
-        for t in range(count):
-            self.tables[f"T{t}"] = Table(f"T{t}", config, [None] * size)
-        if tournament:  # the director's start: round robin over the tables, seats drawn
-            for k in range(field):
-                self._seat(self.tables[f"T{k % count}"])
+    def _config(self, size: int, dead: bool, tournament: bool, straddle: bool, bba: int,
+                seed: int) -> TableConfig:  # fmt: skip
+        self.size, self.rng = size, random.Random(seed)
+        return TableConfig(seats=size, small_blind=SB, big_blind=BB, dead_button=dead,
+                           tournament=tournament, straddle=straddle,
+                           big_blind_ante=bba)  # fmt: skip
 
     def _seat(self, table: Table, number: int | None = None, stack: int = STACK,
               post: bool = False, player: str | None = None) -> None:  # fmt: skip
@@ -244,49 +242,64 @@ class ButtonMachine(RuleBasedStateMachine):
         if number is None:
             number = self.rng.choice(free)
         assert table.seats[number] is None
-        pid = player or self._player()
-        table.seats[number] = Seat(number, pid, pid, stack, waiting=True, post=post,
+        if player is None:
+            self.counter += 1
+            player = f"p{self.counter}"
+        table.seats[number] = Seat(number, player, player, stack, waiting=True, post=post,
                                    straddle=self.rng.random() < 0.5)  # fmt: skip
+
+
+class CashMachine(TableMachine):
+    """One cash table: players sit down (posting or waiting), leave, go broke and top up,
+    sit out and come back, between hands."""
+
+    @initialize(
+        dead=st.booleans(),
+        size=st.integers(3, 8),
+        players=st.integers(0, 8),
+        straddle=st.booleans(),
+        bba=st.sampled_from((0, 0, 2)),
+        seed=st.integers(0, 2**32 - 1),
+    )
+    def start(self, dead: bool, size: int, players: int, straddle: bool, bba: int,
+              seed: int) -> None:  # fmt: skip
+        config = self._config(size, dead, False, straddle, bba, seed)
+        self.tables["T0"] = Table("T0", config, [None] * size)
+        for _ in range(min(players, size)):  # seated before the first hand
+            self._seat(self.cash)
 
     @property
     def cash(self) -> Table:
         return self.tables["T0"]
 
-    # ------------------------------------------------------------------ a cash table
-    @precondition(lambda self: not self.tournament)
     @rule(seat=st.integers(0, 9), post=st.booleans())
     def sit_down(self, seat: int, post: bool) -> None:
         number = seat % self.size
         if self.cash.seats[number] is None:
             self._seat(self.cash, number, post=post)
 
-    @precondition(lambda self: not self.tournament)
     @rule(seat=st.integers(0, 9))
     def leave(self, seat: int) -> None:
         self.cash.seats[seat % self.size] = None
 
-    @precondition(lambda self: not self.tournament)
     @rule(seat=st.integers(0, 9))
     def sit_out(self, seat: int) -> None:
         s = self.cash.seats[seat % self.size]
         if s is not None:
             s.sitting_out = True
 
-    @precondition(lambda self: not self.tournament)
     @rule(seat=st.integers(0, 9), post=st.booleans())
     def come_back(self, seat: int, post: bool) -> None:
         s = self.cash.seats[seat % self.size]
         if s is not None:
             sit_in(s, post)
 
-    @precondition(lambda self: not self.tournament)
     @rule(seat=st.integers(0, 9))
     def top_up(self, seat: int) -> None:
         s = self.cash.seats[seat % self.size]
         if s is not None and s.stack == 0:
             s.stack = STACK
 
-    @precondition(lambda self: not self.tournament)
     @rule(broke=st.sets(st.integers(0, 9), max_size=3))
     def hand(self, broke: set[int]) -> None:
         deal = play(self.cash, self.rng)
@@ -297,11 +310,30 @@ class ButtonMachine(RuleBasedStateMachine):
                     assert seat is not None
                     seat.stack = 0  # lost it all: out of play until topped up
 
-    # ------------------------------------------------------------- a tournament's tables
+
+class TournamentMachine(TableMachine):
+    """A tournament's tables: late entries, and rounds (every table a hand, in lockstep as
+    the director deals them) after which bust-outs leave and the director balances, breaks
+    tables and draws the final table, down to the last two."""
+
+    @initialize(
+        dead=st.booleans(),
+        size=st.integers(3, 8),
+        field=st.integers(2, 20),
+        bba=st.sampled_from((0, 0, 2)),
+        seed=st.integers(0, 2**32 - 1),
+    )
+    def start(self, dead: bool, size: int, field: int, bba: int, seed: int) -> None:
+        config = self._config(size, dead, True, False, bba, seed)
+        count = math.ceil(field / size)
+        for t in range(count):
+            self.tables[f"T{t}"] = Table(f"T{t}", config, [None] * size)
+        for k in range(field):  # the director's start: round robin over the tables, seats drawn
+            self._seat(self.tables[f"T{k % count}"])
+
     def _left(self) -> list[str]:
         return [s.player_id for t in self.tables.values() for s in t.seats if s is not None]
 
-    @precondition(lambda self: self.tournament)
     @rule()
     def late_entry(self) -> None:
         open_tables = [t for t in self.tables.values() if None in t.seats]
@@ -310,11 +342,13 @@ class ButtonMachine(RuleBasedStateMachine):
             shortest = [t for t in open_tables if sum(s is not None for s in t.seats) == fewest]
             self._seat(self.rng.choice(shortest))
 
-    @precondition(lambda self: self.tournament and len(self._left()) >= 2)
     @rule(broke=st.sets(st.integers(0, 9), max_size=4), seed=st.integers(0, 2**32 - 1))
     def round(self, broke: set[int], seed: int) -> None:
         """Every table plays a hand (in lockstep, as the director deals them), then bust-outs
-        leave and the director balances, breaks tables or draws the final table."""
+        leave and the director balances, breaks tables or draws the final table (once one
+        player is left, the tournament is over: nothing)."""
+        if len(self._left()) < 2:
+            return
         for table in self.tables.values():
             if sum(s is not None for s in table.seats) < 2:
                 continue
@@ -352,9 +386,11 @@ class ButtonMachine(RuleBasedStateMachine):
 
 MACHINE_SETTINGS = settings(
     max_examples=int(os.environ.get("BUTTON_EXAMPLES", "150")),
-    stateful_step_count=40,
+    stateful_step_count=int(os.environ.get("BUTTON_STEPS", "40")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-TestButton = ButtonMachine.TestCase
-TestButton.settings = MACHINE_SETTINGS
+TestCashTable = CashMachine.TestCase
+TestCashTable.settings = MACHINE_SETTINGS
+TestTournamentTables = TournamentMachine.TestCase
+TestTournamentTables.settings = MACHINE_SETTINGS
