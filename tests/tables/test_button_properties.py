@@ -10,8 +10,9 @@ After every hand it checks the rules of docs/rules.md (Seats, button and blinds)
 - nobody skips a big blind: every seat the big blind moves past since the last hand is
   empty, or out of play with the big blind recorded as missed (cash), or not in yet (still
   waiting, owing what it owed), or posts a big blind (a moving button's extra big blind);
-- the button never moves backwards: it passes no player dealt in both hands (except when
-  heads-up play starts, TDA 34-B, and at a table's first hand);
+- the button never moves backwards: it passes no player dealt in both hands, but for one it
+  passes so that they post the big blind they are due (three becoming two, TDA 34-B, or
+  two becoming three);
 - each hand's forced bets are the ones the rules name (heads-up, dead button, moving button,
   players coming in, straddle, big-blind ante), and the engine accepts them.
 
@@ -189,10 +190,12 @@ def check(table: Table, before: Before, deal: Deal) -> None:
         else:
             assert seat in before.out and not cfg.tournament, f"seat {seat} passed over"
             assert deal.missed.get(seat, 0) & MISSED_BIG, f"seat {seat}: missed BB not kept"
-    # The button never moves backwards: it passes nobody dealt in both hands.
-    jump = n == 2 and len(pdeal.order) > 2  # starting heads-up, it may jump (TDA 34-B)
-    if deal.button != pdeal.button and not jump:
-        assert not set(between(pdeal.button, deal.button, size)) & both, "button backwards"
+    # The button never moves backwards: it passes nobody dealt in both hands, but for the
+    # player it passes so that they post the big blind they are due (TDA 34-B: "the button
+    # may need to be adjusted to ensure no player has the big blind twice in a row").
+    if deal.button != pdeal.button:
+        passed_over = set(between(pdeal.button, deal.button, size)) & both - {bb}
+        assert not passed_over, f"button backwards past {passed_over}"
 
 
 def play(table: Table, rng: random.Random) -> Deal | None:
