@@ -115,11 +115,11 @@ def _place(
     last_sb, last_bb = last_blinds
     if dead_button and last_sb is not None and last_bb is not None and last_sb != last_bb:
         big = _next(last_bb, ring, size)
-        if big != last_sb:
+        if last_sb in between(big, last_bb, size):
             return _Placement(last_sb, last_bb, big)
-        # The big blind comes round to the last small blind (the players are all between
-        # the last two blinds, as when heads-up play becomes three-handed): the button goes
-        # to the seat before the small blind's.
+        # The big blind came round to the last small blind or past it (the players are all
+        # between the last two blinds, as when heads-up play becomes three-handed): the
+        # button goes to the seat just before the small blind's.
         return _Placement((last_bb - 1) % size, last_bb, big)
     button = min(ready) if last_button is None else _next(last_button, ready, size)
     small = _next(button, ready, size)

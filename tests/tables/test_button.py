@@ -300,3 +300,15 @@ def test_dead_button_when_heads_up_play_becomes_three_handed() -> None:
     deal = plan_deal(table, first.button, cfg, 2, first.blind_seats)
     assert deal is not None and (deal.button, deal.blind_seats) == (1, (2, 0))
     assert deal.order == (2, 0, 1) and deal.blinds == (1, 2, 0) and deal.posts == (0, 0, 2)
+
+
+def test_dead_button_never_puts_the_big_blind_before_the_small_blind() -> None:
+    """Found by the property test. Heads-up, seat 0 had the button and the small blind and
+    seat 3 the big blind; seat 0 sits out, seat 2 is in, seat 1 waits for the big blind. The big
+    blind goes round from seat 3 to seat 1, the small blind to seat 3: the button must go just
+    before it, to seat 2 (the seat of the last small blind, 0, would put the big blind first)."""
+    cfg = TableConfig(seats=4, small_blind=1, big_blind=2, dead_button=True)
+    table = seats("o", "w", "r", "r")
+    deal = plan_deal(table, 0, cfg, 9, (0, 3))
+    assert deal is not None and (deal.button, deal.blind_seats) == (2, (3, 1))
+    assert deal.order == (3, 1, 2) and deal.blinds == (1, 2, 0)

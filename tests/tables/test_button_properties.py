@@ -110,6 +110,10 @@ def check(table: Table, before: Before, deal: Deal) -> None:
         if not cfg.tournament:
             skipped -= entrants
 
+    # Position: clockwise from the button the small blind's seat comes before the big blind.
+    if sb is not None and sb != deal.button:
+        assert bb not in between(deal.button, sb, size), "the big blind before the small"
+
     # Who posts what.
     if n == 2:  # heads-up: the button posts the small blind, the other the big blind
         assert deal.button == sb and deal.button in at and deal.button != bb
@@ -152,7 +156,7 @@ def check(table: Table, before: Before, deal: Deal) -> None:
             ring = before.ready | before.waiting
             if cfg.dead_button and psb is not None and psb != pbb and pbb is not None:
                 expected = next(s for s in clockwise(pbb, size) if s in ring)
-                if expected != psb:
+                if psb in between(expected, pbb, size):
                     assert (deal.button, sb, bb) == (psb, pbb, expected)
                 else:  # all between the last blinds: the button just before the small blind
                     assert (deal.button, sb, bb) == ((pbb - 1) % size, pbb, expected)
