@@ -58,7 +58,8 @@ class HandSetup:
     player after the largest one acts first). ``posts`` are live bets by players coming in
     out of position (they do not move the action); ``dead`` chips go straight to the main
     pot and stake nothing: a missed blind posted dead, and a big-blind ante (one player
-    antes for the table, so nobody matches it). ``antes`` are antes everyone posts alike
+    antes for the table, so nobody matches it); they are posted after the live bets, so a
+    short stack's chips go to its blind first. ``antes`` are antes everyone posts alike
     (a classic ante, a bomb pot): each is a stake matched by the others' antes.
     """
 
@@ -182,11 +183,15 @@ class HandState:
         needed = self.n * cfg.game.hole_cards + cfg.boards * 5 + cfg.game.burns
         if len(self.deck) < needed:
             raise ConfigError(f"the deck has {len(self.deck)} cards, this deal needs {needed}")
+        # Antes first; dead money after the live bets: a short big blind posts the blind
+        # before the big-blind ante (TDA RP-11, "big-blind-first"), one coming back the live
+        # big blind before the dead small blind (Robert's: "up to the size of the minimum
+        # opening bet is live. The remainder ... is not part of the player's bet").
         for kind, amounts, live in (
             ("ante", s.per_player(s.antes, "antes"), False),
-            ("dead", s.per_player(s.dead, "dead"), False),
             ("blind", s.per_player(s.blinds, "blinds"), True),
             ("post", s.per_player(s.posts, "posts"), True),
+            ("dead", s.per_player(s.dead, "dead"), False),
         ):
             for p, amount in enumerate(amounts):
                 put = min(amount, self.stacks[p])

@@ -11,7 +11,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from app.poker import Action, ActionKind, HandSetup, HandState, IllegalAction
-from app.tables.button import Deal, plan_deal
+from app.tables.button import Deal, note_missed, plan_deal, seat_dealt
 from app.tables.config import MAX_CHIPS
 from app.tables.errors import TableError
 from app.tables.fairness import hand_fields
@@ -160,9 +160,7 @@ class Dealer(TableState):
         flags = [(s.waiting, s.post, s.stack, s.missed_blinds) for s in seats]
         dealt_stacks = [s.stack for s in seats]  # before a hand over as dealt pays out
         for s in seats:
-            s.waiting = False
-            s.post = False
-            s.missed_blinds = 0  # posted, or dealt in as the big blind: settled
+            seat_dealt(s)
         if hand.state.complete:
             # Over as dealt (the blinds put everyone all in): its result is the seats' new
             # stacks, stored with the hand (`start_hand`), as `_apply` does for a last action.
@@ -274,12 +272,7 @@ class Dealer(TableState):
 
     async def _note_missed_blinds(self, missed: dict[int, int]) -> None:
         """Seats sitting out that a blind passed owe it (stored: it survives a restart)."""
-        changed = []
-        for number, bits in missed.items():
-            seat = self.seats[number]
-            if seat is not None and seat.missed_blinds | bits != seat.missed_blinds:
-                seat.missed_blinds |= bits
-                changed.append(seat)
+        changed = note_missed(self.seats, missed)
         if changed:
             try:
                 await self._store(self.store.update_seats(self.id, changed))

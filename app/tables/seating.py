@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from app.tables.button import sit_in
 from app.tables.config import MAX_CHIPS
 from app.tables.errors import TableError
 from app.tables.ledger import ledger_lines
@@ -168,15 +169,7 @@ class Seating(TableState):
         seat = self._my_seat(c)
         if seat.leaving or seat.removed:
             raise TableError("leaving", "you are leaving this table")
-        post = bool(c.data.get("post", False))
-        changed = seat.sitting_out or post != seat.post
-        if seat.sitting_out:
-            seat.sitting_out = False
-            # Back before a blind passed: play on; owing one: wait for the big blind or post.
-            seat.waiting = seat.waiting or seat.missed_blinds != 0
-        if seat.waiting:
-            seat.post = post
-        if changed:
+        if sit_in(seat, bool(c.data.get("post", False))):
             await self._save_seats(seat)
             self._emit(self._seat_record(seat))
             self._schedule_next_hand(0.0)

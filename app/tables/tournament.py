@@ -22,7 +22,8 @@ CASH_ONLY = frozenset(
 )  # fmt: skip
 #: the director's commands (no client message maps to them: app/api/messages.py)
 DIRECTOR_COMMANDS = frozenset({"t_seat", "t_unseat", "t_deal", "t_close", "t_addon"})
-STAKES = ("small_blind", "big_blind", "ante", "big_blind_ante")
+#: what a deal may change: the level's stakes, and the fixed-limit cap heads-up (TDA 48)
+STAKES = ("small_blind", "big_blind", "ante", "big_blind_ante", "cap_heads_up")
 
 
 class TournamentTable(TableState):
@@ -47,7 +48,7 @@ class TournamentTable(TableState):
             player_id=pid,
             name=str(c.data.get("name") or "player")[:32],
             stack=stack,
-            waiting=False,  # dealt in at once: a moved player takes the next big blind's seat
+            waiting=True,  # dealt in where the blinds allow (app.tables.button: TDA 8, 10)
             time_bank=self.config.time_bank,
             bot=bot,
         )

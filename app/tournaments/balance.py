@@ -1,23 +1,28 @@
-"""Which players move where, between hands (TDA): as players bust, a player from the table
-with the most players moves to the one with the fewest, taking the seat whose position costs
-the move the least; tables break as the field shrinks; when the players left fit at one
+"""Which players move where, between hands (TDA 10, 11): as players bust, a player from the
+table with the most players moves to the one with the fewest, taking the seat whose position
+costs the move the least; tables break as the field shrinks; when the players left fit at one
 table, the final table is drawn afresh.
 
-"Costs the least": the player moved is the one due to post the big blind next at the table
-they leave, and takes the empty seat that will post the big blind soonest at the new table,
-so a move neither skips a big blind nor pays one twice. A player from a table that breaks
-takes the empty seat nearest their position there (as many hands from the big blind, or
-else sooner): the one who just paid it does not pay it again at once where a later seat
-is free.
+"Costs the least" (TDA 11-A): the player moved is the one due to post the big blind next at
+the table they leave, and takes the empty seat that will post the big blind soonest at the
+new table, so a move neither skips a big blind nor pays one twice. Players from a table that
+breaks draw their new tables and seats at random (TDA 10-B: "assigned new tables and seats by
+a 2-step random process"): in a random order, each goes to a table with the fewest players
+(drawn among them) and to a free seat drawn there. Whatever seat they get, the table deals
+them in only where the blinds allow (`app.tables.button`: not between the button and the
+small blind, TDA 10-A).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import math
+import random
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+#: the draw of seats for players from a broken table when the caller gives none
+_SYSTEM: random.Random = secrets.SystemRandom()
 
 
 @dataclass(frozen=True)
@@ -70,71 +75,60 @@ def _mover(t: TableSeats) -> tuple[int, str]:
     return seat, t.players[seat]
 
 
-def _landing(t: TableSeats, due: int = 0) -> int:
-    """The free seat whose big blind comes nearest `due` hands from now (sooner on a tie)."""
+def _landing(t: TableSeats) -> int:
+    """The free seat whose big blind comes soonest."""
     occupied = set(t.players)
     free = [s for s in range(t.seats) if s not in occupied]
     if not free:
         raise ValueError(f"table {t.table} has no free seat")
 
-    def cost(s: int) -> tuple[int, int, int]:
-        hands = hands_to_big_blind(s, occupied, t.button, t.seats)
-        return abs(hands - due), hands, s
-
-    return min(free, key=cost)
+    return min(free, key=lambda s: (hands_to_big_blind(s, occupied, t.button, t.seats), s))
 
 
-def _move(
-    tables: dict[str, TableSeats], source: str, target: str, origin: TableSeats | None = None
-) -> tuple[Move, int, bool]:
-    """Move one player; with the hands they were from the big blind where they sat (at
-    `origin`, the table before it began to break), and whether they paid it last hand."""
+def _move(tables: dict[str, TableSeats], source: str, target: str) -> Move:
+    """Balance: move the player due the big blind to the seat that posts it soonest."""
     src, dst = tables[source], tables[target]
     seat, player = _mover(src)
-    # Balancing moves the player due the big blind (0 hands): the soonest seat. A table that
-    # breaks sends everyone: each to the seat nearest their position.
-    at = origin or src
-    due = hands_to_big_blind(seat, set(at.players), at.button, at.seats)
-    to = _landing(dst, due)
-    left = {s: p for s, p in src.players.items() if s != seat}
-    tables[source] = TableSeats(src.table, src.seats, left, src.button)
-    tables[target] = TableSeats(dst.table, dst.seats, {**dst.players, to: player}, dst.button)
-    return Move(player, source, seat, target, to), due, due == len(at.players) - 1 > 0
+    to = _landing(dst)
+    return _relocate(tables, Move(player, source, seat, target, to))
 
 
-#: the most seat assignments tried for the players a broken table sends to one table
-JOINT_LIMIT = 5000
+def _relocate(tables: dict[str, TableSeats], move: Move) -> Move:
+    src, dst = tables[move.from_table], tables[move.to_table]
+    left = {s: p for s, p in src.players.items() if s != move.from_seat}
+    tables[move.from_table] = TableSeats(src.table, src.seats, left, src.button)
+    joined = {**dst.players, move.to_seat: move.player}
+    tables[move.to_table] = TableSeats(dst.table, dst.seats, joined, dst.button)
+    return move
 
 
-def _seat_together(before: TableSeats, arrivals: list[tuple[Move, int, bool]]) -> list[Move]:
-    """Seat the players a broken table sends to one table together: seated one by one, a
-    later one can sit just before an earlier one and push their big blind back (or make
-    the one who just paid it pay it again at once). Tried over the assignments of free
-    seats: first nobody pays the big blind twice running, then each nearest their position,
-    then sooner."""
-    free = [s for s in range(before.seats) if s not in before.players]
-    if math.perm(len(free), len(arrivals)) > JOINT_LIMIT:
-        return [m for m, _, _ in arrivals]
-    best: tuple[tuple[int, int, int], tuple[int, ...]] | None = None
-    for seats in itertools.permutations(free, len(arrivals)):
-        occupied = set(before.players) | set(seats)
-        hands = [hands_to_big_blind(s, occupied, before.button, before.seats) for s in seats]
-        twice = sum(1 for h, (_, _, paid) in zip(hands, arrivals, strict=True) if paid and h == 0)
-        near = sum(abs(h - due) for h, (_, due, _) in zip(hands, arrivals, strict=True))
-        cost = (twice, near, sum(hands))
-        if best is None or cost < best[0]:
-            best = (cost, seats)
-    assert best is not None
-    return [
-        dataclasses.replace(m, to_seat=s) for (m, _, _), s in zip(arrivals, best[1], strict=True)
-    ]
+def _break(tables: dict[str, TableSeats], victim: str, rng: random.Random) -> list[Move]:
+    """Send every player of `victim` elsewhere by the draw: a table with the fewest players,
+    then a free seat there."""
+    players = sorted(tables[victim].players.items())
+    rng.shuffle(players)
+    moves = []
+    for seat, player in players:
+        others = [k for k in tables if k != victim]
+        fewest = min(len(tables[k].players) for k in others)
+        target = rng.choice([k for k in others if len(tables[k].players) == fewest])
+        dst = tables[target]
+        free = [s for s in range(dst.seats) if s not in dst.players]
+        if not free:
+            raise ValueError(f"table {target} has no free seat")
+        moves.append(_relocate(tables, Move(player, victim, seat, target, rng.choice(free))))
+    return moves
 
 
-def plan(tables: Sequence[TableSeats], draw: Sequence[str] | None = None) -> Plan:
+def plan(
+    tables: Sequence[TableSeats],
+    draw: Sequence[str] | None = None,
+    rng: random.Random = _SYSTEM,
+) -> Plan:
     """The moves that keep the tables within one player of each other, breaking a table when
     the players fit at one table fewer. `draw`: the players in a random order, used to seat
     the final table when the field fits at one table (seat k gets `draw[k]`, the final
-    table is the first of `tables`)."""
+    table is the first of `tables`); `rng` draws the seats of players from broken tables."""
     live = {t.table: t for t in tables}
     total = sum(len(t.players) for t in tables)
     if not tables:
@@ -150,34 +144,16 @@ def plan(tables: Sequence[TableSeats], draw: Sequence[str] | None = None) -> Pla
     moves: list[Move] = []
     broken: list[str] = []
     needed = max(1, math.ceil(total / per_table))
-    before = dict(live)
-    arrivals: dict[str, list[tuple[Move, int, bool]]] = {}
-    sequence: list[Move] = []
     while len(live) > needed:
         # Break the table with the fewest players (the last one of those on a tie).
         victim = min(reversed(list(live)), key=lambda k: len(live[k].players))
-        origin = live[victim]
-        while live[victim].players:
-            others = [k for k in live if k != victim]
-            target = min(others, key=lambda k: len(live[k].players))
-            move = _move(live, victim, target, origin)
-            arrivals.setdefault(target, []).append(move)
-            sequence.append(move[0])
+        moves += _break(live, victim, rng)
         del live[victim]
         broken.append(victim)
-    if set(arrivals) & set(broken):  # moved twice (two tables broke): in the order decided
-        moves += sequence
-    else:
-        for target, came in arrivals.items():
-            seated = _seat_together(before[target], came)
-            moves += seated
-            t = before[target]
-            players = {**t.players, **{m.to_seat: m.player for m in seated}}
-            live[target] = TableSeats(t.table, t.seats, players, t.button)
     while True:
         most = max(live, key=lambda k: len(live[k].players))
         fewest = min(live, key=lambda k: len(live[k].players))
         if len(live[most].players) - len(live[fewest].players) <= 1:
             break
-        moves.append(_move(live, most, fewest)[0])
+        moves.append(_move(live, most, fewest))
     return Plan(tuple(moves), tuple(broken))

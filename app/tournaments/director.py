@@ -103,6 +103,9 @@ class Director:
         self._timer: asyncio.TimerHandle | None = None
         #: stacks of players between their table and the next (moves, the final table draw)
         self._carried: dict[str, int] = {}
+        #: this round's bust-outs at every table (entry -> stack at the start of the hand),
+        #: placed together when the round ends (`_place_round`)
+        self._round_busts: dict[str, int] = {}
 
     @classmethod
     async def restore(
@@ -139,13 +142,11 @@ class Director:
                 entry.table, entry.seat = tid, s.number
                 if s.stack == 0 and not d.tables[tid].playing and entry.place is None:
                     busted.append((tid, s.player_id))  # out in the hand before the crash
-        if busted:
-            for key, place in d.standings.bust({d.live[p]: 0 for _, p in busted}).items():
-                d.entries[key].place = place
-            for tid, pid in busted:
-                del d.live[pid]
-                await d._unseat(tid, pid)
-                d._carried.pop(pid, None)
+        # Out in the round before the crash (their stacks at its start are not kept: they
+        # share); placed with the rest of that round if a table still plays it.
+        d._round_busts = {d.live[pid]: 0 for _, pid in busted}
+        if not any(t.playing for t in d.tables.values()):
+            await d._place_round()
         if d.status == "running":
             d._since = d.clock()
             d._deal_all()
@@ -244,8 +245,9 @@ class Director:
 
     async def _seat_late(self, pid: str) -> None:
         open_seats = [t for t in self.tables.values() if len(t.seats) < self.settings.seats]
-        if open_seats:
-            target = min(open_seats, key=lambda t: len(t.seats)).id
+        if open_seats:  # a table drawn among the shortest, then a seat (TDA 8-A)
+            fewest = min(len(t.seats) for t in open_seats)
+            target = _draw.choice([t.id for t in open_seats if len(t.seats) == fewest])
         else:
             level = self.settings.schedule.levels[self.settings.schedule.at(self.elapsed()).level]
             config = self._table_config(level, len(self.tables))
@@ -324,6 +326,7 @@ class Director:
             decision_time=s.decision_time,
             time_bank=s.time_bank,
             cap_heads_up=True,
+            dead_button=True,  # TDA 32: "Tournament play will use a dead button."
             tournament=True,
         )
 
@@ -450,9 +453,11 @@ class Director:
             if len(state.seats) < 2:
                 continue
             table = self.registry.get(state.id)
+            # TDA 48: the fixed-limit cap holds heads-up until the event is down to two.
             result = await table.request(
                 "t_deal", None, small_blind=level.small_blind, big_blind=level.big_blind,
-                ante=level.ante, big_blind_ante=level.big_blind_ante)  # fmt: skip
+                ante=level.ante, big_blind_ante=level.big_blind_ante,
+                cap_heads_up=len(self.live) > 2)  # fmt: skip
             state.playing = True
             self.hands.append(HandLog(state.id, int(result["hand"]), moment.level, elapsed))
 
@@ -473,31 +478,43 @@ class Director:
                 total = sum(sum(t.stacks.values()) for t in self.tables.values())
                 self.hands[k] = HandLog(h.table, h.number, h.level, h.elapsed, total)
                 break
-        busted = {p: started.get(p, 0) for p, s in stacks.items() if s == 0}
-        if busted:
-            out = [self.entry_of(p) for p in busted]
-            for key, place in self.standings.bust({e.key: busted[e.player_id]
-                                                   for e in out}).items():  # fmt: skip
-                self.entries[key].place = place
-            with contextlib.suppress(TableError):  # in memory; all stored again at the end
-                await self._write(self.store.save_places(self.id, out))
-            for entry in out:
-                pid = entry.player_id
-                await self.registry.get(state.id).request("t_unseat", None, player_id=pid)
-                state.seats = {n: p for n, p in state.seats.items() if p != pid}
-                del state.stacks[pid]
-                entry.table = entry.seat = None
-                del self.live[pid]
+        for p, stack in stacks.items():
+            if stack == 0 and p in self.live:
+                self._round_busts[self.live[p]] = started.get(p, 0)
+        if any(t.playing for t in self.tables.values()):
+            return  # the round ends with the last table's hand
+        await self._place_round()
         if self.standings.left == 1:
             await self._finish()
             return
-        if any(t.playing for t in self.tables.values()):
-            return  # the round ends with the last table's hand
         if (kind := self._chop_agreed()) is not None:
             await self._finish(kind)  # the players left agreed a deal
             return
         await self._balance()
         self._deal_all(self.between_hands)
+
+    async def _place_round(self) -> None:
+        """Place the round's bust-outs and take them off their tables. Every table plays one
+        hand a round and the next round waits for all (hand for hand), so they went out in
+        the same hand: the larger stack at its start finishes better, equal stacks share
+        (`Standings.bust`; TDA RP-8, PokerStars' "synchronized" hand)."""
+        busts, self._round_busts = self._round_busts, {}
+        if not busts:
+            return
+        out = [self.entries[key] for key in busts]
+        for key, place in self.standings.bust(busts).items():
+            self.entries[key].place = place
+        with contextlib.suppress(TableError):  # in memory; all stored again at the end
+            await self._write(self.store.save_places(self.id, out))
+        for entry in out:
+            pid, table_id = entry.player_id, entry.table
+            if table_id is not None and table_id in self.tables:
+                await self.registry.get(table_id).request("t_unseat", None, player_id=pid)
+                state = self.tables[table_id]
+                state.seats = {n: q for n, q in state.seats.items() if q != pid}
+                state.stacks.pop(pid, None)
+            entry.table = entry.seat = None
+            del self.live[pid]
 
     async def _balance(self) -> None:
         """Moves between hands: balance, break tables, draw the final table."""
@@ -505,7 +522,7 @@ class Director:
                  for t in self.tables.values()]  # fmt: skip
         players = [p for t in self.tables.values() for p in t.seats.values()]
         self.shuffle(players)
-        decided = plan(seats, players)
+        decided = plan(seats, players, rng=_draw)  # TDA 10-B: a broken table's seats drawn
         if decided.final is not None:
             final_id, draw = decided.final
             for t in list(self.tables.values()):
@@ -540,7 +557,9 @@ class Director:
             winner = next(k for k, e in self.entries.items() if e.place is None)
             self.standings.win(winner)
             self.entries[winner].place = 1
-        for key, prize in prizes(self.standings.places, amounts).items():
+        # Shared places' odd units go to the earliest entries (`prizes`): registration order.
+        places = {k: self.standings.places[k] for k in self.entries if k in self.standings.places}
+        for key, prize in prizes(places, amounts).items():
             self.entries[key].prize = chopped.get(key, prize)
         self._elapsed, self._since = self.elapsed(), None
         self.status = "finished"
@@ -623,6 +642,7 @@ class Director:
             "entries": len(self.entries),
             "average_stack": chips // len(left) if left and chips else 0,
             "payouts": split(self.prize_pool(), self.payouts()),
+            "hand_for_hand": self.hand_for_hand(),
             "prize_pool": self.prize_pool(),
             "addon": {
                 "chips": self.settings.addon_chips,
@@ -635,6 +655,15 @@ class Director:
             else None,
             "standings": self.results(),
         }
+
+    def hand_for_hand(self) -> bool:
+        """Near the money at more than one table: the next round can burst the bubble. The
+        tables always play a round a hand each and wait for each other (`_on_hand_ended`),
+        so every round is played hand for hand; this says the bubble is near (TDA RP-8)."""
+        if self.status not in ("running", "paused") or len(self.tables) < 2:
+            return False
+        paid = sum(1 for amount in split(self.prize_pool(), self.payouts()) if amount > 0)
+        return 0 < paid < self.standings.left <= paid + len(self.tables)
 
     def results(self) -> list[dict[str, Any]]:
         """The places given so far, best first: place, player, prize."""

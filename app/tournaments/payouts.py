@@ -1,36 +1,46 @@
 """Payouts: percentages of a prize pool split into whole units (chips or money) that add up
-exactly, presets by field size, and places that share a prize.
+exactly, presets that scale with the field, and places that share a prize.
 
 Percentages are in basis points (1/100 of a percent) so that they add up to exactly 10,000.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 
-#: (largest field, basis points per place) for fields up to that size; the last row beyond
-PRESETS: tuple[tuple[int, tuple[int, ...]], ...] = (
-    (4, (10_000,)),
-    (7, (6_500, 3_500)),
-    (10, (5_000, 3_000, 2_000)),
-    (20, (4_000, 2_500, 1_700, 1_100, 700)),
-    (30, (3_500, 2_200, 1_500, 1_100, 900, 800)),
-    (50, (3_000, 2_000, 1_400, 1_100, 900, 700, 500, 400)),
-    (10**9, (2_600, 1_700, 1_200, 950, 800, 700, 600, 550, 450, 450)),
-)
 WHOLE = 10_000
+#: the sit-and-go presets: 1, 2 or 3 places paid
+SMALL: dict[int, tuple[int, ...]] = {1: (10_000,), 2: (6_500, 3_500), 3: (5_000, 3_000, 2_000)}
 
 
 class BadPayout(ValueError):
     """Percentages that cannot be paid (the message says why)."""
 
 
+def places_paid(field: int) -> int:
+    """How many places a preset pays: 1 up to 4 players, 2 up to 7, 3 up to 27, then an
+    eighth of the field, rounded (12.5%: standard structures pay 10-15% of the field)."""
+    if field <= 4:
+        return 1
+    if field <= 7:
+        return 2
+    return max(3, (field + 4) // 8)
+
+
+@functools.lru_cache(maxsize=256)
 def preset(field: int) -> tuple[int, ...]:
-    """The basis points paid to places 1, 2, ... for a field of `field` players."""
+    """The basis points paid to places 1, 2, ... for a field of `field` players: the
+    sit-and-go splits up to three places, beyond that place k weighs 1/(k + 1/4) (a first
+    prize of about 45% with four places paid, 27% with fifteen, 16% with 125, and a last of
+    over a buy-in), in whole basis points that add up to 10,000 (`split`)."""
     if field < 2:
         raise BadPayout("a tournament has at least two players")
-    return next(points for largest, points in PRESETS if field <= largest)
+    paid = places_paid(field)
+    if paid in SMALL:
+        return SMALL[paid]
+    return tuple(split(WHOLE, [4 * 10**12 // (4 * k + 1) for k in range(1, paid + 1)]))
 
 
 def check(points: Sequence[int], field: int) -> None:
@@ -66,8 +76,10 @@ def split(pool: int, points: Sequence[int]) -> list[int]:
 
 def prizes(places: Mapping[str, int], amounts: Sequence[int]) -> dict[str, int]:
     """Each player's prize, from their place (1 is first) and the prize of each place.
-    Players sharing a place share the prizes of the places they cover equally, the odd
-    units going one each to the first of them in `places`' order."""
+    Players sharing a place share the prizes of the places they cover equally, in whole
+    units: each gets the sum divided by their number, rounded down, and the units left one
+    each to the first of them in `places`' order (the director lists entries in the order
+    they registered). Adds up to what the places cover."""
     out: dict[str, int] = {}
     groups: dict[int, list[str]] = {}
     for player, place in places.items():

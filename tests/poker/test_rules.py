@@ -791,3 +791,28 @@ def test_high_card_odd_chip_for_the_low_is_the_lowest_hole_card_used() -> None:
     show_all(s)
     lows = {a.player + 1: a.amount for a in awards(s) if a.half == "low"}
     assert lows == {1: 1, 2: 2}
+
+
+def test_a_short_big_blind_posts_the_blind_before_the_big_blind_ante() -> None:
+    """TDA 2024 RP-11: "If a single-payer ante is used, the big blind ante format (BBA) with
+    big-blind-first calculation is recommended." Issue 25's case: at 50-100 with a 100 big-blind
+    ante, the big blind holding 150 posts the blind in full (live) and 50 of the ante; called
+    by both, they play for 350 (three big blinds and the 50), not 250 (ante first)."""
+    cfg = config(small_bet=100)
+    s = HandState(HandSetup(cfg, (1000, 150, 1000), blinds=(50, 100, 0), dead=(0, 100, 0)),
+                  list(range(52)))  # fmt: skip
+    assert (s.bets[1], s.dead[1], s.stacks[1]) == (100, 50, 0)
+    act(s, "p3 c, p1 c")  # the button calls, the small blind completes: the flop
+    assert s.street is Street.FLOP
+    main, *side = s.pots()
+    assert (main.amount, set(main.eligible)) == (350, {0, 1, 2}) and not side
+
+
+def test_a_short_returning_player_posts_the_live_big_blind_before_the_dead_small() -> None:
+    """Robert's (Buttons and Blinds): "If a player chooses to post the total amount of the
+    blinds, an amount up to the size of the minimum opening bet is live. The remainder is taken
+    by the dealer to the center of the pot and is not part of the player's bet." """
+    cfg = config(small_bet=2)
+    s = HandState(HandSetup(cfg, (100, 100, 2, 100), blinds=(1, 2, 0, 0), posts=(0, 0, 2, 0),
+                            dead=(0, 0, 1, 0)), list(range(52)))  # fmt: skip
+    assert (s.bets[2], s.dead[2], s.stacks[2]) == (2, 0, 0)

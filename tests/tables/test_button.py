@@ -1,7 +1,10 @@
-"""The seat rules: who is dealt in, the moving button, the blinds, waiting and posting."""
+"""The seat rules: who is dealt in, the moving button, the blinds, waiting and posting.
+(The same rules under random changes of a table: test_button_properties.py.)"""
+
+import pytest
 
 from app.poker import HandSetup, HandState
-from app.tables.button import plan_deal
+from app.tables.button import Deal, note_missed, plan_deal, seat_dealt
 from app.tables.config import TableConfig
 from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat
 
@@ -141,8 +144,11 @@ def test_dead_button_moves_the_blinds_as_if_every_seat_were_filled() -> None:
     assert deal is not None and deal.button == 1  # a dead button on the empty seat
     assert deal.order == (2, 3, 0) and deal.blinds == (1, 2, 0)  # nobody skips the big blind
     moving = plan_deal(table, first.button, CFG, 2, first.blind_seats)
-    assert moving is not None and moving.button == 2 and moving.blinds == (1, 2, 0)
-    assert moving.order == (3, 0, 2)  # moving button: seat 2, big blind last hand, skips it
+    assert moving is not None and moving.button == 2 and moving.order == (3, 0, 2)
+    # Moving button: seat 2, big blind last hand, takes the button; seat 3, due the big
+    # blind, would skip it, so posts one too, live (Robert's: "There may be more than one
+    # big blind").
+    assert moving.blinds == (0, 2, 0) and moving.posts == (2, 0, 0)
     table[2] = None  # the big blind leaves: next hand has no small blind (a dead small blind)
     table[4] = Seat(4, "p4", "p4", 100, waiting=False)
     again = plan_deal(table, deal.button, cfg, 3, deal.blind_seats)
@@ -151,3 +157,158 @@ def test_dead_button_moves_the_blinds_as_if_every_seat_were_filled() -> None:
     table[3] = None
     last = plan_deal(table, again.button, cfg, 4, again.blind_seats)
     assert last is not None and last.button == 4 and last.order == (0, 4)  # heads-up: moving
+
+
+def after(table: list[Seat | None], deal: Deal) -> None:
+    """What the table does to its seats once a hand is dealt."""
+    for number in deal.order:
+        seat = table[number]
+        assert seat is not None
+        seat_dealt(seat)
+    note_missed(table, deal.missed)
+
+
+# ------------------------------------------------------------------- issue 25 rulings
+@pytest.mark.parametrize("dead_button", [False, True])
+def test_three_to_two_the_last_big_blind_does_not_post_it_again(dead_button: bool) -> None:
+    """TDA 34-B: "Heads-up, the small blind is the button, is dealt the last card, and acts
+    first pre-flop and last on all other betting rounds. Starting heads-up play, the button
+    may need to be adjusted to ensure no player has the big blind twice in a row." Robert's
+    (Buttons and Blinds): "In heads-up play with two blinds, the small blind is on the
+    button." The button busts three-handed: the big blind goes to the small blind's player,
+    and the last big blind takes the button and the small blind."""
+    cfg = CFG.with_stakes(dead_button=dead_button)
+    table = seats("r", "r", "r")
+    first = plan_deal(table, 2, cfg, 1)
+    assert first is not None and (first.button, first.blind_seats) == (0, (1, 2))
+    after(table, first)
+    table[0] = None  # the button busts
+    deal = plan_deal(table, first.button, cfg, 2, first.blind_seats)
+    assert deal is not None and deal.button == 2 and deal.blind_seats == (2, 1)
+    assert deal.order == (1, 2) and deal.blinds == (2, 1)  # seat 1 the big, the button the small
+    after(table, deal)
+    again = plan_deal(table, deal.button, cfg, 3, deal.blind_seats)
+    assert again is not None and again.blind_seats == (1, 2)  # heads-up they alternate
+
+
+@pytest.mark.parametrize("dead_button", [False, True])
+def test_a_new_player_between_the_button_and_the_blinds_waits_for_the_button(
+    dead_button: bool,
+) -> None:
+    """Robert's (Buttons and Blinds): "A new player cannot be dealt in between the big blind
+    and the button." Last hand: button 0, small blind 2, big blind 4; next: button 2, blinds
+    4 and 5. A player sitting down at seat 3 to post is not dealt in (dealt in, the moving
+    button would reach them next and seats 4 and 5 would post the same blinds again); once
+    the button has passed, they post and play."""
+    cfg = TableConfig(seats=6, small_blind=1, big_blind=2, dead_button=dead_button)
+    table = seats("r", None, "r", None, "r", "r")
+    last = plan_deal(table, 5, cfg, 1)
+    assert last is not None and (last.button, last.blind_seats) == (0, (2, 4))
+    after(table, last)
+    table[3] = Seat(3, "new", "new", 100, waiting=True, post=True)
+    deal = plan_deal(table, last.button, cfg, 2, last.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (2, (4, 5))
+    assert 3 not in deal.order and not any(deal.posts)
+    after(table, deal)
+    later = plan_deal(table, deal.button, cfg, 3, deal.blind_seats)
+    assert later is not None and (later.button, later.blind_seats) == (4, (5, 0))
+    assert 3 in later.order and later.posts[later.order.index(3)] == 2  # behind the button
+    assert later.order[-1] == 4
+
+
+TOURNAMENT = TableConfig(seats=6, small_blind=1, big_blind=2, dead_button=True,
+                         tournament=True)  # fmt: skip
+
+
+def test_a_player_seated_by_the_director_is_dealt_in_except_between_the_button_and_sb() -> None:
+    """TDA 8-A (late entries, re-entries): "They will randomly draw a seat and table ... and
+    are dealt in except between the small blind and button." TDA 10-A: "New players entering
+    the tournament and players from broken tables can get any seat including the small or big
+    blind or the button and be dealt in except between the SB and button." TDA 32:
+    "Tournament play will use a dead button." Last hand: button 0, blinds 2 and 4."""
+    table = seats("r", None, "r", None, "r", None)
+    last = plan_deal(table, 5, TOURNAMENT, 1)
+    assert last is not None and (last.button, last.blind_seats) == (0, (2, 4))
+    after(table, last)
+    # Next hand: button 2, small blind 4, big blind the next player after 4.
+    table[3] = Seat(3, "late", "late", 100, waiting=True)  # between the button and the SB
+    table[5] = Seat(5, "moved", "moved", 100, waiting=True)  # the big blind's seat
+    deal = plan_deal(table, last.button, TOURNAMENT, 2, last.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (2, (4, 5))
+    assert deal.order == (4, 5, 0, 2) and deal.blinds == (1, 2, 0, 0)  # 5 posts the big blind
+    assert not any(deal.posts)
+    after(table, deal)
+    later = plan_deal(table, deal.button, TOURNAMENT, 3, deal.blind_seats)
+    assert later is not None and (later.button, later.blind_seats) == (4, (5, 0))
+    assert later.order == (5, 0, 2, 3, 4)  # the button has passed seat 3: dealt in, no post
+    assert later.blinds == (1, 2, 0, 0, 0) and not any(later.posts)
+
+
+def test_a_player_seated_in_the_small_blind_seat_posts_it() -> None:
+    """TDA 10-A: "can get any seat including the small or big blind or the button"."""
+    table = seats("r", "r", "r", "r", None, None)
+    last = plan_deal(table, 3, TOURNAMENT, 1)
+    assert last is not None and last.blind_seats == (1, 2)
+    after(table, last)
+    table[2] = Seat(2, "new", "new", 100, waiting=True)  # the big blind moved away
+    deal = plan_deal(table, last.button, TOURNAMENT, 2, last.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (1, (2, 3))
+    assert deal.order == (2, 3, 0, 1) and deal.blinds == (1, 2, 0, 0)
+
+
+def test_tournament_dead_button_when_the_big_blind_busts() -> None:
+    """TDA 32: "Tournament play will use a dead button." The big blind busts: the next
+    player posts the big blind (not skipped), the small blind is dead, the button stays."""
+    table = seats("r", "r", "r", "r", "r")
+    last = plan_deal(table, 4, TOURNAMENT, 1)
+    assert last is not None and (last.button, last.blind_seats) == (0, (1, 2))
+    after(table, last)
+    table[2] = None
+    deal = plan_deal(table, last.button, TOURNAMENT, 2, last.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (1, (2, 3))
+    assert deal.order == (3, 4, 0, 1) and deal.blinds == (2, 0, 0, 0)
+
+
+def test_a_broke_cash_player_misses_the_blinds_and_owes_them_topped_up() -> None:
+    """Robert's (Buttons and Blinds): "A player who goes all in and loses is obligated to make
+    up the blinds if they are missed before a rebuy is made." """
+    table = seats("r", "r", "r", "r")
+    broke = table[3]
+    assert broke is not None
+    broke.stack = 0
+    deal = plan_deal(table, 1, CFG, 5)  # button 2, blinds 0 and 1: the small blind passes 3
+    assert deal is not None and 3 not in deal.order and deal.missed == {3: MISSED_SMALL}
+    after(table, deal)
+    broke.stack = 100  # topped up: owes the small blind, waits for the big blind or posts
+    assert broke.waiting
+    deal = plan_deal(table, deal.button, CFG, 6, deal.blind_seats)
+    assert deal is not None and 3 not in deal.order
+
+
+def test_dead_button_when_heads_up_play_becomes_three_handed() -> None:
+    """Robert's (dead button): "The big blind is posted by the player due for it, and the small
+    blind and button are positioned accordingly." Heads-up, seat 0 has the button and the small
+    blind, seat 2 the big blind; a player sits down at seat 1 to post. Seat 0 is due the big
+    blind, seat 2 posts the small blind, and the button goes to seat 1, just before it (the
+    small blind's seat of last hand, the button's, is the big blind's now)."""
+    cfg = CFG.with_stakes(dead_button=True, seats=3)
+    table = seats("r", None, "r")
+    first = plan_deal(table, None, cfg, 1)
+    assert first is not None and (first.button, first.blind_seats) == (0, (0, 2))
+    after(table, first)
+    table[1] = Seat(1, "new", "new", 100, waiting=True, post=True)
+    deal = plan_deal(table, first.button, cfg, 2, first.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (1, (2, 0))
+    assert deal.order == (2, 0, 1) and deal.blinds == (1, 2, 0) and deal.posts == (0, 0, 2)
+
+
+def test_dead_button_never_puts_the_big_blind_before_the_small_blind() -> None:
+    """Found by the property test. Heads-up, seat 0 had the button and the small blind and
+    seat 3 the big blind; seat 0 sits out, seat 2 is in, seat 1 waits for the big blind. The big
+    blind goes round from seat 3 to seat 1, the small blind to seat 3: the button must go just
+    before it, to seat 2 (the seat of the last small blind, 0, would put the big blind first)."""
+    cfg = TableConfig(seats=4, small_blind=1, big_blind=2, dead_button=True)
+    table = seats("o", "w", "r", "r")
+    deal = plan_deal(table, 0, cfg, 9, (0, 3))
+    assert deal is not None and (deal.button, deal.blind_seats) == (2, (3, 1))
+    assert deal.order == (3, 1, 2) and deal.blinds == (1, 2, 0)

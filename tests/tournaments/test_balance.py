@@ -89,3 +89,23 @@ def test_thirty_players_shrinking_stay_balanced() -> None:
         players = [q for t in tables.values() for q in t.players.values()]
         assert len(players) == len(set(players))
     assert len(tables) >= 1
+
+
+def test_players_from_a_broken_table_draw_their_tables_and_seats() -> None:
+    """TDA 10-B: "Players from a broken table will be assigned new tables and seats by a 2-step
+    random process." The same table breaking seats its players differently from one draw to
+    the next (they were seated by their old position, the same every time), each draw keeping
+    the tables balanced and every player seated once, in a free seat."""
+    a = TableSeats("A", 6, {i: f"a{i}" for i in range(4)}, 0)
+    b = TableSeats("B", 6, {i: f"b{i}" for i in range(4)}, 0)
+    c = TableSeats("C", 6, {0: "c0", 2: "c2", 4: "c4"}, 0)
+    draws = set()
+    for seed in range(20):
+        p = plan([a, b, c], rng=random.Random(seed))
+        assert p.broken == ("C",) and {m.player for m in p.moves} == {"c0", "c2", "c4"}
+        landed = [(m.to_table, m.to_seat) for m in p.moves]
+        assert len(set(landed)) == 3
+        assert all(seat not in (a if t == "A" else b).players for t, seat in landed)
+        assert sorted(sum(1 for t, _ in landed if t == x) for x in "AB") == [1, 2]
+        draws.add(tuple(sorted((m.player, m.to_table, m.to_seat) for m in p.moves)))
+    assert len(draws) > 5

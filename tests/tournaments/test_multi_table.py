@@ -15,7 +15,9 @@ because A broke; the final table's draw is a fresh draw and is left out):
    sitting there, P would have posted the big blind sooner. (A free seat before that big
    blind is not counted: sitting between the last button and the small blind would only
    have made P the button or the small blind.)
-3. Not skipped, at the new table: P is dealt in at once (in every round), and in B's hands
+3. Not skipped, at the new table: P is dealt in at once (in every round) unless P's seat lies
+   between the button and the small blind (TDA 10-A: P then waits for the button to pass,
+   and only then), and in B's hands
    from P's arrival the big blind never passes P's seat without P posting it, while the
    players at B stay those of P's first hand there (a bust moves the button on past the
    seats it emptied: docs/protocol.md section 7, and may so skip a big blind, moved or not).
@@ -115,6 +117,8 @@ class Dealt:
     players: tuple[str, ...]
     small: int | None
     big: int
+    button: int
+    occupants: dict[int, str]  # every seated player by seat, dealt in or waiting
 
 
 def record_hands(director: Director, registry: TableRegistry) -> dict[tuple[str, int], Dealt]:
@@ -127,7 +131,10 @@ def record_hands(director: Director, registry: TableRegistry) -> dict[tuple[str,
         hand = table.hand
         assert hand is not None and hand.blind_seats[1] is not None
         dealt[(table.id, hand.number)] = Dealt(table.id, len(table.seats), hand.seats,
-                                               hand.players, *hand.blind_seats)  # type: ignore[arg-type]  # fmt: skip
+                                               hand.players, *hand.blind_seats,  # type: ignore[arg-type]
+                                               hand.button,
+                                               {s.number: s.player_id for s in table.seats
+                                                if s is not None})  # fmt: skip
         tell(event)
 
     director.hand_ended = record  # type: ignore[method-assign]
@@ -155,8 +162,13 @@ def check_big_blinds(director: Director, dealt: dict[tuple[str, int], Dealt]) ->
     moves = 0
     for p, seen in where.items():
         for (r0, before), (r1, after) in itertools.pairwise(seen):
-            assert r1 == r0 + 1, (p, r0, r1)  # dealt in every round, at once after a move
+            for r in range(r0 + 1, r1):  # not dealt in: waiting between button and SB
+                hand = rounds[r][after.table]
+                assert hand.small is not None
+                seat = next(n for n, q in hand.occupants.items() if q == p)
+                assert seat in between(hand.button, hand.small, hand.size), (p, r)
             if before.table == after.table:
+                assert r1 == r0 + 1, (p, r0, r1)  # dealt in every round where they sit
                 continue
             if len(rounds[r0]) > 1 and len(rounds[r1]) == 1:
                 continue  # the final table's draw

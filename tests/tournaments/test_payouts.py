@@ -18,7 +18,25 @@ def test_presets_add_up_to_the_whole_and_pay_fewer_places_than_players(field: in
 def test_presets_by_field_size() -> None:
     assert preset(6) == (6_500, 3_500)
     assert preset(10) == (5_000, 3_000, 2_000)
-    assert len(preset(30)) == 6
+    assert len(preset(30)) == 4 and len(preset(120)) == 15 and len(preset(500)) == 63
+
+
+def test_presets_scale_with_the_field_up_to_a_thousand_entrants() -> None:
+    """Issue 25: presets paid at most 10 places (120 players: 8% paid, 500: 2%). Standard
+    structures pay about 10-15% of the field: from 28 players an eighth of it is paid, in
+    whole basis points adding up to the whole, never more to a worse place, the last paid
+    place over a buy-in (its share of a pool of `field` buy-ins), and whole units of any
+    pool that add up to it."""
+    for field in range(2, 1001):
+        points = preset(field)
+        check(points, field)
+        if field >= 28:
+            assert 0.10 <= len(points) / field <= 0.15, field
+            assert points[-1] * field >= WHOLE, field
+        amounts = split(1000 * field + 7, points)
+        assert sum(amounts) == 1000 * field + 7
+        assert amounts == sorted(amounts, reverse=True)
+    assert preset(1000)[0] > preset(1000)[1] > preset(1000)[-1] > 0
 
 
 @pytest.mark.parametrize("pool", [0, 1, 7, 100, 999, 1001, 123_457])
