@@ -140,8 +140,16 @@ async def join(body: Join, request: Request, response: Response, sessions: Sessi
     return Me(player_id=str(player.id), name=body.name)
 
 
-@router.get("/session", response_model=Me)
-async def whoami(player: PlayerDep) -> Me:
+class NoSession(BaseModel):
+    session: None = None
+
+
+@router.get("/session", response_model=Me | NoSession)
+async def whoami(player: MaybePlayerDep) -> Me | NoSession:
+    """The viewer, or `{"session": null}` for a browser without a (valid) session: a 200, as a
+    first visit is not an error (a 401 showed in every new visitor's console)."""
+    if player is None:
+        return NoSession()
     return Me(player_id=str(player.id), name=player.display_name)
 
 

@@ -18,7 +18,7 @@ from app.api.identity import PlayerDep
 from app.api.tables import table_by_code
 from app.scale.relay import RemoteTable
 from app.tables.errors import TableError
-from app.tables.ledger import KINDS, settle_up
+from app.tables.ledger import KINDS, people_nets, settle_up
 from app.tables.store import TableStore
 from app.tables.table import Table
 
@@ -68,11 +68,22 @@ class AdjustmentOut(BaseModel):
     reason: str
 
 
+class Unsettled(BaseModel):
+    """The part of a person's net that nobody pays: won from or lost to the practice bots."""
+
+    player_id: str
+    name: str
+    amount: int
+
+
 class Ledger(BaseModel):
     players: list[LedgerLine]
     totals: Totals
+    #: between people only: a practice bot is never paid and never pays
     payments: list[PaymentOut]
     adjustments: list[AdjustmentOut] = []
+    bots_net: int = 0  # what the practice bots won (negative: lost), all together
+    unsettled: list[Unsettled] = []
 
 
 async def read_ledger(
@@ -88,6 +99,8 @@ async def read_ledger(
     for line in lines:
         line.all_in_adjusted_net = round(line.net + (luck or {}).get(line.player_id, 0.0), 2)
     names = {line.player_id: line.name for line in lines}
+    bots = {line.player_id for line in lines if line.bot}
+    settled, left = people_nets({line.player_id: line.net for line in lines}, bots)
     payments = [
         PaymentOut(
             payer=p.payer,
@@ -95,7 +108,11 @@ async def read_ledger(
             amount=p.amount,
             text=f"{names[p.payer]} pays {names[p.payee]} {p.amount}",
         )
-        for p in settle_up({line.player_id: line.net for line in lines})
+        for p in settle_up(settled)
+    ]
+    unsettled = [
+        Unsettled(player_id=pid, name=names[pid], amount=amount)
+        for pid, amount in sorted(left.items(), key=lambda x: (-abs(x[1]), names[x[0]]))
     ]
     totals = Totals(
         chips_in=sum(line.buy_in + line.top_up + line.adjustment for line in lines),
@@ -109,13 +126,21 @@ async def read_ledger(
             503, detail={"code": "unavailable", "message": "the database did not answer"}
         ) from None
     adjustments = [AdjustmentOut(**vars(a)) for a in entered]
-    return Ledger(players=lines, totals=totals, payments=payments, adjustments=adjustments)
+    return Ledger(
+        players=lines,
+        totals=totals,
+        payments=payments,
+        adjustments=adjustments,
+        bots_net=sum(line.net for line in lines if line.bot),
+        unsettled=unsettled,
+    )
 
 
 @router.get("/{code}/ledger", response_model=Ledger)
 async def ledger(code: str, request: Request, player: PlayerDep) -> Ledger:
     """Per player: buy-ins, top-ups, adjustments, cash-outs, stack, chips in play and net
-    (bots marked), the identity's totals, and the fewest payments that square every net."""
+    (bots marked), the identity's totals, and the fewest payments between people that square
+    every person's net (a practice bot's result is apart: `bots_net`, `unsettled`)."""
     table = await table_by_code(request, code)
     return await read_ledger(
         table, request.app.state.table_store, await all_in_luck(request, table.id)
@@ -136,7 +161,7 @@ def _csv(rows: list[list[Any]]) -> str:
 @router.get("/{code}/ledger.csv", response_class=Response)
 async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response:
     """The ledger as CSV: one row per player, then the settle-up payments, then the host's
-    adjustments with their reasons."""
+    adjustments with their reasons, then (with practice bots) what nobody pays."""
     table = await table_by_code(request, code)
     data = await read_ledger(
         table, request.app.state.table_store, await all_in_luck(request, table.id)
@@ -154,6 +179,11 @@ async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response
     rows.append(["adjusted", "amount", "reason"])
     for a in data.adjustments:
         rows.append([a.name, a.amount, a.reason])
+    if data.unsettled:  # won from or lost to the practice bots: nobody pays it
+        rows.append([])
+        rows.append(["not_settled", "amount"])
+        for u in data.unsettled:
+            rows.append([u.name, u.amount])
     return Response(
         _csv(rows),
         media_type="text/csv; charset=utf-8",

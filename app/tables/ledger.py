@@ -7,7 +7,7 @@ identity (docs/protocol.md section 7) the nets of a table add up to zero at ever
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,39 @@ def ledger_lines(
             stack + middle + row["cash_out"] - row["buy_in"] - row["top_up"] - row["adjustment"]
         )
     return sorted(rows.values(), key=lambda r: (-r["net"], r["name"], r["player_id"]))
+
+
+def people_nets(
+    nets: Mapping[str, int], bots: Collection[str]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """What the people at a table settle among themselves, and what of each one's net is not
+    settled: practice bots play with chips nobody pays for, so a bot's winnings or losses are
+    no one's money to pay or collect.
+
+    Without the bots the people's nets add up to what the bots lost (or minus what they won).
+    The larger side (the winners when the bots lost, else the losers) is brought down to the
+    smaller in proportion to each one's net, in whole chips (largest remainder, then by id):
+    each person's share of the bots' result is in proportion to their own. Returns the nets
+    to settle (adding up to zero) and the unsettled part of each net (non-zero only)."""
+    people = {p: n for p, n in nets.items() if p not in bots}
+    won = sum(n for n in people.values() if n > 0)
+    lost = -sum(n for n in people.values() if n < 0)
+    if won == lost:
+        return people, {}
+    sign = 1 if won > lost else -1  # the side brought down: the winners (1) or the losers
+    big, small = max(won, lost), min(won, lost)
+    side = sorted(p for p, n in people.items() if n * sign > 0)
+    scaled = {p: abs(people[p]) * small // big for p in side}
+    remainders = sorted(side, key=lambda p: (-(abs(people[p]) * small % big), p))
+    for p in remainders[: small - sum(scaled.values())]:
+        scaled[p] += 1
+    settled = dict(people)
+    unsettled: dict[str, int] = {}
+    for p in side:
+        settled[p] = sign * scaled[p]
+        if settled[p] != people[p]:
+            unsettled[p] = people[p] - settled[p]
+    return settled, unsettled
 
 
 def settle_up(nets: Mapping[str, int]) -> list[Payment]:

@@ -26,7 +26,8 @@ async function call(method, path, body) {
   return data;
 }
 
-export const whoami = () => call('GET', '/api/session');
+// The viewer, or null before a name is picked (`{"session": null}`).
+export const whoami = () => call('GET', '/api/session').then((me) => (me && me.player_id ? me : null));
 export const setName = (name) => call('POST', '/api/session', { name });
 export const createTable = (config) => call('POST', '/api/tables', config);
 export const myTables = () => call('GET', '/api/tables');

@@ -60,6 +60,10 @@ export function afterRender() {
   if (!a || a === document.body) rescueFocus();
 }
 
+// A dialog closed by the table itself (the viewer's turn came): the focus goes to the dock's
+// actions (`rescueFocus`), not back to the control that had opened it.
+export function dropReturnFocus() { returnTo = null; }
+
 export function dialogRef(el) {
   if (el) {
     if (el.dataset.trapped) return;

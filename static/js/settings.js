@@ -1,6 +1,9 @@
 // The viewer's comfort settings, kept in localStorage.
 const KEY = 'omaha.settings';
-const DEFAULTS = { sound: true, titleBadge: true, fourColour: false, animations: true, screenReader: false };
+const DEFAULTS = {
+  sound: true, actionSounds: true, titleBadge: true, notify: false, fourColour: false, animations: true,
+  screenReader: false, logOpen: false,
+};
 
 export function loadSettings() {
   try {

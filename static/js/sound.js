@@ -1,5 +1,7 @@
-// "Your turn": two short tones made with WebAudio (no sound file). Browsers start audio only
-// after a user gesture, so the context is created on the first click or key press.
+// Sounds made with WebAudio (no sound file): "your turn" (two short tones) and the dealer's
+// voice of the table: a knock for a check, chips for a bet or call, a swish for a fold, a
+// rising chord for a win. Browsers start audio only after a user gesture, so the context is
+// created on the first click or key press; before that, nothing plays.
 let ctx = null;
 
 export function unlockAudio() {
@@ -9,20 +11,54 @@ export function unlockAudio() {
   try { ctx = new Ctx(); } catch { ctx = null; }
 }
 
-export function turnSound() {
-  if (!ctx) return;
-  if (ctx.state === 'suspended') ctx.resume();
+// One tone: `freq` (a number, or [from, to] for a glide) at `at` seconds from now.
+function tone(freq, at, length, { type = 'sine', volume = 0.2 } = {}) {
   const now = ctx.currentTime;
-  [[660, 0], [880, 0.12]].forEach(([freq, at]) => {
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.type = 'sine';
-    osc.frequency.value = freq;
-    gain.gain.setValueAtTime(0.0001, now + at);
-    gain.gain.exponentialRampToValueAtTime(0.2, now + at + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.18);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start(now + at);
-    osc.stop(now + at + 0.2);
-  });
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
+  osc.type = type;
+  const [from, to] = Array.isArray(freq) ? freq : [freq, freq];
+  osc.frequency.setValueAtTime(from, now + at);
+  if (to !== from) osc.frequency.exponentialRampToValueAtTime(to, now + at + length);
+  gain.gain.setValueAtTime(0.0001, now + at);
+  gain.gain.exponentialRampToValueAtTime(volume, now + at + Math.min(0.02, length / 4));
+  gain.gain.exponentialRampToValueAtTime(0.0001, now + at + length);
+  osc.connect(gain).connect(ctx.destination);
+  osc.start(now + at);
+  osc.stop(now + at + length + 0.02);
+}
+
+function ready() {
+  if (!ctx) return false;
+  if (ctx.state === 'suspended') ctx.resume();
+  return true;
+}
+
+export function turnSound() {
+  if (!ready()) return;
+  tone(660, 0, 0.18);
+  tone(880, 0.12, 0.18);
+}
+
+// What each action sounds like: [frequency or glide, start, length, options] per tone.
+const ACTIONS = {
+  check: [[170, 0, 0.06, { type: 'triangle', volume: 0.25 }], [170, 0.09, 0.06, { type: 'triangle', volume: 0.2 }]],
+  bet: [[2400, 0, 0.05, { type: 'triangle', volume: 0.08 }], [3100, 0.04, 0.06, { type: 'triangle', volume: 0.07 }],
+    [2700, 0.09, 0.07, { type: 'triangle', volume: 0.06 }]],
+  fold: [[[520, 140], 0, 0.16, { type: 'sine', volume: 0.06 }]],
+  win: [[523, 0, 0.14, { volume: 0.12 }], [659, 0.08, 0.14, { volume: 0.12 }], [784, 0.16, 0.22, { volume: 0.12 }]],
+};
+
+// At most one action sound at a time: a burst of events (a resume after a drop) plays its
+// first, not a clatter; a win is always heard (it ends the hand, often right after a check).
+const GAP_MS = 120;
+let last = 0;
+
+export function actionSound(kind) {
+  const tones = ACTIONS[kind];
+  if (!tones || !ready()) return;
+  const now = performance.now();
+  if (kind !== 'win' && now - last < GAP_MS) return;
+  last = now;
+  tones.forEach(([freq, at, length, options]) => tone(freq, at, length, options));
 }

@@ -15,6 +15,16 @@ export function cardName(card, mark = '') {
 
 export const cardsText = (cards) => cards.map((c) => cardName(c)).join(', ');
 
+// The same cards written short, for the eye (the hand log): "A♥ 10♦ 2♣".
+const SYMBOLS = { s: '♠', h: '♥', d: '♦', c: '♣' };
+export const cardsShort = (cards) => cards.map((c) => `${c[0] === 'T' ? '10' : c[0]}${SYMBOLS[c[1]] || c[1]}`).join(' ');
+
+// "the main pot", "side pot 2": named only when the hand has more than one pot.
+export function potName(h, index) {
+  if (!h || !h.pots || h.pots.filter((p) => p.amount > 0).length < 2) return '';
+  return index === 0 ? 'the main pot' : `side pot ${index}`;
+}
+
 // "Bob" or "You" (the verb follows: `verb('raise', you)` is "raise" or "raises").
 function who(state, seat) {
   if (seat === state.you.seat && seat != null) return 'You';
@@ -130,8 +140,9 @@ export function myCardsText(state) {
 }
 
 // One numbered event in a sentence, read against the state BEFORE the event is applied
-// (so a seat taken is told from a seat changed). Null: nothing worth saying.
-export function describeEvent(state, ev) {
+// (so a seat taken is told from a seat changed). Null: nothing worth saying. `cards` writes
+// a list of cards: in words to be heard, short for the eye (the hand log).
+export function describeEvent(state, ev, cards = cardsText) {
   const h = state.hand;
   const you = ev.seat != null && ev.seat === state.you.seat;
   const name = ev.seat != null ? who(state, ev.seat) : '';
@@ -143,7 +154,7 @@ export function describeEvent(state, ev) {
       return `${name} ${verb('post', you)} ${what}${ev.all_in ? ', all in' : ''}.`;
     }
     case 'hole_cards':
-      return you && ev.cards ? `Your cards: ${cardsText(ev.cards)}.` : null;
+      return you && ev.cards ? `Your cards: ${cards(ev.cards)}.` : null;
     case 'turn': {
       if (!(you && ev.legal)) return ev.phase === 'betting' && !ev.in_time_bank ? `${name} to act.` : null;
       const clock = ev.timeout != null ? ` ${Math.round(ev.timeout)} seconds.` : '';
@@ -162,20 +173,22 @@ export function describeEvent(state, ev) {
     }
     case 'board': {
       const at = where(h, ev.run, ev.board);
-      return `${STREETS[ev.street] || ev.street}${at ? `, ${at}` : ''}: ${cardsText(ev.cards)}.`;
+      return `${STREETS[ev.street] || ev.street}${at ? `, ${at}` : ''}: ${cards(ev.cards)}.`;
     }
     case 'runs':
       return ev.runs > 1 ? 'The rest of the board is dealt twice.' : null;
     case 'run_it_twice_voted':
       return `${name} ${ev.agree ? `${verb('agree', you)} to run it twice` : `${verb('want', you)} one run`}.`;
     case 'shown':
-      return `${name} ${verb('show', you)} ${cardsText(ev.cards)}.`;
+      return `${name} ${verb('show', you)} ${cards(ev.cards)}.`;
     case 'mucked':
       return `${name} ${verb('muck', you)}.`;
     case 'award': {
-      const half = ev.half === 'whole' ? '' : ` the ${ev.half} half,`;
+      const pot = potName(h, ev.pot);
+      const half = ev.half === 'whole' ? '' : ` the ${ev.half} half${pot ? ` of ${pot}` : ''},`;
+      const from = pot && ev.half === 'whole' ? ` from ${pot}` : '';
       const at = h ? where(h, ev.run, ev.board) : '';
-      return `${name} ${verb('win', you)}${half} ${ev.amount}${ev.hand_name ? ` with ${ev.hand_name}` : ''}${at ? ` on ${at}` : ''}.`;
+      return `${name} ${verb('win', you)}${half} ${ev.amount}${from}${ev.hand_name ? ` with ${ev.hand_name}` : ''}${at ? ` on ${at}` : ''}.`;
     }
     case 'hand_reader':
       return h && ev.boards ? `Your hand: ${readerText(readings(h, ev.boards))}.` : null;

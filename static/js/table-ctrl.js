@@ -4,16 +4,17 @@
 
 import { TableSocket } from './socket.js';
 import { fromSnapshot, applyEvent, toCall } from './table-state.js';
-import { turnSound } from './sound.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
 import { tableLedger } from './api.js';
 import { Narrator, statusText } from './speech.js';
 import { runCommand } from './commands.js';
-import { rescueFocus } from './focus.js';
+import { rescueFocus, dropReturnFocus } from './focus.js';
 import { DealCheck } from './fairness.js';
-
-const TITLE = document.title;
+import { HandLog } from './hand-log.js';
+import { Cues } from './cues.js';
+import { askNotifications } from './notify.js';
+import { tableKey } from './keys.js';
 
 export class TableCtrl {
   // `early`: the socket `boot.js` opened before this code loaded, if any.
@@ -27,19 +28,22 @@ export class TableCtrl {
     this.ui = {
       amount: null, amountFor: null, raising: false, confirmFold: false, dialog: null,
       sitSeat: null, buyIn: null, post: false, topUp: null, message: null, hostStakes: {},
+      preset: null, rebuy: null,
     };
     this.pre = null; // {kind, hand, street, toCall}
     this.pending = null; // {id, hand, counter, label}
     this.switching = {}; // switch -> {on, id}: asked of the server, not answered yet
     this.nextId = 1;
     this.narrator = new Narrator(); // the screen-reader mode's live region
+    this.log = new HandLog(code); // the running hand log, in the same sentences
+    this.cues = new Cues(settings, redraw); // chips in flight, sounds, the turn alert
+    window.addEventListener('pagehide', () => this.log.save());
     this.requests = new Map(); // id -> what it was, for its reply
     this.deals = new DealCheck({ code, redraw: () => this.redraw(), sendSeed: (seed) => this.request({ type: 'seed', seed }) });
     this.early = early;
     this.handlers = { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) };
     this.socket = early ? early.socket : new TableSocket(code, this.handlers);
     this.ticker = setInterval(() => { if (this.state && this.state.hand && this.state.hand.deadline) this.redraw(); }, 1000);
-    document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
   }
 
   start() {
@@ -64,13 +68,17 @@ export class TableCtrl {
     if (m.type === 'snapshot') {
       this.state = fromSnapshot(m);
       this.switching = {}; // (a resync: what was asked and not answered shows as it stands)
+      this.log.joined(this.state);
       if (speaking) this.narrator.say(statusText(this.state));
     } else if (m.type === 'ok' || m.type === 'error') {
       this.reply(m);
     } else if (m.type === 'pong') {
       return;
     } else if (this.state) {
-      if (speaking) this.narrator.hear(this.state, m); // read against the state before it
+      // read against the state before it
+      this.log.hear(this.state, m);
+      if (speaking) this.narrator.hear(this.state, m);
+      this.cues.before(this.state, m);
       applyEvent(this.state, m);
     }
     this.deals.observe(m, this.state);
@@ -78,7 +86,10 @@ export class TableCtrl {
     // A focused "Sit here" or action button may have been redrawn away.
     if (m.type === 'seat' || m.type === 'left' || (m.type === 'acted' && m.seat === this.mySeat())) rescueFocus();
     // The hand is stored as it ends; asked a moment later, the list has it.
-    if (m.type === 'hand_ended') setTimeout(() => lastHands.load(this.code, this.redraw), 400);
+    if (m.type === 'hand_ended') {
+      setTimeout(() => lastHands.load(this.code, this.redraw), 400);
+      this.log.save();
+    }
     this.redraw();
   }
 
@@ -99,6 +110,7 @@ export class TableCtrl {
     }
     if (what && what.type === 'sit' && m.status === 'requested') this.flash('Asked the host for the seat: waiting for approval.');
     if (what && what.type === 'top_up' && m.status === 'after_hand') this.flash('Top-up added after this hand.');
+    if (what && what.type === 'top_up' && m.status === 'done') this.flash(`Added ${what.amount} chips.`);
     if (what && what.type === 'leave' && m.status === 'after_hand') this.flash('You leave after this hand.');
     if (what && what.type === 'set_stakes') this.flash(m.from_next_hand ? 'New stakes from the next hand.' : 'New stakes now.');
     if (what && what.type === 'adjust') this.flash(m.after_hand || m.status === 'after_hand' ? 'Stack adjusted after this hand.' : 'Stack adjusted.');
@@ -124,6 +136,7 @@ export class TableCtrl {
     if (myTurn && this.ui.amountFor !== `${h.id}:${h.counter}`) {
       this.ui.amountFor = `${h.id}:${h.counter}`;
       this.ui.amount = h.legal.min_to != null ? h.legal.min_to : null;
+      this.ui.preset = null;
       this.ui.raising = false;
       this.ui.confirmFold = false;
     }
@@ -145,11 +158,18 @@ export class TableCtrl {
       if (pre.kind === 'call' && can('call') && h.legal.call === pre.toCall) return this.act('call');
       if (pre.kind === 'call_any') return this.act(can('call') ? 'call' : 'check');
     }
-    if (m.type === 'turn' && myTurn && !m.in_time_bank) {
-      if (this.settings.sound) turnSound();
-      if (this.settings.titleBadge && document.hidden) document.title = `● Your turn · ${TITLE}`;
-    }
-    if (!myTurn && document.title !== TITLE) document.title = TITLE;
+    const fresh = m.type === 'turn' && myTurn && !m.in_time_bank;
+    if (fresh) this.turnBegins();
+    this.cues.after(s, m, myTurn, fresh);
+  }
+
+  // Nothing covers the dock on the viewer's turn: an open dialog or menu closes, saying why.
+  turnBegins() {
+    if (this.ui.menuOpen) this.ui.menuOpen = false;
+    if (!this.ui.dialog) return;
+    this.ui.dialog = null;
+    dropReturnFocus(); // the focus goes to the actions, not back to what opened the dialog
+    this.flash('Your turn: the dialog was closed.');
   }
 
   // ---------------------------------------------------------------- reading
@@ -214,12 +234,14 @@ export class TableCtrl {
     return null;
   }
 
-  setAmount(value) {
+  // `preset`: the sizing button chosen (lit alone when two give the same amount).
+  setAmount(value, preset = null) {
     const h = this.state.hand;
     if (!h || !h.legal || h.legal.min_to == null) return;
     let n = Math.round(Number(value));
     if (!Number.isFinite(n)) n = h.legal.min_to;
     this.ui.amount = Math.max(h.legal.min_to, Math.min(h.legal.max_to, n));
+    this.ui.preset = preset;
     this.redraw();
   }
 
@@ -280,6 +302,21 @@ export class TableCtrl {
     const n = Math.round(Number(this.ui.topUp));
     if (n > 0) this.request({ type: 'top_up', amount: n });
     this.ui.dialog = null;
+    this.redraw();
+  }
+
+  // Out of chips: buy in again from the dock, within the table's buy-in range (a top-up of
+  // an empty stack).
+  rebuyRange() {
+    const c = this.state.table.config;
+    return [Math.max(1, c.buy_in_min), c.buy_in_max];
+  }
+
+  rebuy() {
+    const [low, high] = this.rebuyRange();
+    const n = Math.max(low, Math.min(high, Math.round(Number(this.ui.rebuy != null ? this.ui.rebuy : high))));
+    this.ui.rebuy = null;
+    this.request({ type: 'top_up', amount: n });
     this.redraw();
   }
 
@@ -373,9 +410,17 @@ export class TableCtrl {
 
   closeDialog() { this.ui.dialog = null; this.redraw(); }
 
-  setSetting(key, value) {
+  async setSetting(key, value) {
     this.settings[key] = value;
     saveSettings(this.settings);
+    if (key === 'notify' && value) {
+      const answer = await askNotifications(); // asked from the click that turned it on
+      if (answer !== 'granted') {
+        this.settings.notify = false;
+        saveSettings(this.settings);
+        this.flash(answer === 'unsupported' ? 'This browser has no notifications.' : 'The browser blocks notifications from this page.');
+      }
+    }
     if (key === 'screenReader' && value && this.state) this.narrator.say(statusText(this.state));
     this.redraw();
   }
@@ -395,44 +440,5 @@ export class TableCtrl {
   }
 
   // ---------------------------------------------------------------- keyboard
-  key(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    // Keys go to the field being typed in; a focused checkbox, slider or button keeps them.
-    const t = e.target;
-    const typing = t && ((t.tagName === 'INPUT' && !['checkbox', 'radio', 'range', 'button', 'submit'].includes(t.type))
-      || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA');
-    if (e.key === 'Escape') {
-      if (this.ui.dialog) this.ui.dialog = null;
-      else if (this.ui.menuOpen) this.ui.menuOpen = false;
-      else { this.ui.confirmFold = false; this.ui.raising = false; }
-      this.redraw();
-      return;
-    }
-    // Enter in a form (chat, the command box, a dialog) submits that form, nothing else.
-    if (e.key === 'Enter' && e.target && e.target.closest && e.target.closest('form')) return;
-    if (e.key === 'Enter') {
-      if (this.ui.confirmFold) { e.preventDefault(); this.act('fold'); return; }
-      if (this.ui.raising) { e.preventDefault(); this.wager(); }
-      return;
-    }
-    if (typing || !this.isMyTurn() || this.state.hand.phase !== 'betting') return;
-    const k = e.key.toLowerCase();
-    const legal = this.state.hand.legal;
-    if (k === 'f') { e.preventDefault(); this.fold(); }
-    else if (k === 'c') { e.preventDefault(); this.checkOrCall(); }
-    else if ((k === 'r' || k === 'b') && this.wagerKind()) {
-      e.preventDefault();
-      this.ui.raising = true;
-      this.redraw();
-      requestAnimationFrame(() => { const el = document.getElementById('amount'); if (el) el.focus(); });
-    } else if (k === 'a' && this.wagerKind()) {
-      e.preventDefault();
-      this.ui.amount = legal.max_to;
-      this.ui.raising = true;
-      this.redraw();
-    } else if (k === 'a' && legal.actions.includes('call')) {
-      e.preventDefault(); // no raise left: all in is the call (for less)
-      this.checkOrCall();
-    }
-  }
+  key(e) { tableKey(this, e); }
 }

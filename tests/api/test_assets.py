@@ -113,7 +113,7 @@ async def test_security_headers_on_every_response(client: httpx.AsyncClient) -> 
         await client.get("/t/x"),
         await client.get(asset_urls(page)[0]),
         await client.get("/healthz"),
-        await client.get("/api/session"),  # 401
+        await client.get("/api/tables/x/ledger"),  # 401
         await client.get("/no/such/page"),  # 404
         await client.post("/api/session", json={"name": ""}),  # 422
         await client.get("/openapi.json"),

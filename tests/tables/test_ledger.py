@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from app.tables.ledger import Payment, ledger_lines, settle_up
+from app.tables.ledger import Payment, ledger_lines, people_nets, settle_up
 from app.tables.store import LedgerTotal
 
 
@@ -108,3 +108,42 @@ def test_ledger_lines_net_and_in_play() -> None:
     assert by["c"]["net"] == 40 - 90 and not by["c"]["seated"]
     assert sum(line["net"] for line in lines) == 0
     assert [line["player_id"] for line in lines] == ["a", "b", "c"]  # biggest winner first
+
+
+def test_practice_bots_are_never_paid_and_never_pay() -> None:
+    # The bot won 100: the losers' nets are brought down in proportion (100 and 50 lost,
+    # 50 won by Alice: Bob pays 33, Carol 17), the rest is theirs to the bot.
+    nets = {"alice": 50, "bob": -100, "carol": -50, "bot": 100}
+    settled, left = people_nets(nets, {"bot"})
+    assert settled == {"alice": 50, "bob": -33, "carol": -17}
+    assert left == {"bob": -67, "carol": -33}
+    payments = settle_up(settled)
+    assert all("bot" not in (p.payer, p.payee) for p in payments)
+    assert squared(settled, payments)
+    # The bot lost: the winners' are brought down; nobody pays what the bot lost.
+    settled, left = people_nets({"alice": 90, "bob": 30, "carol": -40, "bot": -80}, {"bot"})
+    assert settled == {"alice": 30, "bob": 10, "carol": -40} and left == {"alice": 60, "bob": 20}
+    # No bot, or a bot even: as before.
+    assert people_nets({"a": 5, "b": -5}, set()) == ({"a": 5, "b": -5}, {})
+    assert people_nets({"a": 5, "b": -5, "bot": 0}, {"bot"}) == ({"a": 5, "b": -5}, {})
+    # Only winners (everything came from the bot): nothing to settle.
+    settled, left = people_nets({"a": 5, "b": 7, "bot": -12}, {"bot"})
+    assert settled == {"a": 0, "b": 0} and left == {"a": 5, "b": 7}
+
+
+def test_random_evenings_with_bots_settle_people_only() -> None:
+    rng = random.Random(29)
+    for _ in range(300):
+        values = [rng.randint(-60, 60) for _ in range(rng.randint(1, 7))]
+        bots = {f"bot{i}": v for i, v in enumerate(rng.randint(-50, 50) for _ in range(2))}
+        bots["bot0"] -= sum(values) + sum(bots.values())
+        nets = {f"p{i}": v for i, v in enumerate(values)} | bots
+        settled, left = people_nets(nets, set(bots))
+        assert set(settled) == {p for p in nets if p not in bots}
+        assert sum(settled.values()) == 0
+        for p, n in settled.items():
+            # within the net, on its side, and the two parts make the net
+            assert abs(n) <= abs(nets[p]) and n * nets[p] >= 0
+            assert n + left.get(p, 0) == nets[p]
+        assert sum(left.values()) == -sum(bots.values())
+        assert squared(settled, settle_up(settled))

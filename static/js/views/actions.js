@@ -16,7 +16,26 @@ export function actionsView(ctrl) {
     if (!p.all_in) return html`${preView(ctrl)}${switchesView(ctrl)}`;
   }
   if (h && h.ended && h.canShow) return html`${showWinView(ctrl)}${switchesView(ctrl)}`;
-  return html`${straddleView(ctrl)}${switchesView(ctrl)}`;
+  return html`${rebuyView(ctrl)}${straddleView(ctrl)}${switchesView(ctrl)}`;
+}
+
+// Out of chips (and not in a hand): buy in again right here, within the table's limits.
+function rebuyView(ctrl) {
+  const s = ctrl.state;
+  const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
+  if (!seat || seat.stack > 0 || s.table.config.tournament || ctrl.inHand()) return null;
+  const [low, high] = ctrl.rebuyRange();
+  const amount = ctrl.ui.rebuy != null ? ctrl.ui.rebuy : high;
+  const set = (e) => { ctrl.ui.rebuy = e.target.value; ctrl.redraw(); };
+  return html`<form class="actions rebuy" aria-label="Rebuy" onSubmit=${(e) => { e.preventDefault(); ctrl.rebuy(); }}>
+    <p>You are out of chips. Buy in again (${low} to ${high})?</p>
+    <div class="amount-row">
+      <input type="range" class="slider" min=${low} max=${high} step="1" value=${amount} aria-label="Rebuy amount" onInput=${set} />
+      <input type="number" class="amount" name="rebuy" inputmode="numeric" min=${low} max=${high} value=${amount}
+        aria-label=${`Rebuy, ${low} to ${high}`} onInput=${set} />
+    </div>
+    <div class="row"><button type="submit" class="btn act check" data-cmd="rebuy">Rebuy ${amount}</button></div>
+  </form>`;
 }
 
 // Won without a call: the winner may show once before the next hand.
@@ -68,14 +87,15 @@ function bettingView(ctrl) {
   const fixed = kind && legal.min_to === legal.max_to;
   const label = kind === 'bet' ? 'Bet' : 'Raise to';
   const allIn = kind && amount === legal.max_to;
+  const presets = kind && !fixed ? [['Min', legal.min_to, 'min'], ['½ pot', ctrl.presetAmount(0.5), 'half'],
+    ['¾ pot', ctrl.presetAmount(0.75), 'three-quarters'], ['Pot', legal.pot_to, 'pot'], ['All in', legal.max_to, 'all-in']] : [];
+  // One button lit: the one chosen, else the first that gives the amount (Min and ½ pot are
+  // often the same figure).
+  const chosen = presets.find(([, v, n]) => n === ctrl.ui.preset && v === amount) || presets.find(([, v]) => v === amount);
   return html`<div class=${`actions betting ${busy ? 'busy' : ''}`} data-counter=${h.counter}>
     ${kind && !fixed ? html`<div class="sizing">
       <div class="presets">
-        ${presetBtn(ctrl, 'Min', legal.min_to, 'min')}
-        ${presetBtn(ctrl, '½ pot', ctrl.presetAmount(0.5), 'half')}
-        ${presetBtn(ctrl, '¾ pot', ctrl.presetAmount(0.75), 'three-quarters')}
-        ${presetBtn(ctrl, 'Pot', legal.pot_to, 'pot')}
-        ${presetBtn(ctrl, 'All in', legal.max_to, 'all-in')}
+        ${presets.map(([label, value, name]) => presetBtn(ctrl, label, value, name, chosen && chosen[2] === name))}
       </div>
       <div class="amount-row">
         <input type="range" class="slider" min=${legal.min_to} max=${legal.max_to} step="1" value=${amount}
@@ -104,11 +124,10 @@ function bettingView(ctrl) {
 
 const PRESET_NAMES = { min: 'Minimum', half: 'Half pot', 'three-quarters': 'Three quarters pot', pot: 'Pot', 'all-in': 'All in' };
 
-function presetBtn(ctrl, label, value, name) {
-  const active = ctrl.ui.amount === value;
+function presetBtn(ctrl, label, value, name, active) {
   return html`<button type="button" class=${`btn preset ${active ? 'on' : ''}`} data-preset=${name} data-value=${value}
-    aria-label=${`${PRESET_NAMES[name]}: ${value}`} aria-pressed=${active}
-    onClick=${() => { ctrl.ui.raising = true; ctrl.setAmount(value); }}>${label}</button>`;
+    aria-label=${`${PRESET_NAMES[name]}: ${value}`} aria-pressed=${!!active}
+    onClick=${() => { ctrl.ui.raising = true; ctrl.setAmount(value, name); }}>${label}</button>`;
 }
 
 function showdownView(ctrl) {

@@ -15,8 +15,7 @@ export function chatView(ctrl) {
     <h2>Chat</h2>
     <ol class="chat-log" aria-live="polite">
       ${shown.slice(-50).map((m) => html`<li class="chat-line" data-chat-player=${m.player_id}>
-        <b class="chat-name">${m.name}${m.seat == null ? ' (watching)' : ''}</b>
-        <span class="chat-text">${m.text}</span>
+        <p class="chat-said"><b class="chat-name">${m.name}${m.seat == null ? ' (watching)' : ''}</b><span class="chat-text">${m.text}</span></p>
         ${m.player_id !== me ? html`<button type="button" class="btn ghost small mute" aria-label=${`Mute ${m.name}`}
           onClick=${() => ctrl.mute(m.player_id, true)}>Mute</button>` : null}
       </li>`)}

@@ -82,7 +82,9 @@ function settingsDialog(ctrl) {
     <input type="checkbox" name=${key} checked=${!!st[key]} onChange=${(e) => ctrl.setSetting(key, e.target.checked)} /> ${label}</label>`;
   return modal(ctrl, 'Settings', html`
     ${toggle('sound', 'Sound when it is my turn')}
-    ${toggle('titleBadge', 'Mark the tab title when it is my turn')}
+    ${toggle('actionSounds', 'Sounds for actions: check, bet, fold, win')}
+    ${toggle('titleBadge', 'Mark the tab title and icon when it is my turn')}
+    ${toggle('notify', 'A notification when it is my turn and this tab is hidden')}
     ${toggle('fourColour', 'Four-colour deck')}
     ${toggle('animations', 'Animations')}
     ${toggle('screenReader', 'Screen reader mode: a command box, and every action said aloud')}

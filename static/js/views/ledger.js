@@ -13,6 +13,15 @@ export function ledgerDialog(ctrl) {
   if (!l) body = html`<p class="hint">Loading…</p>`;
   else if (l.error) body = html`<p class="hint" role="alert">${l.error}</p>`;
   else {
+    const row = (p) => html`<tr data-ledger-player=${p.player_id}>
+      <th scope="row">${p.name}${p.bot ? ' (bot)' : ''}${p.seated ? '' : ' (left)'}</th>
+      <td class=${p.net > 0 ? 'up' : p.net < 0 ? 'down' : ''} data-net=${p.net}>${signed(p.net)}</td>
+      <td>${p.stack + p.in_play}</td>
+      <td>${p.buy_in}</td><td>${p.top_up}</td><td>${signed(p.adjustment)}</td><td>${p.cash_out}</td>
+    </tr>`;
+    // People first; the practice bots apart (their chips are nobody's money).
+    const people = l.players.filter((p) => !p.bot);
+    const bots = l.players.filter((p) => p.bot);
     body = html`
       <div class="ledger-scroll">
         <table class="ledger-table">
@@ -20,14 +29,11 @@ export function ledgerDialog(ctrl) {
             <th scope="col">Player</th><th scope="col">Net</th><th scope="col">Stack</th><th scope="col">Buy-ins</th>
             <th scope="col">Top-ups</th><th scope="col">Adjustments</th><th scope="col">Cash-outs</th>
           </tr></thead>
-          <tbody>
-            ${l.players.map((p) => html`<tr data-ledger-player=${p.player_id}>
-              <th scope="row">${p.name}${p.bot ? ' (bot)' : ''}${p.seated ? '' : ' (left)'}</th>
-              <td class=${p.net > 0 ? 'up' : p.net < 0 ? 'down' : ''} data-net=${p.net}>${signed(p.net)}</td>
-              <td>${p.stack + p.in_play}</td>
-              <td>${p.buy_in}</td><td>${p.top_up}</td><td>${signed(p.adjustment)}</td><td>${p.cash_out}</td>
-            </tr>`)}
-          </tbody>
+          <tbody>${people.map(row)}</tbody>
+          ${bots.length ? html`<tbody class="bots" aria-label="Practice bots">
+            <tr><th scope="rowgroup" colspan="7" class="group">Practice bots: play chips, not settled</th></tr>
+            ${bots.map(row)}
+          </tbody>` : null}
           <tfoot><tr>
             <td colspan="7">Chips in ${l.totals.chips_in} = on the table ${l.totals.on_table} + cashed out ${l.totals.cashed_out}</td>
           </tr></tfoot>
@@ -40,7 +46,10 @@ export function ledgerDialog(ctrl) {
       <h3>Settle up</h3>
       ${l.payments.length
         ? html`<ul class="payments" aria-label="Payments">${l.payments.map((p) => html`<li>${p.text}</li>`)}</ul>`
-        : html`<p class="hint">Everyone is even: nobody pays.</p>`}
+        : html`<p class="hint">${bots.length ? 'Nobody pays anybody.' : 'Everyone is even: nobody pays.'}</p>`}
+      ${bots.length ? html`<p class="hint" data-bots-net=${l.bots_net || 0}>The practice bots ${l.bots_net > 0 ? `won ${l.bots_net}` : l.bots_net < 0 ? `lost ${-l.bots_net}` : 'are even'}:
+        nobody pays a bot or is paid by one${l.unsettled && l.unsettled.length
+          ? html`, so these are not settled: ${l.unsettled.map((u, i) => html`${i ? ', ' : ''}<b>${u.name}</b> ${signed(u.amount)}`)}` : ''}.</p>` : null}
       <div class="row">
         ${l.payments.length ? html`<button type="button" class="btn" onClick=${() => ctrl.copyPayments()}>Copy payments</button>` : null}
         <a class="btn" href=${`/api/tables/${encodeURIComponent(ctrl.code)}/ledger.csv`} download="ledger.csv">Download CSV</a>

@@ -12,6 +12,7 @@ import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
 import { tournamentBar } from './tournament.js';
+import { handLogView } from './hand-log.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -35,6 +36,7 @@ export function tableView(ctrl) {
         <div class="rail"></div>
         ${s.seats.map((seat, i) => seatView(ctrl, i, seat))}
         ${h ? Object.values(h.players).map((p) => betView(ctrl, p)) : null}
+        ${flightsView(ctrl)}
         <div class="center">
           ${h && h.bombPot ? html`<span class="badge bomb">Bomb pot</span>` : null}
           ${boardsView(ctrl, h)}
@@ -50,6 +52,7 @@ export function tableView(ctrl) {
     ${hostView(ctrl)}
     ${lastHandsView()}
     </div>
+    ${handLogView(ctrl)}
     ${chatView(ctrl)}
     </div>
     ${ctrl.ui.message ? html`<div class="toast" role=${ctrl.settings.screenReader ? null : 'status'}>${ctrl.ui.message}</div>` : null}
@@ -83,6 +86,8 @@ function topbar(ctrl) {
             : html`<button type="button" class="btn ghost" data-cmd="sit-out" onClick=${() => ctrl.command('sit_out')}>Sit out</button>`}
           <button type="button" class="btn ghost" data-cmd="leave" onClick=${() => ctrl.command('leave')}>Leave</button>` : null}
         <button type="button" class="btn ghost" data-cmd="ledger" onClick=${() => ctrl.openLedger()}>Ledger</button>
+        <button type="button" class="btn ghost" data-cmd="log" aria-pressed=${!!ctrl.settings.logOpen}
+          onClick=${() => ctrl.setSetting('logOpen', !ctrl.settings.logOpen)}>Log</button>
         <button type="button" class="btn ghost" data-cmd="settings" aria-label="Settings" onClick=${() => { ctrl.ui.dialog = 'settings'; ctrl.redraw(); }}>⚙ Settings</button>
       </div>
     </nav>
@@ -136,7 +141,9 @@ export function seatView(ctrl, i, seat) {
   if (seat.away) marks.push('Away');
   // A seat dealt into the running hand plays it, whatever it waited for before the deal.
   if (MARKS[seat.status] && !(dealtIn && !h.ended && seat.status !== 'leaving')) marks.push(MARKS[seat.status]);
-  if (p && p.all_in && !p.folded) marks.push('All in');
+  // All in: said once (not when the last action says it already) and only during the hand.
+  const last = p && p.last && h.ended ? p.last.replace(' · all in', '') : p && p.last;
+  if (p && p.all_in && !p.folded && !h.ended && !(last && last.includes('all in'))) marks.push('All in');
   return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} data-k=${k} role="group" aria-label=${seatLabel(s, i)}>
     <div class="hole">${dealtIn && (!mine || s.replay) ? otherCards(s, p) : null}</div>
     <div class="plate">
@@ -146,7 +153,7 @@ export function seatView(ctrl, i, seat) {
       ${won ? html`<span class="won">+${won}</span>` : null}
       ${acting && h.deadline ? html`<span class="clock">${Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000))}s${h.inBank ? ' bank' : ''}</span>` : null}
     </div>
-    ${p && p.last ? html`<span class=${`last act-${p.last.split(' ')[0].toLowerCase()}`}>${p.last}</span>` : null}
+    ${last ? html`<span class=${`last act-${last.split(' ')[0].toLowerCase()}`}>${last}</span>` : null}
     ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
     ${h && h.button === i ? html`<span class="dealer" title="Button" aria-hidden="true">D</span>` : null}
   </div>`;
@@ -172,6 +179,16 @@ function clockRing(h) {
     viewBox="0 0 100 100" preserveAspectRatio="none" style=${{ '--used': (100 * (1 - left)).toFixed(1) }} aria-hidden="true">
     <rect x="3" y="3" width="94" height="94" rx="22" pathLength="100"></rect>
   </svg>`;
+}
+
+// Chips in flight (js/cues.js): a bet sliding to the pot, the pot sliding to a winner; drawn
+// over the table for one short CSS animation (app.css, "chips that move").
+function flightsView(ctrl) {
+  const flights = ctrl.cues ? ctrl.cues.flights : [];
+  if (!flights.length) return null;
+  return flights.map((f) => html`<div key=${f.id} class=${`fly ${f.kind}`} data-k=${placeOf(ctrl.state, f.seat)} aria-hidden="true">
+    <span class="chip"></span>${f.amount}
+  </div>`);
 }
 
 export function betView(ctrl, p) {
@@ -270,34 +287,41 @@ export function resultsView(ctrl) {
   const h = s.hand && s.hand.awards.length ? s.hand : s.lastHand;
   if (!h || !h.awards.length) return null;
   const name = (seat) => (s.seats[seat] ? s.seats[seat].name : `Seat ${seat + 1}`);
-  const groups = new Map();
+  // By pot (main, side pot 1, 2…), then by run and board within it.
+  const pots = new Map();
   h.awards.forEach((a) => {
+    const pot = a.pot || 0;
+    if (!pots.has(pot)) pots.set(pot, new Map());
     const key = `${a.run}:${a.board}`;
+    const groups = pots.get(pot);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(a);
   });
+  const named = pots.size > 1 || !pots.has(0);
   const runs = Math.max(...h.awards.map((a) => a.run)) + 1;
   const boards = Math.max(...h.awards.map((a) => a.board)) + 1;
   const current = h === s.hand;
   return html`<section class=${`results ${current ? 'current' : 'previous'}`} aria-live=${ctrl.settings && ctrl.settings.screenReader ? 'off' : 'polite'}>
     <h2>${current ? `Hand #${h.number}` : `Last hand (#${h.number})`}</h2>
-    ${[...groups.entries()].map(([key, list]) => {
-      const [run, board] = key.split(':').map(Number);
-      const winners = new Set(list.map((a) => a.seat));
-      const scoop = winners.size === 1 && list.some((a) => a.half === 'high') && list.some((a) => a.half === 'low');
-      return html`<div class="award-group">
-        ${runs > 1 || boards > 1 ? html`<span class="where">${runs > 1 ? `Run ${run + 1}` : ''}${runs > 1 && boards > 1 ? ' · ' : ''}${boards > 1 ? `Board ${board + 1}` : ''}</span>` : null}
-        ${scoop ? html`<span class="scoop">${name(list[0].seat)} scoops</span>` : null}
-        ${list.map((a) => html`<div class="award" data-award-seat=${a.seat} data-half=${a.half}>
-          ${HALF[a.half] ? html`<span class=${`half ${a.half}`}>${HALF[a.half]}</span>` : null}
-          <span class="who">${name(a.seat)}</span>
-          <span class="amount">+${a.amount}</span>
-          ${a.hand_name ? html`<span class="hand-name">${a.hand_name}</span>` : null}
-          ${a.cards.length ? html`<span class="cards tiny">${a.cards.map((c) => Card({ card: c, size: 'xs' }))}</span>` : null}
-        </div>`)}
-      </div>`;
-    })}
+    ${[...pots.entries()].sort((x, y) => x[0] - y[0]).map(([pot, groups]) => html`<div class="pot-result" data-pot-index=${pot}>
+      ${named ? html`<h3 class="pot-name">${pot === 0 ? 'Main pot' : `Side pot ${pot}`}
+        <span class="pot-amount">${[...groups.values()].flat().reduce((sum, a) => sum + a.amount, 0)}</span></h3>` : null}
+      ${[...groups.entries()].map(([key, list]) => {
+        const [run, board] = key.split(':').map(Number);
+        const winners = new Set(list.map((a) => a.seat));
+        const scoop = winners.size === 1 && list.some((a) => a.half === 'high') && list.some((a) => a.half === 'low');
+        return html`<div class="award-group">
+          ${runs > 1 || boards > 1 ? html`<span class="where">${runs > 1 ? `Run ${run + 1}` : ''}${runs > 1 && boards > 1 ? ' · ' : ''}${boards > 1 ? `Board ${board + 1}` : ''}</span>` : null}
+          ${scoop ? html`<span class="scoop">${name(list[0].seat)} scoops</span>` : null}
+          ${list.map((a) => html`<div class="award" data-award-seat=${a.seat} data-half=${a.half} data-pot=${a.pot || 0}>
+            ${HALF[a.half] ? html`<span class=${`half ${a.half}`}>${HALF[a.half]}</span>` : null}
+            <span class="who">${name(a.seat)}</span>
+            <span class="amount">+${a.amount}</span>
+            ${a.hand_name ? html`<span class="hand-name">${a.hand_name}</span>` : null}
+            ${a.cards.length ? html`<span class="cards tiny">${a.cards.map((c) => Card({ card: c, size: 'xs' }))}</span>` : null}
+          </div>`)}
+        </div>`;
+      })}
+    </div>`)}
   </section>`;
 }
-
-

@@ -1,0 +1,58 @@
+// The table's cues beyond its drawing, from each message: chips that move (the bets to the pot
+// when a betting round closes, the pot to each winner), the sound of each action, and "your
+// turn" (its sound, and the tab's title, icon and notification while the tab is hidden).
+// None of it delays anything: the state is applied and drawn at once, the chips in flight are
+// drawn over it for a moment.
+import { actionSound, turnSound } from './sound.js';
+import { TurnAlert } from './notify.js';
+import { turnOptions } from './speech.js';
+
+const FLIGHT_MS = 450; // the longest flight (400 ms) and a frame
+const SOUND = { fold: 'fold', check: 'check', call: 'bet', bet: 'bet', raise: 'bet' };
+
+export class Cues {
+  constructor(settings, redraw) {
+    this.settings = settings;
+    this.redraw = redraw;
+    this.flights = []; // [{id, kind: 'to-pot' | 'to-seat', seat, amount}]
+    this.nextId = 1;
+    this.timer = 0;
+    this.wonIn = null; // the hand whose win was heard (one chord for all its awards)
+    this.alert = new TurnAlert();
+    this.still = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
+  }
+
+  moving() {
+    return !!this.settings.animations && !(this.still && this.still.matches);
+  }
+
+  // Before the event is applied: the bets are still in front of the players.
+  before(state, ev) {
+    const h = state && state.hand;
+    if (!h || ev.hand !== h.id || !this.moving()) return;
+    if (ev.type === 'pots') {
+      Object.values(h.players).forEach((p) => { if (p.bet > 0) this.fly('to-pot', p.seat, p.bet); });
+    } else if (ev.type === 'award' && ev.amount > 0) this.fly('to-seat', ev.seat, ev.amount);
+  }
+
+  fly(kind, seat, amount) {
+    this.flights.push({ id: this.nextId++, kind, seat, amount });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.flights = []; this.redraw(); }, FLIGHT_MS);
+  }
+
+  // After it: the sounds, and the turn alert (`turn`: it is the viewer's turn now; `fresh`:
+  // this message began it).
+  after(state, ev, turn, fresh) {
+    const st = this.settings;
+    if (st.actionSounds && ev.type === 'acted' && SOUND[ev.action]) actionSound(SOUND[ev.action]);
+    if (st.actionSounds && ev.type === 'award' && this.wonIn !== ev.hand) {
+      this.wonIn = ev.hand;
+      actionSound('win');
+    }
+    if (fresh && st.sound) turnSound();
+    const h = state && state.hand;
+    const text = fresh && h && h.legal ? `${state.table.config.name}: ${turnOptions(state, h.legal, h.phase)}` : '';
+    this.alert.update(turn, fresh, text, st);
+  }
+}

@@ -1,0 +1,255 @@
+"""Issue 26, items 15, 16, 8 and the action sounds: chips that move (bets to the pot, the pot
+to the winner) in short CSS animations that never hold back the next action's buttons and
+are not drawn with reduced motion; "your turn" in the tab's title and icon and a system
+notification while the tab is hidden, and nothing while it is shown; a dialog open when the
+turn comes closes, saying so; a sound per action that the settings turn off.
+
+What the page does is recorded from inside it (a MutationObserver for the chips in flight,
+stand-ins for the audio context and notifications, a switch for the tab's visibility), so
+nothing here waits on a moment it could miss."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import BotFactory, PlayerFactory
+from tests.e2e.harness import Player, calling_station
+from tests.e2e.play import act_once, play_hand, wait_for_hand
+from tests.e2e.test_games import new_table
+from tests.e2e.test_preactions import Puppet, feed
+
+# Every chip in flight added to the page: its kind, animation, and whether it was the
+# viewer's turn with the action buttons live in the same frame.
+WATCH_FLIGHTS = """
+window.__flights = [];
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) {
+    if (!(n instanceof Element) || !n.classList.contains('fly')) continue;
+    const c = window.__omaha && window.__omaha.ctrl;
+    const style = getComputedStyle(n);
+    window.__flights.push({
+      kind: n.classList.contains('to-pot') ? 'to-pot' : 'to-seat',
+      duration: style.animationDuration, name: style.animationName,
+      turn: !!(c && c.isMyTurn() && !c.pending),
+      buttons: document.querySelectorAll('.actions.betting [data-act]:not([disabled])').length,
+    });
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+# A stand-in for WebAudio that writes down each tone's first frequency.
+FAKE_AUDIO = """
+window.__tones = [];
+class FakeParam { setValueAtTime(v) { this.v = v; } exponentialRampToValueAtTime() {} }
+class FakeNode {
+  constructor(kind) {
+    this.kind = kind; this.frequency = new FakeParam(); this.gain = new FakeParam();
+  }
+  connect(n) { return n; }
+  start() { if (this.kind === 'osc') window.__tones.push(this.frequency.v); }
+  stop() {}
+}
+window.AudioContext = class { constructor() { this.state = 'running'; this.destination = {}; }
+  get currentTime() { return performance.now() / 1000; }
+  createOscillator() { return new FakeNode('osc'); } createGain() { return new FakeNode('gain'); }
+  resume() {} };
+"""
+
+# A switch for the tab's visibility, and a stand-in for system notifications.
+FAKE_TAB = """
+let hidden = false;
+Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+Object.defineProperty(document, 'visibilityState', {
+  configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+window.__hide = (h) => { hidden = h; document.dispatchEvent(new Event('visibilitychange')); };
+window.__notes = [];
+window.Notification = class {
+  constructor(title, o) {
+    this.title = title; this.body = o.body; this.closed = false; window.__notes.push(this);
+  }
+  close() { this.closed = true; } };
+window.Notification.permission = 'default';
+window.Notification.requestPermission = async () => {
+  window.Notification.permission = 'granted'; return 'granted'; };
+"""
+
+
+def bot_turn(p: Player) -> None:
+    """The viewer checks or calls until it is the bot's turn."""
+    while p.state("c.state.hand && !c.state.hand.ended ? c.state.hand.actor : null") != 1:
+        if p.my_turn():
+            act_once(p, keyboard=False)
+        p.page.wait_for_timeout(50)
+
+
+def bot_passes(p: Player, puppet: Puppet) -> None:
+    """The bot, to act, checks (or calls when it cannot)."""
+    p.page.wait_for_function("() => window.__omaha.ctrl.state.hand.actor === 1")
+    while puppet.legal is None:
+        p.page.wait_for_timeout(20)
+    feed({1: puppet}, p, {"action": "check" if "check" in puppet.legal["actions"] else "call"})
+
+
+def bot_passes_to_viewer(p: Player, puppet: Puppet) -> None:
+    """The bot checks or calls until it is the viewer's turn."""
+    while True:
+        bot_passes(p, puppet)
+        p.page.wait_for_function(
+            "() => { const h = window.__omaha.ctrl.state.hand;"
+            " return h && !h.ended && h.actor != null; }"
+        )
+        if p.state("c.state.hand.actor") == 0:
+            return
+
+
+def heads_up(p: Player, bots: BotFactory, policy: Any, **config: Any) -> str:
+    p.join()
+    code = new_table(p, name="Cue table", decision_time=0, **config)
+    p.open(f"/t/{code}")
+    bots("Bot", policy).start(code, 1, 200)
+    p.sit(0)
+    return code
+
+
+def test_chips_move_in_short_animations_that_never_hold_the_buttons(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Mo")
+    p.context.add_init_script(WATCH_FLIGHTS)
+    heads_up(p, bots, calling_station)
+    number = 0
+    # Until a flight was drawn on the viewer's own turn (heads-up, the big blind acts first
+    # after the flop: every other hand), and a pot went to a winner.
+    for _ in range(6):
+        number = wait_for_hand(p, after=number)
+        play_hand([p], number)
+        flights = p.page.evaluate("() => window.__flights")
+        kinds = {f["kind"] for f in flights}
+        if {"to-pot", "to-seat"} <= kinds and any(f["turn"] for f in flights):
+            break
+    else:
+        raise AssertionError(f"no flights of both kinds on a turn: {flights}")
+    for f in flights:
+        seconds = float(f["duration"].removesuffix("s"))
+        assert 0.2 <= seconds <= 0.4, f
+        assert f["name"] in ("chips-to-pot", "chips-to-seat"), f
+        if f["turn"]:  # the buttons were there in the frame the chips began to move
+            assert f["buttons"] >= 2, f
+    # They go: nothing in flight stays on the felt.
+    expect(p.page.locator(".fly")).to_have_count(0)
+    assert not p.errors, p.errors
+
+
+def test_no_chips_fly_with_reduced_motion(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Rey", reduced_motion="reduce")
+    p.context.add_init_script(WATCH_FLIGHTS)
+    heads_up(p, bots, calling_station)
+    number = wait_for_hand(p)
+    play_hand([p], number)
+    number = wait_for_hand(p, after=number)
+    play_hand([p], number)
+    # The bets still went to the pot and the pot to its winner (the state, at once).
+    assert p.state("c.state.lastHand.awards.length") > 0
+    assert p.page.evaluate("() => window.__flights") == []
+    assert not p.errors, p.errors
+
+
+def test_turn_while_hidden_title_icon_and_notification(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Hid")
+    p.context.add_init_script(FAKE_TAB)
+    puppet = Puppet()
+    heads_up(p, bots, puppet)
+    page = p.page
+    plain_icon = page.locator("link[rel~=icon]").get_attribute("href")
+    # The notification needs the player's permission: asked when the setting is turned on.
+    page.click("[data-cmd=settings]")
+    page.get_by_role("checkbox", name="A notification when it is my turn").check()
+    page.get_by_role("button", name="Done").click()
+    assert page.evaluate("() => Notification.permission") == "granted"
+    assert p.state("c.settings.notify") is True
+
+    wait_for_hand(p)
+    puppet.auto = False
+    # Until it is the bot's turn (the viewer acting when it is theirs), then hide the tab.
+    bot_turn(p)
+    page.evaluate("() => window.__hide(true)")
+    bot_passes_to_viewer(p, puppet)
+    page.wait_for_function("() => document.title.startsWith('● Your turn')")
+    icon = page.locator("link[rel~=icon]").get_attribute("href")
+    assert icon and icon.startswith("data:image/svg+xml") and icon != plain_icon
+    notes = page.evaluate("() => window.__notes.map((n) => [n.title, n.body, n.closed])")
+    assert len(notes) == 1 and notes[0][0] == "Your turn" and not notes[0][2], notes
+    assert notes[0][1].startswith("Cue table: "), notes
+    # Shown again: all of it goes.
+    page.evaluate("() => window.__hide(false)")
+    page.wait_for_function("() => !document.title.startsWith('●')")
+    assert page.locator("link[rel~=icon]").get_attribute("href") == plain_icon
+    assert page.evaluate("() => window.__notes[0].closed") is True
+    # A turn while the tab is shown: no notification, no mark.
+    act_once(p, keyboard=False)
+    bot_passes_to_viewer(p, puppet)
+    assert page.evaluate("() => window.__notes.length") == 1
+    assert not page.title().startswith("●")
+    puppet.auto = True
+    assert not p.errors, p.errors
+
+
+def test_a_dialog_closes_when_the_turn_comes(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Dee")
+    puppet = Puppet()
+    heads_up(p, bots, puppet)
+    page = p.page
+    wait_for_hand(p)
+    puppet.auto = False
+    bot_turn(p)
+    page.click("[data-cmd=settings]")
+    expect(page.get_by_role("dialog", name="Settings")).to_be_visible()
+    bot_passes_to_viewer(p, puppet)
+    # The dock is usable at once: the dialog has gone, the turn said, the focus on an action.
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    expect(page.locator(".toast")).to_contain_text("Your turn")
+    expect(page.locator("[data-act]:not([disabled])").first).to_be_visible()
+    page.wait_for_function("() => !!document.activeElement.closest('.dock')")
+    puppet.auto = True
+    act_once(p, keyboard=False)
+    assert not p.errors, p.errors
+
+
+def test_each_action_has_its_sound_and_the_setting_silences_them(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Sol")
+    p.context.add_init_script(FAKE_AUDIO)
+    puppet = Puppet()
+    heads_up(p, bots, puppet)
+    page = p.page
+    number = wait_for_hand(p)
+    puppet.auto = False
+    page.mouse.click(5, 5)  # a first gesture: the audio context starts
+    tones = lambda: page.evaluate("() => window.__tones.slice()")  # noqa: E731
+    # A call is chips (2400 Hz), a check a knock (170 Hz), a fold a swish (from 520 Hz), a win
+    # a chord (from 523 Hz).
+    # Pre-flop the small blind calls and the big blind checks (whichever of them is the bot).
+    bot_turn(p)
+    bot_passes(p, puppet)
+    bot_turn(p)
+    heard = tones()
+    assert 2400 in heard and 170 in heard, heard
+    feed({1: puppet}, p, {"action": "fold"})
+    page.wait_for_function("() => window.__tones.includes(523)")  # the win
+    assert 520 in tones()  # the fold
+    # Off: the next hand makes no action sound.
+    page.click("[data-cmd=settings]")
+    page.get_by_role("checkbox", name="Sounds for actions").uncheck()
+    page.get_by_role("checkbox", name="Sound when it is my turn").uncheck()
+    page.get_by_role("button", name="Done").click()
+    before = len(tones())
+    puppet.auto = True
+    number = wait_for_hand(p, after=number)
+    play_hand([p], number)
+    assert len(tones()) == before, tones()[before:]
+    assert not p.errors, p.errors
