@@ -38,7 +38,7 @@ async def scrape(base: str, **headers: str) -> httpx.Response:
 async def test_metrics_are_off_unless_a_token_is_set(tmp_path: Path, sqlite_url: str) -> None:
     async with live_server(live_settings(tmp_path, sqlite_url, None)) as base:
         r = await scrape(base, Authorization=f"Bearer {TOKEN}")
-        assert r.status_code == 404
+        assert r.status_code == 404 and r.json() == {"detail": "Not Found"}  # as no such path
         assert r.headers["cache-control"] == "private, no-store"
 
 
