@@ -4,7 +4,7 @@ Each method is one transaction, committed before it returns, so the actor only a
 is durable. The hot path (`start_hand`, `record_action`, `add_chips`) shares its transaction
 with other tables' writes pending at the same moment (group commit; on PostgreSQL one
 statement through asyncpg), and still returns only once that transaction has committed.
-See `app.tables.store.TableStore` for the contract and the ledger identity.
+See `app.tables.store_protocol.TableStore` for the contract and the ledger identity.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand, awarded
 from app.tables.seat import Seat
-from app.tables.store import (
+from app.tables.store_protocol import (
     CHAT_KEPT,
     LEDGER_IN,
     Adjustment,

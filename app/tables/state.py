@@ -22,7 +22,7 @@ from app.tables.fairness import HandDeal, ServerSeed
 from app.tables.hand import Hand
 from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
-from app.tables.store import TableStore
+from app.tables.store_protocol import TableStore
 from app.tables.viewer import Viewer
 from app.tables.views import Record
 

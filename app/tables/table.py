@@ -52,7 +52,7 @@ from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
 from app.tables.seating import Seating
 from app.tables.seeds import Seeds
-from app.tables.store import CHAT_KEPT, OwnershipLost, StoredTable, TableStore
+from app.tables.store_protocol import CHAT_KEPT, OwnershipLost, StoredTable, TableStore
 from app.tables.tournament import TournamentTable
 from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
 from app.tables.writes import Reload, Writes
