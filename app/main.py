@@ -163,7 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AccessLogMiddleware)
     app.add_middleware(ws.ServerSend)
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
-    client = assets.Assets(static_dir())
+    client = assets.Assets(static_dir(), assets.generated())
     # outermost: every response, errors included; the page's inlined style sheet by its hash
     app.add_middleware(SecurityHeaders, policy=csp(client.style_hashes))
     # First: the router tries routes in order at ~13 µs each, and a cold table page is the
