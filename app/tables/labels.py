@@ -79,7 +79,7 @@ def game_label(game: str, betting: str, boards: int = 1) -> str:
 
 
 def stakes_text(small_blind: int, big_blind: int, ante: int = 0) -> str:
-    """"1/2", "1/2 ante 1"."""
+    """A table's stakes: "1/2", "1/2 ante 1"."""
     return f"{small_blind}/{big_blind}" + (f" {ANTE} {ante}" if ante else "")
 
 
@@ -109,7 +109,7 @@ def seat_labels(seat: Seat) -> dict[str, str | None]:
 
 
 def card_name(card: str, mark: str = "") -> str:
-    """"Ace of spades", "10 of hearts, winning card"."""
+    """A card said in words: "Ace of spades", "10 of hearts, winning card"."""
     rank, suit = card[0], card[1]
     name = f"{RANK_NAMES.get(rank, rank)} of {SUITS[suit]['name'] if suit in SUITS else suit}"
     return f"{name}, {CARD_MARKS[mark]}" if mark in CARD_MARKS else name
