@@ -36,13 +36,8 @@ from sqlalchemy.types import TypeDecorator, TypeEngine
 from app.store.models import Base
 from app.store.rows import (
     ROW_SETS,
-    ActionInsert,
-    ButtonUpdate,
     Fence,
-    HandEnd,
-    HandInsert,
     HandPlayerInsert,
-    LedgerInsert,
     Row,
     SeatUpdate,
     TableWrite,
@@ -155,59 +150,55 @@ def _names(row: type[Row], prefix: str = "") -> str:
     return ", ".join(prefix + name for name in columns(row))
 
 
-def _sets(row: type[Row]) -> str:
-    return ", ".join(f"{name} = u.{name}" for name in columns(row) if name not in row.KEY)
+def _fenced(row: type[Row]) -> str:
+    """Only the rows of tables that passed the fence (a `tables` row is its table's)."""
+    return f"u.{'id' if row.TABLE == 'tables' else 'table_id'} IN (SELECT id FROM fence)"
 
 
-def _keys(row: type[Row], alias: str) -> str:
-    return " AND ".join(f"{alias}.{name} = u.{name}" for name in row.KEY)
+def _insert(cte: str, what: str, returning: str = "") -> str:
+    row = _PARAMETERS[what]
+    return (
+        f"{cte} AS (\n    INSERT INTO {row.TABLE} ({_names(row)})\n"
+        f"    SELECT {_names(row, 'u.')} FROM {_recordset(what)}\n"
+        f"    WHERE {_fenced(row)}{returning}\n)"
+    )
 
 
-_FENCED = "u.table_id IN (SELECT id FROM fence)"
+def _update(cte: str, what: str) -> str:
+    row = _PARAMETERS[what]
+    sets = ", ".join(f"{name} = u.{name}" for name in columns(row) if name not in row.KEY)
+    keys = " AND ".join(f"t.{name} = u.{name}" for name in row.KEY)
+    return (
+        f"{cte} AS (\n    UPDATE {row.TABLE} AS t SET {sets} FROM {_recordset(what)}\n"
+        f"    WHERE {keys} AND {_fenced(row)}\n)"
+    )
 
-PG_GROUP = f"""
-WITH
-fence AS (
+
+_CTES = (
+    f"""fence AS (
     SELECT t.id FROM tables AS t
     JOIN {_recordset("fence")} ON t.id = u.id
       AND (u.owner_epoch IS NULL OR t.owner_epoch = u.owner_epoch)
     FOR SHARE OF t
-),
-new_hands AS (
-    INSERT INTO hands ({_names(HandInsert)})
-    SELECT {_names(HandInsert, "u.")} FROM {_recordset("hand")}
-    WHERE {_FENCED}
-    RETURNING id, serial
-),
-new_players AS (
+)""",
+    _insert("new_hands", "hand", "\n    RETURNING id, serial"),
+    # who was dealt in, with their hand's server-wide number (its row's, just inserted)
+    f"""new_players AS (
     INSERT INTO hand_players ({_names(HandPlayerInsert)}, serial)
     SELECT {_names(HandPlayerInsert, "u.")}, h.serial FROM {_recordset("players")}
     JOIN new_hands AS h ON h.id = u.hand_id
-),
-buttons AS (
-    UPDATE tables AS t SET {_sets(ButtonUpdate)} FROM {_recordset("button")}
-    WHERE {_keys(ButtonUpdate, "t")} AND u.id IN (SELECT id FROM fence)
-),
-actions AS (
-    INSERT INTO hand_actions ({_names(ActionInsert)})
-    SELECT {_names(ActionInsert, "u.")} FROM {_recordset("action")}
-    WHERE {_FENCED}
-),
-ends AS (
-    UPDATE hands AS h SET {_sets(HandEnd)} FROM {_recordset("end")}
-    WHERE {_keys(HandEnd, "h")} AND {_FENCED}
-),
-ledger_entries AS (
-    INSERT INTO ledger ({_names(LedgerInsert)})
-    SELECT {_names(LedgerInsert, "u.")} FROM {_recordset("ledger")}
-    WHERE {_FENCED}
-),
-seat_updates AS (
-    UPDATE seats AS s SET {_sets(SeatUpdate)} FROM {_recordset("seats")}
-    WHERE {_keys(SeatUpdate, "s")} AND {_FENCED}
+)""",
+    _update("buttons", "button"),
+    _insert("actions", "action"),
+    _update("ends", "end"),
+    _insert("ledger_entries", "ledger"),
+    _update("seat_updates", "seats"),
 )
-SELECT u.id FROM {_recordset("fence")} WHERE u.id NOT IN (SELECT id FROM fence)
-"""
+PG_GROUP = (
+    "WITH\n"
+    + ",\n".join(_CTES)
+    + f"\nSELECT u.id FROM {_recordset('fence')} WHERE u.id NOT IN (SELECT id FROM fence)\n"
+)
 
 
 def pg_parameters(writes: list[TableWrite]) -> list[str]:
