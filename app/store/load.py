@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.store.deals import DealStore
 from app.store.models import ChatRow, HandActionRow, HandRow, Player, SeatRow, TableRow
 from app.store.resume import ResumeStore
-from app.store.rows import SEAT_COLUMNS
+from app.store.rows import SEAT_COLUMNS, SEAT_FLAGS
 from app.tables.config import TableConfig
 from app.tables.seat import Seat
 from app.tables.store_protocol import CHAT_KEPT, StoredHand, StoredTable
@@ -36,9 +36,11 @@ def seconds_between(start: Any, end: Any) -> float | None:
 
 
 def _seat(r: SeatRow, bot: bool) -> Seat:
+    flags = {name: getattr(r, name) for name in SEAT_FLAGS}
     return Seat(
         player_id=str(r.player_id),
-        **{name: getattr(r, name) for name in SEAT_COLUMNS},
+        **{name: getattr(r, name) for name in SEAT_COLUMNS if name not in SEAT_FLAGS},
+        **flags,
         pending_adjust_reason=r.pending_adjust_reason or "",
         bot=bot,
         sit_out_next=r.sit_out_next,

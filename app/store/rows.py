@@ -149,6 +149,8 @@ class SeatUpdate:
 
 #: a seat's columns that are its `Seat` attributes of the same name, as they are
 SEAT_COLUMNS = tuple(f.name for f in fields(SeatUpdate) if f.name not in ("table_id", "player_id"))
+#: those of them that say where the seat stands in the game (its `status`)
+SEAT_FLAGS = ("sitting_out", "waiting", "post", "leaving", "removed")
 
 Row = (
     HandInsert
