@@ -12,7 +12,7 @@ import orjson
 from app.tables.labels import table_labels
 from app.tables.seat import Seat
 from app.tables.viewer import Viewer
-from app.tables.views import Record, render, seat_view, table_view
+from app.tables.views import Record, render, seat_json, table_view
 
 if TYPE_CHECKING:
     pass
@@ -65,7 +65,7 @@ class Broadcast(TableState):
 
     def _seat_record(self, seat: Seat) -> Record:
         self._seats_changed()
-        return Record({"type": "seat", **seat_view(seat)})
+        return Record({"type": "seat", **seat_json(seat)})
 
     def _table_record(self) -> Record:
         return Record(

@@ -357,7 +357,7 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
     return view
 
 
-def seat_view(seat: Seat) -> dict[str, Any]:
+def seat_json(seat: Seat) -> dict[str, Any]:
     """An occupied seat as everyone sees it, with its labels: in the snapshot and in each
     `seat` record."""
     return {
@@ -378,7 +378,7 @@ def seat_view(seat: Seat) -> dict[str, Any]:
 
 def table_view(table: TableState, player_id: str | None) -> dict[str, Any]:
     """The whole table as `player_id` sees it: the snapshot a connection starts from."""
-    seats = [seat_view(s) if s is not None else None for s in table.seats]
+    seats = [seat_json(s) if s is not None else None for s in table.seats]
     you: dict[str, Any] = {"player_id": player_id, "seat": None, "host": False}
     if player_id is not None:
         mine = table.seat_of(player_id)

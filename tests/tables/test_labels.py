@@ -27,7 +27,7 @@ from app.tables.config import TableConfig
 from app.tables.seat import Seat
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
-from app.tables.views import seat_view
+from app.tables.views import seat_json
 from tests.tables.stores import MemoryTableStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +90,7 @@ def test_every_game_s_label_and_stakes(game: str) -> None:
 
 def test_every_seat_status_s_marks_and_note() -> None:
     for seat in seats_of_every_status():
-        view = seat_view(seat)
+        view = seat_json(seat)
         assert view["note"] == STATUS.get(view["status"])
         for dealt_in, ended, all_in in [(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)]:
             drawn = first_paint.seat_marks(view, bool(dealt_in and not ended), bool(all_in))
@@ -126,7 +126,7 @@ async def test_the_snapshot_records_and_first_paint_carry_the_labels() -> None:
         snapshot = _message(viewer.take()[0])
         assert snapshot["table"]["labels"] == {"game": "NL Omaha", "stakes": "1/2 ante 1"}
         for seat, view in zip(table.seats, snapshot["seats"], strict=True):
-            assert seat is not None and view == seat_view(seat)
+            assert seat is not None and view == seat_json(seat)
             assert {"mark", "mark_in_hand", "note"} <= view.keys()
         page = first_paint.draw(snapshot)
         assert "NL Omaha · 1/2 ante 1" in page
@@ -144,7 +144,7 @@ async def test_the_snapshot_records_and_first_paint_carry_the_labels() -> None:
         assert seats[-1]["mark"] in ("Sitting out", "Away · Sitting out")  # (nobody connected)
         now = table.seats[0]
         assert now is not None and seats[-1] == {"type": "seat", "seq": seats[-1]["seq"],
-                                                 **seat_view(now)}  # fmt: skip
+                                                 **seat_json(now)}  # fmt: skip
     finally:
         table.shutdown()
         task.cancel()
@@ -166,7 +166,7 @@ def test_every_label_the_client_reads_is_sent() -> None:
     """Each label field the client's code reads is in what the server sends: a seat's, a
     table's, and the words of `js/words.js` (as made by the server)."""
     code = _client_code()
-    seat = seat_view(Seat(0, "p", "P", 10))
+    seat = seat_json(Seat(0, "p", "P", 10))
     for field in set(re.findall(r"\bseat\.(mark_in_hand|mark|note)\b", code)):
         assert field in seat
     read = set(re.findall(r"\b(?:table|rec)\.labels\.(\w+)", code))
