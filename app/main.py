@@ -36,11 +36,12 @@ from app.api import (
 )
 from app.api.headers import SecurityHeaders, csp
 from app.api.hosts import HostCheck
-from app.api.limits import BodyLimit, Connections, PerMinute, SharedPerMinute
+from app.api.limits import BodyLimit, Connections
 from app.api.transport import bounded_protocol
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
+from app.rate import SharedWindow, SlidingWindow
 from app.scale.lease import Leases, Ownership, SoleLeases
 from app.scale.placement import Placement
 from app.scale.relay import Relay
@@ -55,6 +56,8 @@ from app.tournaments.hall import Hall
 
 log = logging.getLogger("omaha")
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+#: the per-address creation limits' window, in seconds
+MINUTE = 60.0
 
 
 def static_dir() -> Path:
@@ -72,8 +75,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.secret_key = settings.ensure_secret_key()
         decks.use_secret(app.state.secret_key)
-        app.state.session_rate = PerMinute(settings.sessions_per_minute)
-        app.state.table_rate = PerMinute(settings.tables_per_minute)
+        app.state.session_rate = SlidingWindow(settings.sessions_per_minute, MINUTE)
+        app.state.table_rate = SlidingWindow(settings.tables_per_minute, MINUTE)
         app.state.connections = Connections(settings.ws_per_session, settings.ws_per_table)
         app.state.engine = create_engine(settings.effective_database_url)
         app.state.sessions = session_factory(app.state.engine)
@@ -99,11 +102,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.relay = app.state.placement = None
         if isinstance(ownership, Leases):  # shared: WebSockets of others' tables are relayed
             # and an address's creations are counted across every process
-            app.state.session_rate = SharedPerMinute(
-                ownership.client, settings.sessions_per_minute, "sessions"
+            app.state.session_rate = SharedWindow(
+                ownership.client, settings.sessions_per_minute, "sessions", MINUTE
             )
-            app.state.table_rate = SharedPerMinute(
-                ownership.client, settings.tables_per_minute, "tables"
+            app.state.table_rate = SharedWindow(
+                ownership.client, settings.tables_per_minute, "tables", MINUTE
             )
             app.state.relay = Relay(
                 ownership.client,
@@ -171,7 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AccessLogMiddleware)
     app.add_middleware(ws.ServerSend)
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
-    client = assets.Assets(static_dir())
+    client = assets.Assets(static_dir(), assets.generated())
     # outermost: every response, errors included; the page's inlined style sheet by its hash
     app.add_middleware(SecurityHeaders, policy=csp(client.style_hashes))
     # First: the router tries routes in order at ~13 µs each, and a cold table page is the

@@ -26,9 +26,11 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
 from fastapi import APIRouter, Request, Response
 
 from app.api.table_page import MARK, PAINT_MARK, boot_data, page_with
+from app.tables.labels import client_words
 
 PAGE = "index.html"
 #: the page's style sheet, inlined in it (`STYLE_LINK` replaced by a style element)
@@ -78,20 +80,35 @@ def _asset(body: bytes, suffix: str) -> Asset:
     )
 
 
-class Assets:
-    """Every file under `root`, in memory, with its gzip form, and the page."""
+def generated() -> dict[str, bytes]:
+    """The client's files the server makes, by path: `js/words.js`, the words every page
+    draws with (`app.tables.labels.client_words`: one source for the server's first paint
+    and the client's views)."""
+    words = orjson.dumps(client_words(), option=orjson.OPT_INDENT_2)
+    return {
+        "js/words.js": b"// Made by the server at start-up from app/tables/labels.py: edit that.\n"
+        b"export const WORDS = " + words + b";\n"
+    }
 
-    def __init__(self, root: Path) -> None:
+
+class Assets:
+    """Every file under `root`, in memory, with its gzip form, and the page; with the files
+    the server makes (`made`: path to body), under the same version."""
+
+    def __init__(self, root: Path, made: dict[str, bytes] | None = None) -> None:
         self.files: dict[str, Asset] = {}
         digest = hashlib.sha256()
         paths = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+        bodies: dict[str, bytes] = {}
         for path in paths:
             rel = path.relative_to(root).as_posix()
-            if rel.startswith(".") or "/." in rel:
-                continue
-            body = path.read_bytes()
+            if not (rel.startswith(".") or "/." in rel):
+                bodies[rel] = path.read_bytes()
+        bodies.update(made or {})
+        for rel in sorted(bodies):
+            body = bodies[rel]
             digest.update(rel.encode() + b"\0" + body + b"\0")
-            self.files[rel] = _asset(body, path.suffix.lower())
+            self.files[rel] = _asset(body, Path(rel).suffix.lower())
         self.version = digest.hexdigest()[:12]
         page = self.files.pop(PAGE, None)
         text = page.body if page else b"<!doctype html><title>Omaha</title><p>static/ is missing."

@@ -7,7 +7,9 @@ before any module has loaded; the client's first render (static/js/main.js) repl
 the live view, which looks the same. Until then nothing on it responds: it is a picture.
 
 It is drawn from the same redacted snapshot the page carries (the viewer's own hole cards,
-nobody else's), every string a person chose escaped as text. It mirrors the markup and class
+nobody else's), every string a person chose escaped as text, with the snapshot's labels and
+the words of `app.tables.labels` (the client's `js/words.js` is made from them): no wording
+of its own for a game, stakes, a mark, a note or a card. It mirrors the markup and class
 names of static/js/views/table.js for what it draws (seats are placed by the style sheet from
 `data-k`, as the view places them); tests/e2e/test_first_paint.py renders both and compares
 them, so a change to one that the other does not follow fails there.
@@ -19,33 +21,8 @@ import math
 from html import escape
 from typing import Any
 
-#: a game's short name and hole cards (static/js/format.js, GAMES)
-GAMES: dict[str, tuple[str, int]] = {
-    "omaha": ("Omaha", 4),
-    "omaha-hi-lo": ("Omaha hi-lo", 4),
-    "five-card-omaha": ("5-card Omaha", 5),
-    "big-o": ("Big O", 5),
-    "six-card-omaha": ("6-card Omaha", 6),
-    "six-card-omaha-hi-lo": ("6-card hi-lo", 6),
-    "courchevel": ("Courchevel", 5),
-    "courchevel-hi-lo": ("Courchevel hi-lo", 5),
-}
-BETTING_SHORT = {"pot-limit": "PL", "no-limit": "NL", "fixed-limit": "FL"}
-MARKS = {
-    "waiting": "Waits for BB",
-    "posting": "Posts BB",
-    "sitting_out": "Sitting out",
-    "leaving": "Leaving",
-}
-STATUS = {
-    "waiting": "Waiting for the big blind",
-    "posting": "Posts to come in",
-    "sitting_out": "Sitting out",
-    "leaving": "Leaving",
-}
-SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
-RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
+from app.poker import GAMES
+from app.tables import labels
 
 
 def _t(text: object) -> str:
@@ -53,27 +30,22 @@ def _t(text: object) -> str:
     return escape(str(text), quote=True)
 
 
-def game_label(config: dict[str, Any]) -> str:
-    short = GAMES.get(config["game"], (config["game"], 4))[0]
-    board = " · double board" if config.get("boards", 1) > 1 else ""
-    return f"{BETTING_SHORT.get(config['betting'], '')} {short}{board}".strip()
-
-
-def stakes(config: dict[str, Any]) -> str:
-    text = f"{config['small_blind']}/{config['big_blind']}"
-    return text + (f" ante {config['ante']}" if config.get("ante") else "")
-
-
 def card(value: str, size: str, mark: str = "") -> str:
     rank, suit = value[0], value[1]
-    name = f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}"
-    words = {"win": "winning card", "win-low": "winning low card", "used": "in your best hand"}
-    label = f"{name}, {words[mark]}" if mark in words else name
+    face = labels.RANK_FACES.get(rank, rank)
+    symbol = labels.SUITS[suit]["symbol"] if suit in labels.SUITS else ""
     return (
         f'<span class="card {size} suit-{_t(suit)} {mark}" data-card="{_t(value)}" role="img"'
-        f' aria-label="{_t(label)}"><span class="rank">{_t("10" if rank == "T" else rank)}</span>'
-        f'<span class="pip">{SUITS.get(suit, "")}</span></span>'
+        f' aria-label="{_t(labels.card_name(value, mark))}"><span class="rank">{_t(face)}</span>'
+        f'<span class="pip">{symbol}</span></span>'
     )
+
+
+def seat_marks(seat: dict[str, Any], in_hand: bool, all_in: bool) -> list[str]:
+    """A seat's marks: its own (`mark`, or `mark_in_hand` while it plays the running hand),
+    then all in (static/js/format.js, seatMarks)."""
+    own = seat.get("mark_in_hand") if in_hand else seat.get("mark")
+    return [m for m in (own, labels.ALL_IN if all_in else None) if m]
 
 
 def _slot(size: str) -> str:
@@ -90,6 +62,7 @@ class _Table:
     def __init__(self, snapshot: dict[str, Any]) -> None:
         self.s = snapshot
         self.config: dict[str, Any] = snapshot["table"]["config"]
+        self.labels: dict[str, str] = snapshot["table"]["labels"]
         self.seats: list[dict[str, Any] | None] = snapshot["seats"]
         self.you: int | None = snapshot["you"]["seat"]
         self.hand: dict[str, Any] | None = snapshot.get("hand")
@@ -154,7 +127,7 @@ def _topbar(t: _Table) -> str:
         "Screen reader mode</button>"
         '<a class="home-link" href="/" aria-label="Home">♠</a>'
         f'<div class="title"><strong class="table-name">{_t(t.config["name"])}</strong>'
-        f'<span class="sub">{_t(game_label(t.config))} · {_t(stakes(t.config))}{number}'
+        f'<span class="sub">{_t(t.labels["game"])} · {_t(t.labels["stakes"])}{number}'
         f"{paused}</span></div>"
         '<nav class="menu"><button type="button" class="btn ghost icon menu-toggle"'
         ' aria-label="Menu" aria-expanded="false">☰</button>'
@@ -188,14 +161,8 @@ def _seat(t: _Table, i: int, seat: dict[str, Any] | None) -> str:
         )
         if c
     )
-    marks = []
-    if seat.get("away"):
-        marks.append("Away")
-    status = seat["status"]
-    if status in MARKS and not (dealt_in and not t.ended and status != "leaving"):
-        marks.append(MARKS[status])
-    if p and p["all_in"] and not p["folded"]:
-        marks.append("All in")
+    all_in = bool(p and p["all_in"] and not p["folded"] and not t.ended)
+    marks = seat_marks(seat, dealt_in and not t.ended, all_in)
     stack = p["stack"] if p and not t.ended else seat["stack"]
     hole = _others(t, p) if p and not mine else ""
     clock = ""
@@ -222,7 +189,8 @@ def _others(t: _Table, p: dict[str, Any]) -> str:
         return ""
     if p.get("cards"):
         return '<div class="cards shown">' + "".join(card(c, "sm") for c in p["cards"]) + "</div>"
-    n = GAMES.get(t.config["game"], ("", 4))[1]
+    spec = GAMES.get(t.config["game"])
+    n = spec.hole_cards if spec is not None else 4
     return '<div class="cards backs">' + _back("xs") * n + "</div>"
 
 
@@ -308,14 +276,14 @@ def _my_hand(t: _Table) -> str:
     if p is None or not p.get("cards"):
         seat = t.seats[t.you]
         if p is not None and p["folded"]:
-            note = "Folded"
-        elif seat is not None and seat["status"] in STATUS:
-            note = STATUS[seat["status"]]
+            note = labels.NOTES["folded"]
+        elif seat is not None and seat.get("note"):
+            note = seat["note"]
         elif hand is not None and not t.ended:
-            note = "Not in this hand"
+            note = labels.NOTES["not_in_hand"]
         else:
-            note = "Waiting for the next hand"
-        return f'<div class="my-hand empty"><p class="note">{note}</p></div>'
+            note = labels.NOTES["next_hand"]
+        return f'<div class="my-hand empty"><p class="note">{_t(note)}</p></div>'
     reader = (hand or {}).get("reader") if not t.ended else None
     used = set(reader[0]["high"]["hole_used"]) if reader else set()
     cards = "".join(card(c, "lg", "used" if c in used else "") for c in p["cards"])

@@ -19,7 +19,7 @@ from app.api.tables import table_by_code
 from app.scale.relay import RemoteTable
 from app.tables.errors import TableError
 from app.tables.ledger import KINDS, people_nets, settle_up
-from app.tables.store import TableStore
+from app.tables.store_protocol import TableStore
 from app.tables.table import Table
 
 router = APIRouter(prefix="/api/tables", tags=["ledger"])

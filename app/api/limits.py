@@ -1,5 +1,6 @@
-"""Bounds on what a stranger can make the server hold: creations per client address a minute,
-connections per player and per table, and the size of a request body.
+"""Bounds on what a stranger can make the server hold: creations per client address a minute
+(counted by a limiter of `app.rate`), connections per player and per table, and the size of
+a request body.
 
 Every refusal is a typed error `{code, message}`; see docs/security.md for each limit and its
 setting.
@@ -7,18 +8,14 @@ setting.
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import secrets
-import time
-from collections import Counter, deque
-from typing import Any, Protocol
+from collections import Counter
+from typing import Any
 
 import orjson
-import redis.asyncio as aioredis
 from fastapi import HTTPException, Request
-from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.rate import Limiter
 
 
 def client_address(connection: Request | Scope) -> str:
@@ -26,100 +23,6 @@ def client_address(connection: Request | Scope) -> str:
     scope = connection.scope if isinstance(connection, Request) else connection
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
-
-
-class PerMinute:
-    """At most `limit` events per key in any 60 seconds (a sliding window of timestamps).
-
-    Keys whose window is empty are dropped, so memory is bounded by the addresses active in
-    the last minute times `limit`."""
-
-    def __init__(self, limit: int, window: float = 60.0) -> None:
-        self.limit, self.window = limit, window
-        self.events: dict[str, deque[float]] = {}
-        self._swept = time.monotonic()
-
-    def allow(self, key: str) -> bool:
-        now = time.monotonic()
-        if now - self._swept > self.window:
-            self._sweep(now)
-        stamps = self.events.setdefault(key, deque())
-        while stamps and now - stamps[0] >= self.window:
-            stamps.popleft()
-        if len(stamps) >= self.limit:
-            return False
-        stamps.append(now)
-        return True
-
-    def _sweep(self, now: float) -> None:
-        self._swept = now
-        for key in [k for k, s in self.events.items() if not s or now - s[-1] >= self.window]:
-            del self.events[key]
-
-    async def admit(self, key: str) -> bool:
-        return self.allow(key)
-
-
-log = logging.getLogger("omaha.limits")
-
-# A sliding window in one sorted set per key, on Redis's own clock (processes' clocks may
-# differ): drop the stamps older than the window, refuse at the limit, else stamp and keep
-# the key no longer than the window.
-_SLIDE = """
-local now = redis.call('TIME')
-local t = tonumber(now[1]) * 1000000 + tonumber(now[2])
-local window = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t - window)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], t, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
-return 1
-"""
-
-
-class SharedPerMinute:
-    """`PerMinute` counted in Redis, so that several server processes (scale-out) allow an
-    address `limit` events a minute in all, not `limit` each. While Redis does not answer,
-    this process counts alone (bounded still, per process) rather than refuse everyone."""
-
-    def __init__(
-        self,
-        client: aioredis.Redis,
-        limit: int,
-        what: str,
-        window: float = 60.0,
-        prefix: str = "omaha",
-        timeout: float = 1.0,
-    ) -> None:
-        self.limit, self.window, self.timeout = limit, window, timeout
-        self.key = f"{prefix}:rate:{what}:"
-        self.alone = PerMinute(limit, window)
-        self._slide = client.register_script(_SLIDE)
-        self._failing = False
-
-    async def admit(self, key: str) -> bool:
-        try:
-            async with asyncio.timeout(self.timeout):
-                args: list[int | str] = [
-                    int(self.window * 1_000_000),
-                    self.limit,
-                    secrets.token_hex(8),
-                ]
-                allowed = await self._slide(keys=[self.key + key], args=args)
-        except (RedisError, OSError, TimeoutError) as error:
-            if not self._failing:
-                log.warning("rate limits counted in this process alone: Redis %s",
-                            type(error).__name__)  # fmt: skip
-                self._failing = True
-            return self.alone.allow(key)
-        self._failing = False
-        return bool(allowed)
-
-
-class Limiter(Protocol):
-    limit: int
-
-    async def admit(self, key: str) -> bool: ...
 
 
 async def check_rate(limiter: Limiter, request: Request, what: str) -> None:

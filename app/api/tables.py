@@ -20,6 +20,7 @@ from app.scale.relay import RemoteTable, facts, find_or_relay
 from app.store.tables import SqlTableStore
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
+from app.tables.labels import table_labels
 from app.tables.registry import TableRegistry
 from app.tables.table import Table
 from app.tables.views import table_view
@@ -67,6 +68,8 @@ class TableSummary(BaseModel):
     name: str
     game: str
     betting: str
+    #: the game as a table's title line shows it (app.tables.labels), and the stakes
+    label: str
     blinds: str
     seats: int
     seated: int
@@ -78,12 +81,14 @@ class TableSummary(BaseModel):
 def summary(table: dict[str, Any], player_id: str, online: int | None) -> TableSummary:
     """From the table's `facts` (app.scale.relay: here, or from the process that runs it)."""
     c = TableConfig.model_validate(table["config"])
+    labels = table_labels(c)
     return TableSummary(
         code=table["code"],
         name=c.name,
         game=c.game,
         betting=str(c.betting),
-        blinds=f"{c.small_blind}/{c.big_blind}" + (f" ante {c.ante}" if c.ante else ""),
+        label=labels["game"],
+        blinds=labels["stakes"],
         seats=c.seats,
         seated=table["seated"],
         online=online,

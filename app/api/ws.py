@@ -30,6 +30,7 @@ from app.config import Settings
 from app.logging import log_ws_event
 from app.presence import Presence, connection_id
 from app.presence.keeper import keep_online
+from app.rate import TokenBucket
 from app.scale.relay import RemoteTable, find_or_relay
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
@@ -47,24 +48,6 @@ CLOSE_TOO_BIG = 1009
 CLOSE_NO_TABLE = 4404
 CLOSE_TRY_AGAIN = 1013
 REPLY_TIMEOUT = 15.0
-
-
-class TokenBucket:
-    """`rate` messages a second on average, bursts up to `burst`."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 def safe_ref(value: Any) -> int | str | None:

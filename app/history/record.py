@@ -25,6 +25,7 @@ from app.poker.equity import AllInSpot, all_in_spot, equities
 from app.poker.evaluation import describe_high, describe_low, high_category
 from app.poker.events import PotAwarded
 from app.tables.hand import Hand, awarded
+from app.tables.labels import game_label, stakes_text
 from app.tables.views import event_records, may_see_hole, render
 
 
@@ -219,6 +220,7 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
             entry["seat"] = hand.seats[p]
             entry["adjusted_net"] = round(seats[p]["net"] - won[p] + entry["expected"], 2)
     game = GAMES[cfg.game.key]
+    staked = stakes(hand, stored)
     return {
         "number": stored.serial,
         "table": {"name": stored.table_name, "seats": stored.table_seats},
@@ -228,7 +230,11 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
         "hi_lo": game.hi_lo,
         "courchevel": game.courchevel,
         "betting": str(cfg.betting),
-        "stakes": stakes(hand, stored),
+        "stakes": staked,
+        "labels": {
+            "game": game_label(game.key, str(cfg.betting), cfg.boards),
+            "stakes": stakes_text(staked["small_blind"], staked["big_blind"], staked["ante"]),
+        },
         "boards_per_run": cfg.boards,
         "bomb_pot": cfg.bomb_pot,
         "run_it_twice": cfg.run_it_twice,

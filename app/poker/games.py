@@ -47,6 +47,8 @@ class GameSpec:
     hi_lo: bool = False
     #: Courchevel: the first board card is dealt face up before the pre-flop betting.
     courchevel: bool = False
+    #: the name where room is short (a table's title line, app.tables.labels); "" the name
+    short: str = ""
 
     @property
     def burns(self) -> int:
@@ -57,11 +59,13 @@ GAMES: Final[dict[str, GameSpec]] = {
     g.key: g
     for g in (
         GameSpec("omaha", "Omaha", 4),
-        GameSpec("omaha-hi-lo", "Omaha hi-lo eight or better", 4, hi_lo=True),
-        GameSpec("five-card-omaha", "Five-card Omaha", 5),
+        GameSpec("omaha-hi-lo", "Omaha hi-lo eight or better", 4, hi_lo=True, short="Omaha hi-lo"),
+        GameSpec("five-card-omaha", "Five-card Omaha", 5, short="5-card Omaha"),
         GameSpec("big-o", "Big O", 5, hi_lo=True),
-        GameSpec("six-card-omaha", "Six-card Omaha", 6),
-        GameSpec("six-card-omaha-hi-lo", "Six-card Omaha hi-lo", 6, hi_lo=True),
+        GameSpec("six-card-omaha", "Six-card Omaha", 6, short="6-card Omaha"),
+        GameSpec(
+            "six-card-omaha-hi-lo", "Six-card Omaha hi-lo", 6, hi_lo=True, short="6-card hi-lo"
+        ),
         GameSpec("courchevel", "Courchevel", 5, courchevel=True),
         GameSpec("courchevel-hi-lo", "Courchevel hi-lo", 5, hi_lo=True, courchevel=True),
     )

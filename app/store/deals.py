@@ -1,7 +1,7 @@
 """The SQL side of verifiable deals (docs/fairness.md): server seeds per table session,
 players' client seeds, and the export of a table's deals for `python -m app verify-deals`.
 
-A mixin of `SqlTableStore` (the table store contract, `app.tables.store.TableStore`), so the
+A mixin of `SqlTableStore` (the contract: `app.tables.store_protocol.TableStore`), so the
 table store's own module keeps to its hot path. Seeds are sealed at rest (`decks.Sealed`).
 """
 
@@ -18,7 +18,7 @@ from app.history.deals import FORMAT, export_session
 from app.store.fenced import FencedWrites
 from app.store.models import DealSeedRow, HandRow
 from app.tables.fairness import HandDeal, ServerSeed
-from app.tables.store import DealSeedStart
+from app.tables.store_protocol import DealSeedStart
 
 #: hands an export holds at most (the newest); a session of a home game is far fewer
 EXPORT_HANDS = 5000

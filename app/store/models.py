@@ -1,7 +1,9 @@
 """SQLAlchemy models. Every table is created by an Alembic migration in migrations/versions.
 
 A test compares these models with the migrated schema: change both together
-(`make migration m="what changed"` writes the migration from the models).
+(`make migration m="what changed"` writes the migration from the models). The schema imports
+nothing from the rest of app: its text columns declare their own lengths, and a test checks
+that every bound the server enforces on what goes in them fits (tests/store/test_models.py).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.store.decks import Sealed, SealedDeck
-from app.tables.adjust import REASONS_MAX
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -40,6 +41,11 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+
+#: characters of a stored adjustment reason (a hand's waiting reasons joined: at most
+#: `app.tables.adjust.REASONS_MAX`)
+REASONS_LENGTH = 300
 
 
 class Base(DeclarativeBase):
@@ -121,7 +127,7 @@ class SeatRow(Base):
     pending_adjust: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     #: the reasons of the adjustments waiting for the end of the hand, with `pending_adjust`
     pending_adjust_reason: Mapped[str] = mapped_column(
-        String(REASONS_MAX), default="", server_default=""
+        String(REASONS_LENGTH), default="", server_default=""
     )
     #: blinds missed while sitting out (bits: 1 small, 2 big), owed on return
     missed_blinds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -217,7 +223,7 @@ class LedgerEntry(Base):
     kind: Mapped[str] = mapped_column(String(16))
     amount: Mapped[int] = mapped_column(BigInteger)
     #: why the host adjusted a stack (an `adjustment`'s reason; several joined by "; ")
-    reason: Mapped[str | None] = mapped_column(String(REASONS_MAX), nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(REASONS_LENGTH), nullable=True)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.current_timestamp()
     )

@@ -2,7 +2,7 @@
 when each seat's player went away (the away grace continues), and the last hand's blind
 seats (the dead button places the next hand from them).
 
-A mixin of `SqlTableStore` (the table store contract, `app.tables.store.TableStore`).
+A mixin of `SqlTableStore` (the table store contract, `app.tables.store_protocol.TableStore`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.store.models import TournamentEntryRow, TournamentRow
-from app.tables.store import OwnershipLost
+from app.tables.store_protocol import OwnershipLost
 from app.tournaments.entry import Entry
 from app.tournaments.store import StoredTournament
 

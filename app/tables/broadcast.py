@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from app.tables.labels import table_labels
 from app.tables.seat import Seat
 from app.tables.viewer import Viewer
-from app.tables.views import Record, render, table_view
+from app.tables.views import Record, render, seat_json, table_view
 
 if TYPE_CHECKING:
     pass
@@ -64,22 +65,7 @@ class Broadcast(TableState):
 
     def _seat_record(self, seat: Seat) -> Record:
         self._seats_changed()
-        return Record(
-            {
-                "type": "seat",
-                "seat": seat.number,
-                "player_id": seat.player_id,
-                "name": seat.name,
-                "stack": seat.stack,
-                "status": seat.status,
-                "away": seat.away,
-                "straddle": seat.straddle,
-                "missed": seat.missed,
-                "bot": seat.bot,
-                "sit_out_next": seat.sit_out_next,
-                "sit_out_next_bb": seat.sit_out_next_bb,
-            }
-        )
+        return Record({"type": "seat", **seat_json(seat)})
 
     def _table_record(self) -> Record:
         return Record(
@@ -90,6 +76,7 @@ class Broadcast(TableState):
                 "idle": self.idle,
                 "bomb_pot_next": self.bomb_pot_next,
                 "config": self.config.model_dump(mode="json"),
+                "labels": table_labels(self.config),
                 "next_config": self.next_config.model_dump(mode="json")
                 if self.next_config
                 else None,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from app.tables.config import CHAT_MAX
@@ -33,16 +32,12 @@ class Chat(TableState):
                 "bad_chat", f"a chat message is one line of 1 to {CHAT_MAX} characters"
             )
         now = self.now()
-        times = self._chat_times.setdefault(pid, deque(maxlen=self.runtime.chat_burst))
-        if len(times) == times.maxlen and now - times[0] < self.runtime.chat_window:
+        if self._chat_rate.full(pid, now):
             raise TableError("rate_limited", "too many chat messages: wait a few seconds")
         name = seat.name if seat is not None else str(c.data.get("name") or "spectator")[:32]
         number = seat.number if seat is not None else None
         await self._store(self.store.add_chat(self.id, pid, name, number, text))
-        times.append(now)
-        if len(self._chat_times) > 4 * len(self.seats) + len(self.viewers):  # bounded
-            for old in [p for p, t in self._chat_times.items() if now - t[-1] > 60]:
-                del self._chat_times[old]
+        self._chat_rate.count(pid, now)  # a message not stored is not counted
         entry = {"player_id": pid, "name": name, "seat": number, "text": text}
         self.chat.append(entry)
         self._emit(Record({"type": "chat", **entry}))

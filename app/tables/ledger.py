@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.tables.store import LedgerTotal
+from app.tables.store_protocol import LedgerTotal
 
 KINDS = ("buy_in", "top_up", "adjustment", "cash_out")
 #: above this many players with a non-zero net, settle-up matches greedily (still at most

@@ -21,7 +21,7 @@ from typing import Any
 from app.scale.lease import Ownership, SoleLeases
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.store import OwnershipLost, TableStore
+from app.tables.store_protocol import OwnershipLost, TableStore
 from app.tables.table import Reload, Runtime, Table
 from app.tables.viewer import CLOSE_RESTART
 

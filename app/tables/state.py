@@ -16,13 +16,14 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.poker import Action
+from app.rate import SlidingWindow
 from app.tables.command import Command
 from app.tables.config import TableConfig
 from app.tables.fairness import HandDeal, ServerSeed
 from app.tables.hand import Hand
 from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
-from app.tables.store import TableStore
+from app.tables.store_protocol import TableStore
 from app.tables.viewer import Viewer
 from app.tables.views import Record
 
@@ -72,7 +73,7 @@ class TableState(ABC):
     seat_changes: asyncio.Event
     bomb_pot_next: bool
     chat: deque[dict[str, Any]]
-    _chat_times: dict[str, deque[float]]
+    _chat_rate: SlidingWindow
     _bots: dict[str, tuple[Bot, asyncio.Task[None]]]
     _bot_failures: dict[str, int]
     closing: bool

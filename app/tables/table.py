@@ -38,6 +38,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from app.rate import SlidingWindow
 from app.tables.broadcast import Broadcast
 from app.tables.chat import Chat
 from app.tables.clock import Clock
@@ -52,7 +53,7 @@ from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
 from app.tables.seating import Seating
 from app.tables.seeds import Seeds
-from app.tables.store import CHAT_KEPT, OwnershipLost, StoredTable, TableStore
+from app.tables.store_protocol import CHAT_KEPT, OwnershipLost, StoredTable, TableStore
 from app.tables.tournament import TournamentTable
 from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
 from app.tables.writes import Reload, Writes
@@ -146,7 +147,8 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
         self.seat_changes = asyncio.Event()
         self.bomb_pot_next = stored.bomb_pot_next
         self.chat: deque[dict[str, Any]] = deque(stored.chat, maxlen=CHAT_KEPT)
-        self._chat_times: dict[str, deque[float]] = {}
+        #: each person's chat messages in the last `chat_window` (a burst of `chat_burst`)
+        self._chat_rate = SlidingWindow(self.runtime.chat_burst, self.runtime.chat_window)
         self._bots: dict[str, tuple[Bot, asyncio.Task[None]]] = {}
         self._bot_failures: dict[str, int] = {}
         #: the host closed the table: it deals no more hand (`closing`), then ends (`closed`)

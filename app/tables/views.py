@@ -39,6 +39,8 @@ from app.poker.events import (
     RunsDecided,
 )
 from app.tables.fairness import hand_fields, opened, openings, table_fields
+from app.tables.labels import seat_labels, table_labels
+from app.tables.seat import Seat
 
 if TYPE_CHECKING:
     from app.tables.hand import Hand
@@ -355,28 +357,28 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
     return view
 
 
+def seat_json(seat: Seat) -> dict[str, Any]:
+    """An occupied seat as everyone sees it, with its labels: in the snapshot and in each
+    `seat` record."""
+    return {
+        "seat": seat.number,
+        "player_id": seat.player_id,
+        "name": seat.name,
+        "stack": seat.stack,
+        "status": seat.status,
+        "away": seat.away,
+        "straddle": seat.straddle,
+        "missed": seat.missed,
+        "bot": seat.bot,
+        "sit_out_next": seat.sit_out_next,
+        "sit_out_next_bb": seat.sit_out_next_bb,
+        **seat_labels(seat),
+    }
+
+
 def table_view(table: TableState, player_id: str | None) -> dict[str, Any]:
     """The whole table as `player_id` sees it: the snapshot a connection starts from."""
-    seats: list[dict[str, Any] | None] = []
-    for s in table.seats:
-        if s is None:
-            seats.append(None)
-            continue
-        seats.append(
-            {
-                "seat": s.number,
-                "player_id": s.player_id,
-                "name": s.name,
-                "stack": s.stack,
-                "status": s.status,
-                "away": s.away,
-                "straddle": s.straddle,
-                "missed": s.missed,
-                "bot": s.bot,
-                "sit_out_next": s.sit_out_next,
-                "sit_out_next_bb": s.sit_out_next_bb,
-            }
-        )
+    seats = [seat_json(s) if s is not None else None for s in table.seats]
     you: dict[str, Any] = {"player_id": player_id, "seat": None, "host": False}
     if player_id is not None:
         mine = table.seat_of(player_id)
@@ -389,6 +391,7 @@ def table_view(table: TableState, player_id: str | None) -> dict[str, Any]:
         "table": {
             "id": table.id,
             "config": table.config.model_dump(mode="json"),
+            "labels": table_labels(table.config),
             "next_config": (
                 table.next_config.model_dump(mode="json") if table.next_config else None
             ),

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.tables.errors import TableError
 from app.tables.seat import Seat
-from app.tables.store import OwnershipLost, StoreInDoubt
+from app.tables.store_protocol import OwnershipLost, StoreInDoubt
 
 if TYPE_CHECKING:
     pass

@@ -27,7 +27,7 @@ from app.tables.command import Command
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import OwnershipLost
+from app.tables.store_protocol import OwnershipLost
 from app.tournaments.balance import TableSeats, plan
 from app.tournaments.entry import Entry
 from app.tournaments.icm import MAX_PLAYERS as MAX_ICM_PLAYERS

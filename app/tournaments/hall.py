@@ -20,7 +20,7 @@ from typing import Any
 
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import OwnershipLost
+from app.tables.store_protocol import OwnershipLost
 from app.tournaments.director import Director
 from app.tournaments.settings import Settings
 from app.tournaments.store import TournamentStore

@@ -1,48 +1,22 @@
-// Names for what the server sends (display only: no rules here).
+// What the pages draw with, over the server's words (words.js, made by the server from
+// app/tables/labels.py) and the labels its snapshot and records carry: no wording here.
+import { WORDS } from './words.js';
 
-export const GAMES = {
-  'omaha': { name: 'Pot-limit Omaha', short: 'Omaha', hole: 4 },
-  'omaha-hi-lo': { name: 'Omaha hi-lo', short: 'Omaha hi-lo', hole: 4 },
-  'five-card-omaha': { name: 'Five-card Omaha', short: '5-card Omaha', hole: 5 },
-  'big-o': { name: 'Big O (5-card hi-lo)', short: 'Big O', hole: 5 },
-  'six-card-omaha': { name: 'Six-card Omaha', short: '6-card Omaha', hole: 6 },
-  'six-card-omaha-hi-lo': { name: 'Six-card Omaha hi-lo', short: '6-card hi-lo', hole: 6 },
-  'courchevel': { name: 'Courchevel', short: 'Courchevel', hole: 5 },
-  'courchevel-hi-lo': { name: 'Courchevel hi-lo', short: 'Courchevel hi-lo', hole: 5 },
-};
-
-export const BETTING = { 'pot-limit': 'Pot limit', 'no-limit': 'No limit', 'fixed-limit': 'Fixed limit' };
-export const BETTING_SHORT = { 'pot-limit': 'PL', 'no-limit': 'NL', 'fixed-limit': 'FL' };
-
-export function gameLabel(config) {
-  const g = GAMES[config.game];
-  const game = g ? g.short : config.game;
-  const board = config.boards > 1 ? ' · double board' : '';
-  return `${BETTING_SHORT[config.betting] || ''} ${game}${board}`.trim();
-}
-
-export function stakes(config) {
-  let s = `${config.small_blind}/${config.big_blind}`;
-  if (config.ante) s += ` ante ${config.ante}`;
-  return s;
-}
+// The games and betting structures a new table offers, by key: their names.
+export const GAME_NAMES = Object.fromEntries(Object.entries(WORDS.games).map(([k, g]) => [k, g.name]));
+export const BETTING = WORDS.betting;
 
 export function holeCount(config) {
-  const g = GAMES[config.game];
-  return g ? g.hole : 4;
+  const g = WORDS.games[config.game];
+  return g ? g.hole_cards : 4;
 }
 
-// Short marks on a seat; the long ones (STATUS) in the viewer's own panel.
-export const MARKS = {
-  waiting: 'Waits for BB',
-  posting: 'Posts BB',
-  sitting_out: 'Sitting out',
-  leaving: 'Leaving',
-};
-
-export const STATUS = {
-  waiting: 'Waiting for the big blind',
-  posting: 'Posts to come in',
-  sitting_out: 'Sitting out',
-  leaving: 'Leaving',
-};
+// A seat's marks: its own (`mark`, or `mark_in_hand` while it plays the running hand), then
+// all in. The first paint (app/api/first_paint.py) draws the same.
+export function seatMarks(seat, inHand, allIn) {
+  const marks = [];
+  const own = inHand ? seat.mark_in_hand : seat.mark;
+  if (own) marks.push(own);
+  if (allIn) marks.push(WORDS.marks.all_in);
+  return marks;
+}

@@ -1,16 +1,15 @@
 // Words for the screen-reader mode and for the accessible names of cards and seats: what the
 // server sent, said in sentences. No rules here: the actions and amounts are the server's.
 import { potTotal } from './table-state.js';
-import { STATUS } from './format.js';
+import { WORDS } from './words.js';
 
-const RANKS = { A: 'Ace', K: 'King', Q: 'Queen', J: 'Jack', T: '10' };
-const SUITS = { s: 'spades', h: 'hearts', d: 'diamonds', c: 'clubs' };
-const MARK_WORDS = { win: 'winning card', 'win-low': 'winning low card', used: 'in your best hand' };
 const STREETS = { preflop: 'Pre-flop', flop: 'Flop', turn: 'Turn', river: 'River' };
 
+// "Ace of spades", "10 of hearts, winning card" (app.tables.labels.card_name says the same).
 export function cardName(card, mark = '') {
-  const name = `${RANKS[card[0]] || card[0]} of ${SUITS[card[1]] || card[1]}`;
-  return MARK_WORDS[mark] ? `${name}, ${MARK_WORDS[mark]}` : name;
+  const { ranks, suits, marks } = WORDS.cards;
+  const name = `${ranks[card[0]] || card[0]} of ${suits[card[1]] ? suits[card[1]].name : card[1]}`;
+  return marks[mark] ? `${name}, ${marks[mark]}` : name;
 }
 
 export const cardsText = (cards) => cards.map((c) => cardName(c)).join(', ');
@@ -47,7 +46,7 @@ export function seatLabel(state, i) {
   if (p && p.folded) parts.push('folded');
   else if (p && p.all_in) parts.push('all in');
   if (seat.away) parts.push('away');
-  if (STATUS[seat.status] && !(p && !h.ended)) parts.push(STATUS[seat.status].toLowerCase());
+  if (seat.note && !(p && !h.ended)) parts.push(seat.note.toLowerCase());
   if (h && !h.ended && h.actor === i) parts.push('to act');
   return parts.join(', ');
 }

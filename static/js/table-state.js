@@ -254,6 +254,7 @@ export function applyEvent(state, ev) {
       state.table.paused = ev.paused;
       state.table.bomb_pot_next = ev.bomb_pot_next;
       state.table.config = ev.config;
+      if (ev.labels) state.table.labels = ev.labels;
       state.table.next_config = ev.next_config;
       state.you.host = ev.host === state.you.player_id;
       if (state.seats.length < ev.config.seats) {

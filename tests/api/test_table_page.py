@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from app.api.assets import generated
 from app.api.table_page import data_block
 from app.main import static_dir
 from tests.api.live import Client, live_server
@@ -26,7 +27,9 @@ def embedded(page: str) -> dict[str, Any]:
 
 
 def modules() -> set[str]:
-    return {p.relative_to(static_dir()).as_posix() for p in static_dir().rglob("*.*js")}
+    """The client's modules: static/'s and those the server makes (`js/words.js`)."""
+    files = {p.relative_to(static_dir()).as_posix() for p in static_dir().rglob("*.*js")}
+    return files | set(generated())
 
 
 def drawn_page_loads_its_modules_later(page: str) -> None:

@@ -13,9 +13,9 @@ from app.bots.player import Bot
 from app.bots.tracker import Tracker
 from app.poker import card_str
 from app.tables.config import TableConfig
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
+from tests.tables.stores import MemoryTableStore
 
 FAST = Runtime(
     between_hands=0, clock_enabled=False, away_grace=3600, bot_think=0.0, deal_unwatched=True

@@ -18,8 +18,8 @@ from app.store.models import HandActionRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import MemoryTableStore
 from tests.store.test_fencing import two_processes
+from tests.tables.stores import MemoryTableStore
 from tests.tables.test_faults import until
 from tests.tables.test_table import FAST
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from app.api.limits import SharedPerMinute
+from app.rate import SharedWindow
 from tests.scale.test_failover import environment, processes
 from tests.servers import free_port
 
@@ -20,12 +20,12 @@ from tests.servers import free_port
 async def test_two_processes_share_one_window(redis_url: str) -> None:
     a, b = aioredis.Redis.from_url(redis_url), aioredis.Redis.from_url(redis_url)
     try:
-        first = SharedPerMinute(a, 5, "sessions", window=1.0)
-        second = SharedPerMinute(b, 5, "sessions", window=1.0)
+        first = SharedWindow(a, 5, "sessions", window=1.0)
+        second = SharedWindow(b, 5, "sessions", window=1.0)
         admitted = [await (first if i % 2 else second).admit("10.0.0.1") for i in range(10)]
         assert admitted == [True] * 5 + [False] * 5
         assert await first.admit("10.0.0.2")  # another address has its own window
-        assert await SharedPerMinute(a, 5, "tables", window=1.0).admit("10.0.0.1")  # its own
+        assert await SharedWindow(a, 5, "tables", window=1.0).admit("10.0.0.1")  # its own
         await asyncio.sleep(1.05)  # the window slid past every stamp
         assert await second.admit("10.0.0.1")
         assert await a.pttl("omaha:rate:sessions:10.0.0.1") <= 1000  # never kept longer
@@ -36,7 +36,7 @@ async def test_two_processes_share_one_window(redis_url: str) -> None:
 
 async def test_redis_silent_each_process_counts_alone(caplog: pytest.LogCaptureFixture) -> None:
     gone = aioredis.Redis(host="127.0.0.1", port=free_port(), socket_connect_timeout=0.2)
-    limiter = SharedPerMinute(gone, 3, "sessions", timeout=0.5)
+    limiter = SharedWindow(gone, 3, "sessions", timeout=0.5)
     with caplog.at_level(logging.WARNING, logger="omaha.limits"):
         admitted = [await limiter.admit("10.0.0.1") for _ in range(5)]
     assert admitted == [True, True, True, False, False]

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from app.store.models import HandActionRow, LedgerEntry
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.store import OwnershipLost
+from app.tables.store_protocol import OwnershipLost
 from app.tables.table import Table
 from tests.tables.stores import TestStore as SqlStore
 from tests.tables.stores import sql_store

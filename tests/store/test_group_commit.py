@@ -1,6 +1,6 @@
-"""Group commit of actions (`SqlTableStore.record_action`): appends pending at once share one
-transaction; each caller returns only after its own append committed, and one bad append
-refuses only its own table's action."""
+"""Group commit (`app.store.group.GroupWriter`): writes pending at once share one
+transaction; each caller returns only after its own write committed, and one bad write
+refuses only its own table's write."""
 
 from __future__ import annotations
 
@@ -8,54 +8,66 @@ import asyncio
 import uuid
 from typing import Any
 
-import pytest
-
-from app.store import tables as store_tables
-from app.store.tables import SqlTableStore, _Write
+from app.store.group import GroupWriter
+from app.store.rows import ActionInsert, TableWrite
 
 
-class Recording(SqlTableStore):
-    def __init__(self) -> None:
-        self.engine = None  # type: ignore[assignment]
-        self._appends = None
-        self._appends_loop = None
-        self._writers = []
-        self._asyncpg = False
-        self._dsn = ""
+class Recording:
+    """A back end that records each transaction's action counters; a negative counter is a
+    write the database refuses. A transaction waits for `release` (when given)."""
+
+    def __init__(self, release: asyncio.Event | None = None) -> None:
         self.transactions: list[list[int]] = []
+        self.release = release
+        self.started = asyncio.Event()
 
-    async def _commit_appends(self, batch: list[_Write], link: object = None) -> set[uuid.UUID]:
-        await asyncio.sleep(0.01)
-        counters = [item.action["counter"] for item in batch if item.action is not None]
+    async def commit(self, writes: list[TableWrite]) -> set[uuid.UUID]:
+        self.started.set()
+        if self.release is not None:
+            await self.release.wait()
+        counters = [w.action.counter for w in writes if w.action is not None]
         if any(c < 0 for c in counters):
             raise OSError("simulated constraint violation")
         self.transactions.append(counters)
         return set()
 
-
-async def append(store: Recording, counter: int) -> None:
-    loop = asyncio.get_running_loop()
-    item = _Write(loop.create_future(), uuid.uuid4(), None, action={"counter": counter})
-    store._append_queue(loop).put_nowait(item)
-    await item.done
+    def close(self) -> None:
+        return None
 
 
-async def test_pending_appends_share_a_transaction(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_tables, "APPEND_WRITERS", 1)
-    store = Recording()
-    await asyncio.gather(*(append(store, n) for n in range(10)))
-    assert sorted(c for t in store.transactions for c in t) == list(range(10))
-    assert len(store.transactions) < 10  # batched: fewer transactions than actions
+def action(counter: int) -> TableWrite:
+    table, hand = uuid.uuid4(), uuid.uuid4()
+    row = ActionInsert(hand, counter, 0, "call", 2, None, table)
+    return TableWrite(table, None, action=row)
 
 
-async def test_a_bad_append_refuses_only_its_own_action(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_tables, "APPEND_WRITERS", 1)
-    store = Recording()
-    await append(store, 100)  # the writer is busy with this one while the next ones queue
-    results: list[Any] = await asyncio.gather(
-        *(append(store, n) for n in (1, -1, 2)), return_exceptions=True
-    )
+async def test_pending_writes_share_a_transaction() -> None:
+    release = asyncio.Event()
+    back_end = Recording(release)
+    group = GroupWriter(lambda: back_end, writers=1)
+    first = asyncio.ensure_future(group.submit(action(100)))
+    await back_end.started.wait()  # the writer is busy with it while the others queue
+    rest = [asyncio.ensure_future(group.submit(action(n))) for n in range(10)]
+    await asyncio.sleep(0)  # (each queued)
+    release.set()
+    await asyncio.gather(first, *rest)
+    assert back_end.transactions == [[100], list(range(10))]  # the ten pending: one
+    await group.close()
+
+
+async def test_a_bad_write_refuses_only_its_own_action() -> None:
+    release = asyncio.Event()
+    back_end = Recording(release)
+    group = GroupWriter(lambda: back_end, writers=1)
+    first = asyncio.ensure_future(group.submit(action(100)))
+    await back_end.started.wait()
+    pending = asyncio.gather(*(group.submit(action(n)) for n in (1, -1, 2)),
+                             return_exceptions=True)  # fmt: skip
+    await asyncio.sleep(0)
+    release.set()
+    await first
+    results: list[Any] = await pending
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], OSError)
-    committed = sorted(c for t in store.transactions for c in t)
-    assert committed == [1, 2, 100]
+    assert sorted(c for t in back_end.transactions for c in t) == [1, 2, 100]
+    await group.close()

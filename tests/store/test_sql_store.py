@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select, text
 
 from app.poker import HandState
-from app.store import tables as store_tables
+from app.store import group
 from app.store.models import HandActionRow, HandRow, SeatRow, TableRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
@@ -77,7 +77,7 @@ async def test_a_writer_whose_connection_dies_reconnects(
 ) -> None:
     """PostgreSQL drops the group writer's connection (a restart, a failover): the action
     in flight is refused and not applied, and the next attempt is stored on a new one."""
-    monkeypatch.setattr(store_tables, "APPEND_WRITERS", 1)
+    monkeypatch.setattr(group, "WRITERS", 1)
     async with sql_store(postgres_url) as store:
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=2, decision_time=0), "c")

@@ -10,7 +10,7 @@ import pytest
 
 from app.store.tournaments import SqlTournamentStore
 from app.tables.registry import TableRegistry
-from app.tables.store import OwnershipLost
+from app.tables.store_protocol import OwnershipLost
 from app.tables.table import Runtime
 from app.tournaments.director import Director
 from app.tournaments.entry import Entry

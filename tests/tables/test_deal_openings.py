@@ -21,11 +21,11 @@ from app.bots.policy import random_action
 from app.poker.cards import card_str, parse_card
 from app.poker.fairness import Opening, merkle_root, verify_opening
 from app.tables.errors import TableError
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
 from app.tables.views import legal_to_json
 from tests.tables.harness import allowed_cards, chaos_step, refill
+from tests.tables.stores import MemoryTableStore
 from tests.tables.test_leak import GAMES
 from tests.tables.test_table import start
 

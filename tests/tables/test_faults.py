@@ -16,10 +16,9 @@ import pytest
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import MemoryTableStore
 from app.tables.table import Command, Runtime, Table
 from app.tables.viewer import Viewer
-from tests.tables.stores import sql_store
+from tests.tables.stores import MemoryTableStore, sql_store
 from tests.tables.test_table import FAST, Harness, Recorder, instant_hand, start
 
 

@@ -13,9 +13,9 @@ import pytest
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime
 from app.tables.viewer import CLOSE_TABLE_CLOSED, Viewer
+from tests.tables.stores import MemoryTableStore
 from tests.tables.test_table import FAST, Harness, start
 
 

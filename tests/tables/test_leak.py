@@ -13,10 +13,9 @@ from typing import Any
 
 from app.poker import Betting, HandState
 from app.tables.config import TableConfig
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from tests.tables.harness import CheckedViewer, play_hands
-from tests.tables.stores import sql_store
+from tests.tables.stores import MemoryTableStore, sql_store
 
 GAMES = [
     TableConfig(game="omaha", seats=6, run_it_twice=True, straddle=True),

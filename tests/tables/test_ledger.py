@@ -9,7 +9,7 @@ import random
 import pytest
 
 from app.tables.ledger import Payment, ledger_lines, people_nets, settle_up
-from app.tables.store import LedgerTotal
+from app.tables.store_protocol import LedgerTotal
 
 
 def squared(nets: dict[str, int], payments: list[Payment]) -> bool:

@@ -9,9 +9,9 @@ import pytest
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime
 from app.tables.viewer import CLOSE_RESTART, Viewer
+from tests.tables.stores import MemoryTableStore
 
 
 async def test_a_failing_table_restarts_from_the_store_without_disturbing_others() -> None:

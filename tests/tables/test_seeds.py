@@ -16,8 +16,8 @@ from app.poker.cards import parse_card
 from app.poker.fairness import Opening, deal_deck, merkle_root, salts, verify_opening
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.store import MemoryTableStore
 from app.tables.viewer import Viewer
+from tests.tables.stores import MemoryTableStore
 from tests.tables.test_table import Harness, start
 
 

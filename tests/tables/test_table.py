@@ -18,10 +18,9 @@ from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import action_from_json, setup_from_json
 from app.tables.seat import MISSED_BIG
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
-from tests.tables.stores import sql_store
+from tests.tables.stores import MemoryTableStore, sql_store
 
 FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, deal_unwatched=True)
 

@@ -10,8 +10,8 @@ import pytest
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
+from tests.tables.stores import MemoryTableStore
 
 TOURNAMENT = TableConfig(seats=4, decision_time=0, buy_in_min=MAX_CHIPS, buy_in_max=MAX_CHIPS,
                          tournament=True)  # fmt: skip

@@ -11,12 +11,12 @@ import pytest
 
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime
 from app.tournaments.director import Director
 from app.tournaments.settings import Settings
 from app.tournaments.store import MemoryTournamentStore
 from app.tournaments.structure import Level, Schedule
+from tests.tables.stores import MemoryTableStore
 
 STACK, ADDON, PRICE, POOL = 1000, 500, 10, 30
 

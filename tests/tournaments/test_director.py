@@ -10,13 +10,13 @@ import pytest
 
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tournaments.director import Director
 from app.tournaments.icm import icm, whole
 from app.tournaments.settings import Settings
 from app.tournaments.store import MemoryTournamentStore
 from app.tournaments.structure import Level, Schedule
+from tests.tables.stores import MemoryTableStore
 
 STACK = 1500
 #: fast levels (0.15 s) and a break after the third; blinds that soon force everyone all in

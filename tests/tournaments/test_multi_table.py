@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.tables.registry import TableRegistry
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime
 from app.tournaments.director import Director
 from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
+from tests.tables.stores import MemoryTableStore
 
 STACK = 1000
 SCHEDULE = Schedule(

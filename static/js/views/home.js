@@ -1,7 +1,7 @@
 // The home page: the display name, a new table with every setting, the viewer's tables, and
 // opening a table from an invite link or code.
 import { html } from '../html.js';
-import { GAMES, BETTING, gameLabel } from '../format.js';
+import { GAME_NAMES, BETTING } from '../format.js';
 
 // Six-max pot-limit Omaha 1/2, buy-in 40 to 100 big blinds, 30 s to act.
 export const DEFAULTS = {
@@ -57,7 +57,7 @@ function tablesView(home) {
       ${home.tables.map((t) => html`<li>
         <a href=${`/t/${encodeURIComponent(t.code)}`} class="table-link">
           <span class="t-name">${t.name}</span>
-          <span class="t-game">${gameLabel(t)} · ${t.blinds}</span>
+          <span class="t-game">${t.label} · ${t.blinds}</span>
           <span class="t-count">${t.seated}/${t.seats} seated · ${t.online} online${t.host ? ' · host' : ''}${t.hand_running ? ' · playing' : ''}</span>
         </a>
       </li>`)}
@@ -88,14 +88,13 @@ function select(home, key, label, options) {
 
 function createView(home) {
   const f = home.form;
-  const games = Object.fromEntries(Object.entries(GAMES).map(([k, g]) => [k, g.name]));
   const seats = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [String(i + 2), `${i + 2} seats`]));
   return html`<section class="card-box create">
     <h2>New table</h2>
     <form onSubmit=${(e) => { e.preventDefault(); home.create(); }}>
       <div class="grid">
         ${field(home, 'name', 'Table name', { maxlength: 40, type: 'text' })}
-        ${select(home, 'game', 'Game', games)}
+        ${select(home, 'game', 'Game', GAME_NAMES)}
         ${select(home, 'betting', 'Betting', BETTING)}
         ${select(home, 'seats', 'Seats', seats)}
         ${field(home, 'small_blind', 'Small blind', { min: 0 })}

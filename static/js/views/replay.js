@@ -1,7 +1,6 @@
 // The replayer page: the table's own felt, seats, boards, pot and results at the chosen step,
 // with the step controls, the all-in equity and the exports.
 import { html } from '../html.js';
-import { gameLabel, stakes } from '../format.js';
 import { seatView, betView, boardsView, potView, resultsView } from './table.js';
 import { SPEEDS } from '../replay.js';
 
@@ -19,7 +18,7 @@ export function replayView(r) {
       <a class="home-link" href="/" aria-label="Home">♠</a>
       <div class="title">
         <strong class="table-name">${rec.table.name}</strong>
-        <span class="sub">${gameLabel(c)} · ${stakes(c)} · <span class="hand-no">Hand #${rec.number}</span></span>
+        <span class="sub">${rec.labels.game} · ${rec.labels.stakes} · <span class="hand-no">Hand #${rec.number}</span></span>
       </div>
     </header>
     <main class="felt-wrap">

@@ -1,7 +1,8 @@
 // The table page, rebuilt from the controller's state on every redraw.
 import { html } from '../html.js';
 import { Card, CardBack, CardSlot } from './cards.js';
-import { gameLabel, stakes, holeCount, STATUS, MARKS } from '../format.js';
+import { holeCount, seatMarks } from '../format.js';
+import { WORDS } from '../words.js';
 import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
 import { dialogsView } from './dialogs.js';
@@ -71,7 +72,7 @@ function topbar(ctrl) {
     <a class="home-link" href="/" aria-label="Home">♠</a>
     <div class="title">
       <strong class="table-name">${c.name}</strong>
-      <span class="sub">${gameLabel(c)} · ${stakes(c)}${h ? html` · <span class="hand-no">Hand #${h.number}</span>${dealMark(ctrl, h)}` : null}
+      <span class="sub">${s.table.labels.game} · ${s.table.labels.stakes}${h ? html` · <span class="hand-no">Hand #${h.number}</span>${dealMark(ctrl, h)}` : null}
       ${s.table.paused ? html` · <span class="paused">paused</span>` : null}</span>
     </div>
     <nav class=${`menu ${ctrl.ui.menuOpen ? 'open' : ''}`}>
@@ -137,13 +138,10 @@ export function seatView(ctrl, i, seat) {
   const stack = p && !h.ended ? p.stack : seat.stack;
   const classes = ['seat', mine ? 'mine' : '', acting ? 'acting' : '', p && p.folded ? 'folded' : '',
     won ? 'winner' : '', seat.away ? 'away' : ''].join(' ');
-  const marks = [];
-  if (seat.away) marks.push('Away');
-  // A seat dealt into the running hand plays it, whatever it waited for before the deal.
-  if (MARKS[seat.status] && !(dealtIn && !h.ended && seat.status !== 'leaving')) marks.push(MARKS[seat.status]);
   // All in: said once (not when the last action says it already) and only during the hand.
   const last = p && p.last && h.ended ? p.last.replace(' · all in', '') : p && p.last;
-  if (p && p.all_in && !p.folded && !h.ended && !(last && last.includes('all in'))) marks.push('All in');
+  const marks = seatMarks(seat, dealtIn && !h.ended,
+    p && p.all_in && !p.folded && !h.ended && !(last && last.includes('all in')));
   return html`<div class=${classes} data-seat=${i} data-player=${seat.player_id} data-k=${k} role="group" aria-label=${seatLabel(s, i)}>
     <div class="hole">${dealtIn && (!mine || s.replay) ? otherCards(s, p) : null}</div>
     <div class="plate">
@@ -262,7 +260,8 @@ function myHandView(ctrl) {
   const p = h && h.players[s.you.seat];
   if (!p || !p.cards) {
     const seat = s.seats[s.you.seat];
-    const note = p && p.folded ? 'Folded' : seat && STATUS[seat.status] ? STATUS[seat.status] : h && !h.ended ? 'Not in this hand' : 'Waiting for the next hand';
+    const note = p && p.folded ? WORDS.notes.folded : seat && seat.note ? seat.note
+      : h && !h.ended ? WORDS.notes.not_in_hand : WORDS.notes.next_hand;
     return html`<div class="my-hand empty"><p class="note">${note}</p></div>`;
   }
   const reader = h.reader && !h.ended ? h.reader : null;
