@@ -11,7 +11,7 @@ from dataclasses import replace
 from app.poker import GAMES, Action, ActionKind, Betting, HandConfig, HandSetup, HandState
 from app.tables.hand import Hand
 from app.tables.seat import Seat
-from app.tables.store import TableStore
+from app.tables.store_protocol import TableStore
 
 
 def checked_down(

@@ -13,13 +13,13 @@ from app.tables.command import Command
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.registry import TableRegistry
 from app.tables.seat import Seat
-from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime
 from app.tournaments.director import Director, FieldTable
 from app.tournaments.entry import Entry
 from app.tournaments.places import Standings
 from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
+from tests.tables.stores import MemoryTableStore
 
 LEVEL = Level(25, 50)
 SETTINGS = Settings(name="Rulings", schedule=Schedule((LEVEL,)), starting_stack=1000, seats=3,
