@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
+from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection
 
 from app.bots.policy import choose, random_action
@@ -32,11 +33,12 @@ async def migrate(url: str) -> None:
 
 
 @asynccontextmanager
-async def live_server(settings: Settings) -> AsyncIterator[str]:
+async def live_server(settings: Settings, app: FastAPI | None = None) -> AsyncIterator[str]:
+    """`app` (default: a new one from `settings`) served until the block ends."""
     await migrate(settings.effective_database_url)
     port = free_port()
     config = uvicorn.Config(
-        create_app(settings),
+        app or create_app(settings),
         host="127.0.0.1",
         port=port,
         log_config=None,
