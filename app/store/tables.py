@@ -37,7 +37,7 @@ from app.store.resume import ResumeStore
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand, awarded
-from app.tables.seat import Seat
+from app.tables.seat import Seat, SeatState
 from app.tables.store import (
     CHAT_KEPT,
     LEDGER_IN,
@@ -421,12 +421,14 @@ class SqlTableStore(DealStore, ResumeStore):
                     player_id=str(r.player_id),
                     name=r.name,
                     stack=r.stack,
-                    sitting_out=r.sitting_out,
-                    waiting=r.waiting,
-                    post=r.post,
+                    state=SeatState.from_flags(
+                        sitting_out=r.sitting_out,
+                        waiting=r.waiting,
+                        post=r.post,
+                        leaving=r.leaving,
+                        removed=r.removed,
+                    ),
                     time_bank=r.time_bank,
-                    leaving=r.leaving,
-                    removed=r.removed,
                     straddle=r.straddle,
                     pending_top_up=r.pending_top_up,
                     pending_adjust=r.pending_adjust,

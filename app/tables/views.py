@@ -15,9 +15,9 @@ has no holes), each rendered for them by `render`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.poker import Card, HandState, LegalActions, card_str
 from app.poker.evaluation import HandDescription, describe_high, describe_low
@@ -41,8 +41,51 @@ from app.poker.events import (
 from app.tables.fairness import hand_fields, opened, openings, table_fields
 
 if TYPE_CHECKING:
+    from app.tables.config import TableConfig
+    from app.tables.fairness import ServerSeed
     from app.tables.hand import Hand
-    from app.tables.state import TableState
+    from app.tables.seat import Seat, SeatRequest
+
+
+class TableLike(Protocol):
+    """What a snapshot reads of a table (`app.tables.table.Table`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def stream(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def seats(self) -> Sequence[Seat | None]: ...
+    @property
+    def host_id(self) -> str: ...
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def next_config(self) -> TableConfig | None: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def idle(self) -> bool: ...
+    @property
+    def bomb_pot_next(self) -> bool: ...
+    @property
+    def button(self) -> int | None: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def server_seed(self) -> ServerSeed | None: ...
+    @property
+    def hand(self) -> Hand | None: ...
+    @property
+    def chat(self) -> Iterable[dict[str, Any]]: ...
+    @property
+    def turn_deadline(self) -> float | None: ...
+    @property
+    def requests(self) -> Mapping[str, SeatRequest]: ...
+    def seat_of(self, player_id: str) -> Seat | None: ...
+    def now(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -355,28 +398,26 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
     return view
 
 
-def table_view(table: TableState, player_id: str | None) -> dict[str, Any]:
+def seat_json(s: Seat) -> dict[str, Any]:
+    """A seat as everyone sees it: the snapshot's seats and the `seat` event."""
+    return {
+        "seat": s.number,
+        "player_id": s.player_id,
+        "name": s.name,
+        "stack": s.stack,
+        "status": s.status,
+        "away": s.away,
+        "straddle": s.straddle,
+        "missed": s.missed,
+        "bot": s.bot,
+        "sit_out_next": s.sit_out_next,
+        "sit_out_next_bb": s.sit_out_next_bb,
+    }
+
+
+def table_view(table: TableLike, player_id: str | None) -> dict[str, Any]:
     """The whole table as `player_id` sees it: the snapshot a connection starts from."""
-    seats: list[dict[str, Any] | None] = []
-    for s in table.seats:
-        if s is None:
-            seats.append(None)
-            continue
-        seats.append(
-            {
-                "seat": s.number,
-                "player_id": s.player_id,
-                "name": s.name,
-                "stack": s.stack,
-                "status": s.status,
-                "away": s.away,
-                "straddle": s.straddle,
-                "missed": s.missed,
-                "bot": s.bot,
-                "sit_out_next": s.sit_out_next,
-                "sit_out_next_bb": s.sit_out_next_bb,
-            }
-        )
+    seats: list[dict[str, Any] | None] = [None if s is None else seat_json(s) for s in table.seats]
     you: dict[str, Any] = {"player_id": player_id, "seat": None, "host": False}
     if player_id is not None:
         mine = table.seat_of(player_id)

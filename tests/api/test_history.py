@@ -8,6 +8,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -88,8 +89,7 @@ async def store_hands(app: object, table_id: str, players: list[str]) -> list[Ha
             hand.state.apply(action)
             final = None
             if hand.state.complete:
-                for p, seat in enumerate(seats):
-                    seat.stack = hand.state.stacks[p]
+                seats = [replace(s, stack=hand.state.stacks[p]) for p, s in enumerate(seats)]
                 final = seats
             await store.record_action(table_id, hand, counter, action, final)
         played.append(hand)

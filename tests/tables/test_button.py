@@ -1,24 +1,23 @@
 """The seat rules: who is dealt in, the moving button, the blinds, waiting and posting."""
 
+from dataclasses import replace
+
 from app.poker import HandSetup, HandState
 from app.tables.button import plan_deal
 from app.tables.config import TableConfig
-from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat
+from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat, SeatState
 
 CFG = TableConfig(seats=6, small_blind=1, big_blind=2)
 
 
+STATES = {"r": SeatState.PLAYING, "w": SeatState.WAITING, "p": SeatState.POSTING,
+          "o": SeatState.SITTING_OUT}  # fmt: skip
+
+
 def seats(*spec: str | None) -> list[Seat | None]:
     """'r' ready, 'w' waiting, 'p' posting, 'o' sitting out, None empty."""
-    out: list[Seat | None] = []
-    for i, s in enumerate(spec):
-        if s is None:
-            out.append(None)
-            continue
-        out.append(
-            Seat(i, f"p{i}", f"p{i}", 100, waiting=s in "wp", post=s == "p", sitting_out=s == "o")
-        )
-    return out
+    return [None if s is None else Seat(i, f"p{i}", f"p{i}", 100, STATES[s])
+            for i, s in enumerate(spec)]  # fmt: skip
 
 
 def test_first_hand_button_is_lowest_seat_and_blinds_follow() -> None:
@@ -72,10 +71,7 @@ def test_no_deal_with_one_player_or_sitting_out() -> None:
 
 def test_straddle_antes_and_bomb_pot() -> None:
     cfg = CFG.with_stakes(straddle=True, ante=1, bomb_pot_every=3)
-    table = seats("r", "r", "r", "r")
-    for s in table:
-        assert s is not None
-        s.straddle = True
+    table = [replace(s, straddle=True) if s else None for s in seats("r", "r", "r", "r")]
     deal = plan_deal(table, 3, cfg, 1)
     assert deal is not None and deal.order == (1, 2, 3, 0)
     assert deal.blinds == (1, 2, 4, 0) and deal.straddle == 3
@@ -117,14 +113,14 @@ def test_a_returning_player_posts_the_big_blind_live_and_the_small_blind_dead() 
     table = seats("r", "r", "r", "p")
     back = table[3]
     assert back is not None
-    back.missed_blinds = MISSED_SMALL | MISSED_BIG
+    table[3] = back = replace(back, missed_blinds=MISSED_SMALL | MISSED_BIG)
     deal = plan_deal(table, 3, CFG, 5)  # button 0, blinds 1 and 2: seat 3 posts what it owes
     assert deal is not None and deal.order == (1, 2, 3, 0)
     assert deal.blinds == (1, 2, 0, 0) and deal.posts == (0, 0, 2, 0) and deal.dead == (0, 0, 1, 0)
-    back.missed_blinds = MISSED_SMALL  # only the small blind missed: posted dead
+    table[3] = back = replace(back, missed_blinds=MISSED_SMALL)  # only the small blind: dead
     deal = plan_deal(table, 3, CFG, 5)
     assert deal is not None and deal.posts == (0, 0, 0, 0) and deal.dead == (0, 0, 1, 0)
-    back.post = False  # waiting instead: dealt in only with the big blind
+    table[3] = replace(back, state=SeatState.WAITING)  # waiting: dealt in only with the big blind
     deal = plan_deal(table, 3, CFG, 5)
     assert deal is not None and 3 not in deal.order
 
@@ -144,7 +140,7 @@ def test_dead_button_moves_the_blinds_as_if_every_seat_were_filled() -> None:
     assert moving is not None and moving.button == 2 and moving.blinds == (1, 2, 0)
     assert moving.order == (3, 0, 2)  # moving button: seat 2, big blind last hand, skips it
     table[2] = None  # the big blind leaves: next hand has no small blind (a dead small blind)
-    table[4] = Seat(4, "p4", "p4", 100, waiting=False)
+    table[4] = Seat(4, "p4", "p4", 100, SeatState.PLAYING)
     again = plan_deal(table, deal.button, cfg, 3, deal.blind_seats)
     assert again is not None and again.button == 2 and again.blind_seats == (3, 4)
     assert again.order == (3, 4, 0) and again.blinds == (1, 2, 0)

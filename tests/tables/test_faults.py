@@ -25,7 +25,7 @@ from tests.tables.test_table import FAST, Harness, Recorder, instant_hand, start
 
 def table_state(t: Table) -> Any:
     """Everything a command may change, in memory."""
-    seats = [dict(vars(s)) if s else None for s in t.seats]
+    seats = list(t.seats)
     hand = t.hand.state.fingerprint() if t.hand else None
     return seats, t.config, t.next_config, t.paused, t.host_id, dict(t.requests), hand
 

@@ -7,6 +7,7 @@ import asyncio
 import time
 from typing import Any
 
+from app.tables.clock import Timer
 from app.tables.config import TableConfig
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
@@ -72,9 +73,9 @@ async def test_the_away_grace_continues_after_a_restart(database_url: str) -> No
         assert stored[a].away_since is not None and abs(stored[a].away_since - left_at) < 0.5
         assert stored[host].away_since is None  # here when the table stopped
         async with running(Table(await store.load_table(table_id), store, runtime)) as table:
-            await until(lambda: a in table._grace and host in table._grace)
-            loop = asyncio.get_running_loop()
-            left = {pid: table._grace[pid].when() - loop.time() for pid in (host, a)}
+            graces = table.core.clock.deadlines
+            await until(lambda: Timer.grace(a) in graces and Timer.grace(host) in graces)
+            left = {pid: graces[Timer.grace(pid)] - table.now() for pid in (host, a)}
             assert left[a] < 59.2, left  # a minute less the second gone, not a fresh minute
             assert left[host] > 59.0, left  # away from the restart on: the grace in full
             # Coming back clears it (stored): a later restart gives a fresh grace again.

@@ -17,7 +17,7 @@ from app.store.models import HandRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import action_from_json, setup_from_json
-from app.tables.seat import MISSED_BIG
+from app.tables.seat import MISSED_BIG, Seat
 from app.tables.store import MemoryTableStore
 from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
@@ -494,16 +494,19 @@ async def test_missed_blinds_are_owed_on_return_and_survive_a_restart() -> None:
     await h.sit("host", 0)
     await h.sit("a", 1)
     await h.sit("b", 2)
-    seat = h.table.seats[2]
-    assert seat is not None
-    await _play_passively_until(h, lambda: not seat.waiting)  # b has been dealt in
+    def seat() -> Seat:
+        s = h.table.seats[2]
+        assert s is not None
+        return s
+
+    await _play_passively_until(h, lambda: not seat().waiting)  # b has been dealt in
     assert (await h.table.request("sit_out", "b"))["status"] == "sitting_out"
     back = await h.table.request("sit_in", "b")
     assert back["status"] == "playing"  # no blind passed: no need to wait
     await h.table.request("sit_out", "b")
     recorder = Recorder()
     await h.table.request("attach", None, viewer=recorder)
-    await _play_passively_until(h, lambda: seat.missed_blinds == MISSED_BIG)
+    await _play_passively_until(h, lambda: seat().missed_blinds == MISSED_BIG)
     await h.settle()
     told = [m for m in recorder.got if m["type"] == "seat" and m["seat"] == 2]
     assert told[-1]["missed"] == ["big_blind"]  # the seat is told what it owes
@@ -511,8 +514,8 @@ async def test_missed_blinds_are_owed_on_return_and_survive_a_restart() -> None:
     assert stored[2].missed_blinds == MISSED_BIG  # stored as it happened
     h.task.cancel()
     again = await start(TableConfig(), store=store, table_id=h.table.id)
-    seat = again.table.seats[2]
-    assert seat is not None and seat.missed_blinds == MISSED_BIG
+    h = again
+    assert seat().missed_blinds == MISSED_BIG
     assert (await again.table.request("sit_in", "b", post=True))["status"] == "posting"
     await _play_passively_until(
         again, lambda: 2 in (again.table.hand.seats if again.table.hand else ())
@@ -522,5 +525,5 @@ async def test_missed_blinds_are_owed_on_return_and_survive_a_restart() -> None:
     position = hand.seats.index(2)
     setup = hand.state.setup
     assert setup.per_player(setup.blinds, "")[position] == 2 or setup.posts[position] == 2
-    assert seat.missed_blinds == 0 and again.balance_ok()
+    assert seat().missed_blinds == 0 and again.balance_ok()
     again.task.cancel()
