@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.tables.commands import Chat
 from app.tables.config import CHAT_MAX
 from app.tables.core import Flow, Reply, TableCore
@@ -38,6 +36,6 @@ def chat(t: TableCore, c: Chat) -> Flow[Reply]:
         for old in [p for p, ts in t.chat_times.items() if now - ts[-1] > 60]:
             del t.chat_times[old]
     entry = {"player_id": pid, "name": name, "seat": number, "text": text}
-    t.kept = replace(t.kept, chat=(*t.kept.chat, entry)[-CHAT_KEPT:])
+    t.kept = t.kept._replace(chat=(*t.kept.chat, entry)[-CHAT_KEPT:])
     t.emit(Record({"type": "chat", **entry}))
     return {"sent": True}

@@ -10,8 +10,8 @@ action), the next deal, and each away player's grace period.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class TimerKind(StrEnum):
@@ -20,8 +20,7 @@ class TimerKind(StrEnum):
     GRACE = "grace"
 
 
-@dataclass(frozen=True, slots=True)
-class Timer:
+class Timer(NamedTuple):
     kind: TimerKind
     player_id: str = ""  # GRACE: whose
 
@@ -42,8 +41,7 @@ class Stage(StrEnum):
     RETRY = "retry"  # the clock's action could not be stored: it tries again
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """The turn the turn timer is armed for."""
 
     hand: str
@@ -51,8 +49,7 @@ class Turn:
     stage: Stage
 
 
-@dataclass(frozen=True, slots=True)
-class TurnTime:
+class TurnTime(NamedTuple):
     """How long the player to act has: `timeout` (None: no clock), their bank, and whether
     it runs now (`stage` BANK)."""
 

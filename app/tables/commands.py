@@ -1,4 +1,4 @@
-"""The table's commands, typed: one frozen dataclass per kind, built once from a mailbox
+"""The table's commands, typed: one dataclass per kind, built once from a mailbox
 `Command` (its `kind` and `data`, as the WebSocket, the relay, the director and tests send
 them) by `parse`, before the machine sees it; and the commands the table posts itself
 (`Fire`, `Auto`).
@@ -31,7 +31,7 @@ class Who(Enum):
     TABLE = "table"  # the table itself (its viewers coming and going, its timers)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TableCommand:
     kind: ClassVar[str]
     who: ClassVar[Who] = Who.ANYONE
@@ -54,7 +54,7 @@ def _on(data: Mapping[str, Any]) -> bool:
 
 
 # ------------------------------------------------------------------ players
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Sit(TableCommand):
     kind = "sit"
     cash_only = True
@@ -70,7 +70,7 @@ class Sit(TableCommand):
                    post=bool(data.get("post", False)))  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TopUp(TableCommand):
     kind = "top_up"
     cash_only = True
@@ -81,13 +81,13 @@ class TopUp(TableCommand):
         return cls(sender=sender, amount=_int(data.get("amount")))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SitOut(TableCommand):
     kind = "sit_out"
     cash_only = True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SitIn(TableCommand):
     kind = "sit_in"
     post: bool = False
@@ -97,13 +97,13 @@ class SitIn(TableCommand):
         return cls(sender=sender, post=bool(data.get("post", False)))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Leave(TableCommand):
     kind = "leave"
     cash_only = True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Straddle(TableCommand):
     kind = "straddle"
     cash_only = True
@@ -114,7 +114,7 @@ class Straddle(TableCommand):
         return cls(sender=sender, on=_on(data))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Act(TableCommand):
     kind = "act"
     hand: str | None
@@ -136,7 +136,7 @@ class Act(TableCommand):
                    agree=agree if isinstance(agree, bool) else None)  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Show(TableCommand):
     kind = "show"
     hand: str | None
@@ -147,12 +147,12 @@ class Show(TableCommand):
         return cls(sender=sender, hand=hand if isinstance(hand, str) else None)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class MoreTime(TableCommand):
     kind = "more_time"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SitOutNext(TableCommand):
     kind = "sit_out_next"
     cash_only = True
@@ -163,7 +163,7 @@ class SitOutNext(TableCommand):
         return cls(sender=sender, on=_on(data))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SitOutNextBb(TableCommand):
     kind = "sit_out_next_bb"
     cash_only = True
@@ -174,7 +174,7 @@ class SitOutNextBb(TableCommand):
         return cls(sender=sender, on=_on(data))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Chat(TableCommand):
     kind = "chat"
     text: str
@@ -186,7 +186,7 @@ class Chat(TableCommand):
                    name=str(data.get("name") or "spectator")[:32])  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Seed(TableCommand):
     kind = "seed"
     seed: str  # "" when not text (refused as `bad_seed`)
@@ -198,7 +198,7 @@ class Seed(TableCommand):
 
 
 # ------------------------------------------------------------------- the host
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Approve(TableCommand):
     kind = "approve"
     who = Who.HOST
@@ -210,7 +210,7 @@ class Approve(TableCommand):
         return cls(sender=sender, player_id=str(data.get("player_id")))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Refuse(TableCommand):
     kind = "refuse"
     who = Who.HOST
@@ -222,21 +222,21 @@ class Refuse(TableCommand):
         return cls(sender=sender, player_id=str(data.get("player_id")))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Pause(TableCommand):
     kind = "pause"
     who = Who.HOST
     cash_only = True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Resume(TableCommand):
     kind = "resume"
     who = Who.HOST
     cash_only = True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SetStakes(TableCommand):
     kind = "set_stakes"
     who = Who.HOST
@@ -248,7 +248,7 @@ class SetStakes(TableCommand):
         return cls(sender=sender, changes={k: v for k, v in data.items() if v is not None})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Remove(TableCommand):
     kind = "remove"
     who = Who.HOST
@@ -260,7 +260,7 @@ class Remove(TableCommand):
         return cls(sender=sender, seat=_int(data.get("seat")))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Adjust(TableCommand):
     kind = "adjust"
     who = Who.HOST
@@ -276,7 +276,7 @@ class Adjust(TableCommand):
                    reason=None if not isinstance(reason, str | None) else reason or "")  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TransferHost(TableCommand):
     kind = "transfer_host"
     who = Who.HOST
@@ -288,7 +288,7 @@ class TransferHost(TableCommand):
         return cls(sender=sender, player_id=str(data.get("player_id")))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class AddBot(TableCommand):
     kind = "add_bot"
     who = Who.HOST
@@ -304,7 +304,7 @@ class AddBot(TableCommand):
                    most=buy_in is None)  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class BombPotNext(TableCommand):
     kind = "bomb_pot_next"
     who = Who.HOST
@@ -316,7 +316,7 @@ class BombPotNext(TableCommand):
         return cls(sender=sender, on=_on(data))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SpectatorChat(TableCommand):
     kind = "spectator_chat"
     who = Who.HOST
@@ -327,26 +327,26 @@ class SpectatorChat(TableCommand):
         return cls(sender=sender, on=_on(data))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Close(TableCommand):
     kind = "close"
     who = Who.HOST
     cash_only = True
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class RotateSeed(TableCommand):
     kind = "rotate_seed"
     who = Who.HOST
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Ledger(TableCommand):
     kind = "ledger"
 
 
 # ------------------------------------------------------------ the director
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TSeat(TableCommand):
     kind = "t_seat"
     who = Who.DIRECTOR
@@ -363,7 +363,7 @@ class TSeat(TableCommand):
                    bot=bool(data.get("bot", False)))  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TUnseat(TableCommand):
     kind = "t_unseat"
     who = Who.DIRECTOR
@@ -374,7 +374,7 @@ class TUnseat(TableCommand):
         return cls(sender=sender, player_id=str(data["player_id"]))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TAddon(TableCommand):
     kind = "t_addon"
     who = Who.DIRECTOR
@@ -390,7 +390,7 @@ class TAddon(TableCommand):
 STAKES = ("small_blind", "big_blind", "ante", "big_blind_ante")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TDeal(TableCommand):
     kind = "t_deal"
     who = Who.DIRECTOR
@@ -401,14 +401,14 @@ class TDeal(TableCommand):
         return cls(sender=sender, stakes={k: data[k] for k in STAKES if k in data})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TClose(TableCommand):
     kind = "t_close"
     who = Who.DIRECTOR
 
 
 # --------------------------------------------------------------- the table
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Start(TableCommand):
     """The table starts (or restarts from the store): the first command of its actor."""
 
@@ -416,7 +416,7 @@ class Start(TableCommand):
     who = Who.TABLE
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Attach(TableCommand):
     """A connection (or a bot) starts watching; `stream`/`since`: where it resumes."""
 
@@ -427,14 +427,14 @@ class Attach(TableCommand):
     since: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Detach(TableCommand):
     kind = "detach"
     who = Who.TABLE
     viewer: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Fire(TableCommand):
     """A timer is due (the actor posts it when `at` comes)."""
 
@@ -444,7 +444,7 @@ class Fire(TableCommand):
     at: float
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Auto(TableCommand):
     """Act for the player to act at `counter` of `hand`, who is gone."""
 

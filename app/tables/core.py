@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from app.poker import HandState
 from app.tables.clock import NEXT_HAND, TURN, DecisionClock, Stage, Timer, Turn, grace_left
@@ -41,7 +40,7 @@ from app.tables.fairness import HandDeal, ServerSeed
 from app.tables.hand import Hand
 from app.tables.ops import SaveTable, SetAway, UpdateSeats
 from app.tables.runtime import Runtime
-from app.tables.seat import Seat, SeatBook, SeatRequest
+from app.tables.seat import GONE, Seat, SeatBook, SeatRequest
 from app.tables.store import CHAT_KEPT, StoredTable
 from app.tables.views import Record, seat_json
 
@@ -53,9 +52,9 @@ Flow = Generator[Need, Any, R]
 Reply = dict[str, Any] | None
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """What the store keeps of a table."""
+class Kept(NamedTuple):
+    """What the store keeps of a table (a named tuple: a value, cheap to copy with a
+    change: `kept._replace(paused=True)`)."""
 
     host_id: str
     config: TableConfig
@@ -101,7 +100,7 @@ class TableCore:
             hand_number=stored.hand_number,
             last_blinds=stored.last_blinds,
             seats=SeatBook.empty(stored.config.seats).put(
-                *(replace(s, away=True) for s in stored.seats)  # nobody is connected yet
+                *(s._replace(away=True) for s in stored.seats)  # nobody is connected yet
             ),
             # one approved before a crash is seated already
             requests={r.player_id: r for r in requests if r.player_id not in seated},
@@ -147,7 +146,7 @@ class TableCore:
         return self.kept.seats.of(player_id)
 
     def put(self, *seats: Seat) -> None:
-        self.kept = replace(self.kept, seats=self.kept.seats.put(*seats))
+        self.kept = self.kept._replace(seats=self.kept.seats.put(*seats))
 
     def checkpoint(self) -> Checkpoint:
         hand = self.hand
@@ -202,10 +201,10 @@ class TableCore:
             }
         )
 
-    def save_table(self) -> Write:
+    def save_table(self, *, best_effort: bool = False) -> Write:
         k = self.kept
         return Write(SaveTable(k.host_id, k.config, k.button, k.paused, k.hand_number,
-                               k.next_config, k.requests))  # fmt: skip
+                               k.next_config, k.requests), best_effort)  # fmt: skip
 
     @staticmethod
     def save_seats(*seats: Seat) -> Write:
@@ -281,13 +280,12 @@ class TableCore:
     def gone(self, hand: Hand, position: int) -> bool:
         """Has the player at `position` left the hand's table: left, removed by the host,
         seat taken by someone else, or sat out by the away grace? They are folded."""
-        seat = self.seats[hand.seats[position]]
+        seat = self.kept.seats[hand.seats[position]]
         return (
             seat is None
             or seat.player_id != hand.players[position]
-            or seat.leaving
-            or seat.removed
-            or (seat.sitting_out and seat.away)
+            or seat.state in GONE
+            or (seat.away and seat.sitting_out)
         )
 
     def auto_act_if_gone(self) -> None:
@@ -311,7 +309,7 @@ class TableCore:
         since = self.now if away else None
         if not away and seat.away_since is None:
             return seat
-        seat = replace(seat, away_since=since)
+        seat = seat._replace(away_since=since)
         self.put(seat)
         if (yield Write(SetAway(seat.number, since), best_effort=True)) is not None:
             log.warning("table %s: cannot store when seat %s went away", self.id, seat.number)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
-from dataclasses import replace
 
 from app.poker import HandSetup, HandState
 from app.tables.button import Deal, plan_deal
@@ -80,7 +79,7 @@ def next_hand(t: TableCore) -> Flow[Reply]:
         return None
     later = t.kept.next_config
     if later is not None:
-        t.kept = replace(t.kept, config=later, next_config=None)
+        t.kept = t.kept._replace(config=later, next_config=None)
         try:
             yield t.save_table()
         except TableError:
@@ -136,7 +135,7 @@ def deal_hand(t: TableCore, deal: Deal, number: int) -> Flow[None]:
     # dealt (the blinds put everyone all in), its result is the seats' new stacks, stored
     # with the hand (`StartHand`), as `apply` does for a last action.
     over = hand.state.complete
-    seats = [replace(s.move(Move.DEALT), missed_blinds=0,
+    seats = [s.move(Move.DEALT)._replace(missed_blinds=0,
                      stack=hand.state.stacks[p] if over else s.stack)
              for p, s in enumerate(seats)]  # fmt: skip
     t.put(*seats)
@@ -147,7 +146,7 @@ def deal_hand(t: TableCore, deal: Deal, number: int) -> Flow[None]:
         t.retry_next_hand()
         return
     t.hand = hand
-    t.kept = replace(t.kept, button=deal.button, hand_number=number)
+    t.kept = t.kept._replace(button=deal.button, hand_number=number)
     t.deal_called = False
     yield from note_missed_blinds(t, deal.missed)
     yield from dealt(t, deal)
@@ -179,7 +178,7 @@ def plan(t: TableCore, number: int) -> Flow[Deal | None]:
     changed: list[int] = []
     for seat in t.seats.taken():
         if seat.sit_out_next:
-            draft = draft.put(replace(seat.move(Move.SIT_OUT), sit_out_next=False))
+            draft = draft.put(seat.move(Move.SIT_OUT)._replace(sit_out_next=False))
             changed.append(seat.number)
     k = t.kept
     config = k.config.model_copy(update={"bomb_pot_every": 1}) if k.bomb_pot_next else k.config
@@ -190,7 +189,7 @@ def plan(t: TableCore, number: int) -> Flow[Deal | None]:
         bb = draft[big] if big is not None else None
         if bb is None or not bb.sit_out_next_bb:
             break
-        draft = draft.put(replace(bb.move(Move.SIT_OUT), sit_out_next_bb=False))
+        draft = draft.put(bb.move(Move.SIT_OUT)._replace(sit_out_next_bb=False))
         changed.append(bb.number)
         deal = plan_deal(draft.seats, k.button, config, number, last_blinds)
     for n in changed:
@@ -230,7 +229,7 @@ def big_blind_seat(t: TableCore, deal: Deal) -> int | None:
 def dealt(t: TableCore, deal: Deal) -> Flow[None]:
     """A hand was dealt: a bomb pot the host called is used up."""
     if t.kept.bomb_pot_next and deal.bomb_pot:
-        t.kept = replace(t.kept, bomb_pot_next=False)
+        t.kept = t.kept._replace(bomb_pot_next=False)
         if (yield Write(SetBombPotNext(False), best_effort=True)) is not None:
             # the hand is stored; a restart would call one bomb pot more
             log.error("table %s: cannot store that the bomb pot was used", t.id)
@@ -243,7 +242,7 @@ def note_missed_blinds(t: TableCore, missed: dict[int, int]) -> Flow[None]:
     for number, bits in missed.items():
         seat = t.seats[number]
         if seat is not None and seat.missed_blinds | bits != seat.missed_blinds:
-            seat = replace(seat, missed_blinds=seat.missed_blinds | bits)
+            seat = seat._replace(missed_blinds=seat.missed_blinds | bits)
             t.put(seat)
             changed.append(seat)
     if changed:

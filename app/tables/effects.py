@@ -21,7 +21,7 @@ from app.tables.ops import LedgerTotals, StoreOp
 from app.tables.views import Record
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Write:
     """Store `op`. `best_effort`: a failure is reported to the machine (as the refusal) and
     changes nothing else; otherwise the machine is put back as it was before the write."""
@@ -30,12 +30,12 @@ class Write:
     best_effort: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Read:
     op: LedgerTotals
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Emit:
     """Records for every viewer, each rendered for it. `hand_start`: the first is a hand's
     `hand_started` (what a reconnecting client may catch up from starts at the one before)."""
@@ -44,7 +44,7 @@ class Emit:
     hand_start: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Welcome:
     """A viewer being attached gets what it missed since `since` of `stream`, or a snapshot
     of the table as it is at this point of the command (so a need: the command goes on once
@@ -58,7 +58,7 @@ class Welcome:
 Need = Write | Read | Welcome
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Arm:
     """Post `Fire(timer, at)` at `at` (the table clock's time), replacing the timer's last."""
 
@@ -66,32 +66,32 @@ class Arm:
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Cancel:
     timer: Timer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Post:
     """A command to the table's own mailbox, after those already in it."""
 
     command: TableCommand
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TellDirector:
     """A tournament table's hand ended: tell its director."""
 
     event: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StartBot:
     player_id: str
     buy_in: int  # what it tops up to when busted (0: never)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StopBot:
     player_id: str
 

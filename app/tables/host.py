@@ -5,7 +5,6 @@ bomb pots, spectators' chat, close.
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
 
 from pydantic import ValidationError
 
@@ -41,14 +40,14 @@ STAKES = frozenset(
 
 
 def pause(t: TableCore, c: Pause) -> Flow[Reply]:
-    t.kept = replace(t.kept, paused=True)
+    t.kept = t.kept._replace(paused=True)
     yield t.save_table()
     t.emit(t.table_record())
     return {"paused": True}
 
 
 def resume(t: TableCore, c: Resume) -> Flow[Reply]:
-    t.kept = replace(t.kept, paused=False)
+    t.kept = t.kept._replace(paused=False)
     yield t.save_table()
     t.emit(t.table_record())
     t.schedule_next_hand(0.0)
@@ -65,9 +64,9 @@ def set_stakes(t: TableCore, c: SetStakes) -> Flow[Reply]:
         first = error.errors()[0]
         raise TableError("bad_config", str(first.get("msg", "invalid stakes"))) from None
     if t.hand_running():
-        t.kept = replace(t.kept, next_config=new)
+        t.kept = t.kept._replace(next_config=new)
     else:
-        t.kept = replace(t.kept, config=new)
+        t.kept = t.kept._replace(config=new)
     yield t.save_table()
     t.emit(t.table_record())
     return {"from_next_hand": t.kept.next_config is not None}
@@ -106,8 +105,7 @@ def adjust(t: TableCore, c: Adjust) -> Flow[Reply]:
     if after < 0 or after > MAX_CHIPS:
         raise TableError("bad_amount", f"a stack stays between 0 and {MAX_CHIPS}")
     if t.in_hand(seat):
-        seat = replace(
-            seat,
+        seat = seat._replace(
             pending_adjust=seat.pending_adjust + amount,
             pending_adjust_reason=join_reasons(seat.pending_adjust_reason, reason),
         )
@@ -146,7 +144,7 @@ def close(t: TableCore, c: Close) -> Flow[Reply]:
     if t.hand_running():
         # Stored as a pause, so that after a crash mid-hand no further hand is dealt
         # either (the host then closes again).
-        t.kept = replace(t.kept, paused=True)
+        t.kept = t.kept._replace(paused=True)
         yield t.save_table()
         t.closing = True
         t.emit(t.table_record(), Record({"type": "closing"}))
@@ -170,7 +168,7 @@ def finish_close(t: TableCore) -> Flow[None]:
         seat = t.seats[number]
         if seat is not None:
             yield from cash_out(t, seat)
-    t.kept = replace(t.kept, requests={})
+    t.kept = t.kept._replace(requests={})
     yield from reveal_seed(t, then_new=False)  # the session ends: its seed is shown
     yield Write(CloseTable())
     t.closed = True
@@ -183,7 +181,7 @@ def transfer_host(t: TableCore, c: TransferHost) -> Flow[Reply]:
         raise TableError("not_seated", "the new host must have a seat at the table")
     if seat.bot:
         raise TableError("bot_cannot_host", "a practice bot cannot host")
-    t.kept = replace(t.kept, host_id=c.player_id)
+    t.kept = t.kept._replace(host_id=c.player_id)
     yield t.save_table()
     t.emit(t.table_record())
     return {"host": c.player_id}
@@ -191,7 +189,7 @@ def transfer_host(t: TableCore, c: TransferHost) -> Flow[Reply]:
 
 def bomb_pot_next(t: TableCore, c: BombPotNext) -> Flow[Reply]:
     yield Write(SetBombPotNext(c.on))
-    t.kept = replace(t.kept, bomb_pot_next=c.on)
+    t.kept = t.kept._replace(bomb_pot_next=c.on)
     t.emit(t.table_record())
     return {"bomb_pot_next": c.on}
 
@@ -199,8 +197,7 @@ def bomb_pot_next(t: TableCore, c: BombPotNext) -> Flow[Reply]:
 def spectator_chat(t: TableCore, c: SpectatorChat) -> Flow[Reply]:
     k = t.kept
     later = k.next_config
-    t.kept = replace(
-        k,
+    t.kept = k._replace(
         config=k.config.model_copy(update={"spectator_chat": c.on}),
         next_config=later.model_copy(update={"spectator_chat": c.on}) if later else None,
     )

@@ -28,7 +28,7 @@ next hand); `seat` (the seat book: each seat's state one enum, one transition) a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,7 +137,7 @@ HANDLERS: Mapping[type[TableCommand], Handler] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
     """Where a command stands: `effects` to execute now, in order; then `need` to meet, or
     (need None) the command's end: `error`, or `ok` with `result`."""
@@ -176,35 +176,34 @@ class TableMachine:
             out = HANDLERS[type(command)](t, command)
         except TableError as error:
             return Step(self._effects(), error=error)
-        if not isinstance(out, Generator):
+        if out is None or isinstance(out, dict):  # answered without a need
             return Step(self._effects(), result=out)
-        flow: Flow[Reply] = out
-        self._flow, self._checkpoint = flow, t.checkpoint()
-        return self._advance(lambda: flow.send(None))
+        self._flow, self._checkpoint = out, t.checkpoint()
+        return self._advance(None)
 
     def resume(self, value: Any, now: float) -> Step:
         """The need was met (`value`: what a read read)."""
-        flow = self._flow
-        assert flow is not None
         self.core.now = now
         self._checkpoint = self.core.checkpoint()
-        return self._advance(lambda: flow.send(value))
+        return self._advance(value)
 
     def fail(self, error: TableError, now: float) -> Step:
         """The need could not be met: the state goes back to the last write that succeeded
         and the flow goes on from the failure (a best-effort write's failure is only told)."""
-        flow, need, checkpoint = self._flow, self._need, self._checkpoint
-        assert flow is not None and checkpoint is not None
+        need, checkpoint = self._need, self._checkpoint
+        assert checkpoint is not None
         self.core.now = now
         if isinstance(need, Write) and need.best_effort:
             self._checkpoint = self.core.checkpoint()
-            return self._advance(lambda: flow.send(error))
+            return self._advance(error)
         self.core.restore(checkpoint)
-        return self._advance(lambda: flow.throw(error))
+        return self._advance(error, throw=True)
 
-    def _advance(self, go: Callable[[], Need]) -> Step:
+    def _advance(self, value: Any, *, throw: bool = False) -> Step:
+        flow = self._flow
+        assert flow is not None
         try:
-            need = go()
+            need = flow.throw(value) if throw else flow.send(value)
         except StopIteration as done:
             self._flow = None
             return Step(self._effects(), result=done.value)

@@ -21,7 +21,7 @@ from app.tables.store import LedgerTotal, TableStore
 Call = Coroutine[Any, Any, None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StoreOp:
     queued: ClassVar[bool] = False
 
@@ -29,7 +29,7 @@ class StoreOp:
         raise NotImplementedError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SaveTable(StoreOp):
     """The table's own state, with what applies later (next stakes, seat requests)."""
 
@@ -49,13 +49,13 @@ class SaveTable(StoreOp):
         )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CloseTable(StoreOp):
     def call(self, store: TableStore, table_id: str) -> Call:
         return store.close_table(table_id)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatPlayer(StoreOp):
     seat: Seat
     buy_in: int
@@ -67,7 +67,7 @@ class SeatPlayer(StoreOp):
         return store.seat_player(table_id, self.seat, self.buy_in)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UpdateSeats(StoreOp):
     """Seat flags and stacks; no chips move."""
 
@@ -77,7 +77,7 @@ class UpdateSeats(StoreOp):
         return store.update_seats(table_id, list(self.seats))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AddChips(StoreOp):
     """`seat.stack` includes `amount` already: a `top_up` (or `adjustment`) entry."""
 
@@ -90,7 +90,7 @@ class AddChips(StoreOp):
         return store.add_chips(table_id, self.seat, self.amount, self.kind)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Adjust(StoreOp):
     """A host's adjustment with its reason; `seat.stack` includes it already."""
 
@@ -102,7 +102,7 @@ class Adjust(StoreOp):
         return store.adjust(table_id, self.seat, self.amount, self.reason)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HoldAdjustment(StoreOp):
     seat: Seat
 
@@ -110,7 +110,7 @@ class HoldAdjustment(StoreOp):
         return store.hold_adjustment(table_id, self.seat)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CashOut(StoreOp):
     seat: Seat
 
@@ -118,7 +118,7 @@ class CashOut(StoreOp):
         return store.cash_out(table_id, self.seat)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SaveSwitches(StoreOp):
     """A seat's sitting out and its sit-out switches."""
 
@@ -128,7 +128,7 @@ class SaveSwitches(StoreOp):
         return store.save_switches(table_id, self.seat)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SetBombPotNext(StoreOp):
     on: bool
 
@@ -136,7 +136,7 @@ class SetBombPotNext(StoreOp):
         return store.set_bomb_pot_next(table_id, self.on)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AddChat(StoreOp):
     player_id: str
     name: str
@@ -147,7 +147,7 @@ class AddChat(StoreOp):
         return store.add_chat(table_id, self.player_id, self.name, self.seat, self.text)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StartHand(StoreOp):
     """A new hand and its dealt seats (a hand over as dealt: stored ended, with its result)."""
 
@@ -164,7 +164,7 @@ class StartHand(StoreOp):
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RecordAction(StoreOp):
     """An accepted action; `final`: the hand is over, these seats hold its result; `spent`:
     the seat whose time bank the action used."""
@@ -182,7 +182,7 @@ class RecordAction(StoreOp):
                                    self.spent)  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StartDealSeed(StoreOp):
     seed_id: str
     seed: bytes
@@ -192,7 +192,7 @@ class StartDealSeed(StoreOp):
         return store.start_deal_seed(table_id, self.seed_id, self.seed, self.digest)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class EndDealSeed(StoreOp):
     """End a session's seed (`reveal`: it may be shown), and start the next one (`new`)."""
 
@@ -204,7 +204,7 @@ class EndDealSeed(StoreOp):
         return store.end_deal_seed(table_id, self.seed_id, self.reveal, self.new)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SetClientSeed(StoreOp):
     seat: int
     seed: str
@@ -213,7 +213,7 @@ class SetClientSeed(StoreOp):
         return store.set_client_seed(table_id, self.seat, self.seed)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SetAway(StoreOp):
     """When the seat's player went away (wall clock), or None: back."""
 
@@ -224,7 +224,7 @@ class SetAway(StoreOp):
         return store.set_away(table_id, self.seat, self.since)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LedgerTotals:
     """A read: every player's ledger totals per kind."""
 

@@ -6,7 +6,6 @@ acting for a player out of time or gone); a show after the hand; the end of the 
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 
 from app.poker import Action, ActionKind, IllegalAction, Phase
 from app.tables.clock import TURN, Stage, turn_time
@@ -73,7 +72,7 @@ def apply(t: TableCore, hand: Hand, action: Action) -> Flow[None]:
         raise TableError(error.code, error.message) from None
     spent: Seat | None = None
     if seat is not None and t.clock.bank_started is not None:  # spent (§7), stored with it
-        spent = replace(seat, time_bank=t.clock.bank_left(seat.time_bank, t.now))
+        spent = seat._replace(time_bank=t.clock.bank_left(seat.time_bank, t.now))
         t.put(spent)
     final: list[Seat] | None = None
     if hand.state.complete:
@@ -81,7 +80,7 @@ def apply(t: TableCore, hand: Hand, action: Action) -> Flow[None]:
         for p, number in enumerate(hand.seats):
             s = t.seats[number]
             if s is not None and s.player_id == hand.players[p]:
-                s = replace(s, stack=hand.state.stacks[p])
+                s = s._replace(stack=hand.state.stacks[p])
                 t.put(s)
                 final.append(s)
     try:
@@ -157,7 +156,7 @@ def start_turn(t: TableCore, elapsed: float = 0.0) -> None:
                      elapsed, clock_on=clock_on, seated=seat is not None)  # fmt: skip
     if time.timeout is not None:
         if time.stage is Stage.BANK and seat is not None:  # the decision time ran out while
-            t.put(replace(seat, time_bank=time.bank))  # the table was down: the bank runs
+            t.put(seat._replace(time_bank=time.bank))  # the table was down: the bank runs
             t.clock.bank_started = t.now
         t.arm_turn(hand, time.timeout, time.stage)
     t.emit(turn_record(hand, time.timeout, time.bank, time.stage is Stage.BANK))

@@ -1,6 +1,7 @@
 """A seat at a table and the player in it, as the table keeps it between hands; the seat book.
 
-A seat is a value (frozen): the table changes a seat by making the next one (`replace`),
+A seat is a value (a named tuple): the table changes a seat by making the next one
+(`seat._replace(...)`),
 and where a seat stands in the game is one `SeatState`, moved only by `moved` (sit out, sit
 in, dealt in, leave, removed): the five booleans the store keeps (`sitting_out`, `waiting`,
 `post`, `leaving`, `removed`) are read from it, never set. `SeatBook` is the table's seats,
@@ -10,9 +11,9 @@ a value too, so a table's state before a write is kept by keeping a reference.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 #: ``Seat.missed_blinds`` bits.
 MISSED_SMALL: Final = 1
@@ -62,7 +63,7 @@ class Move(Enum):
 
 _OUT = (SeatState.SITTING_OUT, SeatState.SITTING_OUT_WAITING)
 _WAITING = (SeatState.WAITING, SeatState.POSTING, SeatState.SITTING_OUT_WAITING)
-_GONE = (SeatState.LEAVING, SeatState.REMOVED)
+GONE = (SeatState.LEAVING, SeatState.REMOVED)
 
 
 def moved(state: SeatState, move: Move, *, post: bool = False, owes: bool = False) -> SeatState:
@@ -71,8 +72,8 @@ def moved(state: SeatState, move: Move, *, post: bool = False, owes: bool = Fals
     if move is Move.REMOVE:
         return SeatState.REMOVED
     if move is Move.LEAVE:
-        return state if state in _GONE else SeatState.LEAVING
-    if state in _GONE:  # cashed out after the hand, whatever else happens
+        return state if state in GONE else SeatState.LEAVING
+    if state in GONE:  # cashed out after the hand, whatever else happens
         return state
     if move is Move.SIT_OUT:
         return SeatState.SITTING_OUT_WAITING if state in _WAITING else SeatState.SITTING_OUT
@@ -84,9 +85,8 @@ def moved(state: SeatState, move: Move, *, post: bool = False, owes: bool = Fals
     return SeatState.POSTING if post else SeatState.WAITING
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """One occupied seat.
+class Seat(NamedTuple):
+    """One occupied seat (a named tuple: a value, cheap to copy with a change).
 
     ``stack`` is the player's chips between hands (during a hand the hand state holds the
     live stack; the seat's is the stack the hand started from). ``missed_blinds`` are the
@@ -118,7 +118,7 @@ class Seat:
     client_seed: str = ""
 
     def move(self, move: Move, *, post: bool = False) -> Seat:
-        return replace(self, state=moved(self.state, move, post=post, owes=self.missed_blinds != 0))
+        return self._replace(state=moved(self.state, move, post=post, owes=self.missed_blinds != 0))
 
     # The flags the store keeps and the seat rules (app.tables.button) read.
     @property
@@ -143,7 +143,7 @@ class Seat:
 
     @property
     def status(self) -> str:
-        if self.state in _GONE:
+        if self.state in GONE:
             return "leaving"
         if self.state in _OUT:
             return "sitting_out"
@@ -159,47 +159,42 @@ class Seat:
         ]
 
     def can_be_dealt(self) -> bool:
-        return self.stack > 0 and self.state not in _OUT and self.state not in _GONE
+        return self.stack > 0 and self.state not in _OUT and self.state not in GONE
 
 
-@dataclass(frozen=True, slots=True)
-class SeatBook:
-    """The seats of a table by number (None: empty)."""
+class SeatBook(tuple[Seat | None, ...]):
+    """The seats of a table by number (None: empty): a tuple, so a value; `put` and `free`
+    make the next."""
 
-    seats: tuple[Seat | None, ...]
+    __slots__ = ()
 
     @classmethod
     def empty(cls, size: int) -> SeatBook:
         return cls((None,) * size)
 
-    def __len__(self) -> int:
-        return len(self.seats)
-
-    def __getitem__(self, number: int) -> Seat | None:
-        return self.seats[number]
-
-    def __iter__(self) -> Iterator[Seat | None]:
-        return iter(self.seats)
+    @property
+    def seats(self) -> tuple[Seat | None, ...]:
+        return self
 
     def taken(self) -> Iterator[Seat]:
-        return (s for s in self.seats if s is not None)
+        return (s for s in self if s is not None)
 
     def of(self, player_id: str) -> Seat | None:
-        for seat in self.seats:
+        for seat in self:
             if seat is not None and seat.player_id == player_id:
                 return seat
         return None
 
     def put(self, *seats: Seat) -> SeatBook:
-        out = list(self.seats)
+        out = list(self)
         for seat in seats:
             out[seat.number] = seat
-        return SeatBook(tuple(out))
+        return SeatBook(out)
 
     def free(self, number: int) -> SeatBook:
-        out = list(self.seats)
+        out = list(self)
         out[number] = None
-        return SeatBook(tuple(out))
+        return SeatBook(out)
 
 
 @dataclass(frozen=True, slots=True)

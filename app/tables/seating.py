@@ -7,8 +7,6 @@ next state, yields the write that stores it, then says what happened.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.poker import HandState
 from app.tables.clock import Timer
 from app.tables.commands import (
@@ -54,7 +52,7 @@ def sit(t: TableCore, c: Sit) -> Flow[Reply]:
             raise TableError(
                 "too_many_requests", "too many seat requests are waiting: try again later"
             )
-        t.kept = replace(k, requests={**k.requests, pid: request})
+        t.kept = k._replace(requests={**k.requests, pid: request})
         yield t.save_table()
         t.emit(Record({"type": "seat_request", **request.to_json()}))
         return {"status": "requested"}
@@ -94,13 +92,13 @@ def approve(t: TableCore, c: Approve) -> Flow[Reply]:
     if request is None:
         raise TableError("no_such_request", "no seat request from that player")
     if t.seat_of(request.player_id) is not None:
-        t.kept = replace(t.kept, requests=_without(t, request.player_id))
+        t.kept = t.kept._replace(requests=_without(t, request.player_id))
         raise TableError("already_seated", "that player already has a seat")
     t.free_seat(request.seat)
     check_name(t, request.player_id, request.name)
     yield from seat_player(t, request)
-    t.kept = replace(t.kept, requests=_without(t, request.player_id))
-    yield replace(t.save_table(), best_effort=True)  # a stale stored request is dropped at load
+    t.kept = t.kept._replace(requests=_without(t, request.player_id))
+    yield t.save_table(best_effort=True)  # a stale stored request is dropped at load
     return {"status": "seated", "seat": request.seat}
 
 
@@ -112,7 +110,7 @@ def refuse(t: TableCore, c: Refuse) -> Flow[Reply]:
     request = t.kept.requests.get(c.player_id)
     if request is None:
         raise TableError("no_such_request", "no seat request from that player")
-    t.kept = replace(t.kept, requests=_without(t, c.player_id))
+    t.kept = t.kept._replace(requests=_without(t, c.player_id))
     yield t.save_table()
     t.emit(Record({"type": "seat_refused", "player_id": request.player_id, "seat": request.seat}))
     return {"status": "refused"}
@@ -126,7 +124,7 @@ def top_up(t: TableCore, c: TopUp) -> Flow[Reply]:
             "over_maximum", f"a top-up may bring a stack to {t.config.buy_in_max} at most"
         )
     if t.in_hand(seat):
-        seat = replace(seat, pending_top_up=seat.pending_top_up + amount)
+        seat = seat._replace(pending_top_up=seat.pending_top_up + amount)
         t.put(seat)
         yield t.save_seats(seat)
         t.emit(t.seat_record(seat))
@@ -166,7 +164,7 @@ def straddle(t: TableCore, c: Straddle) -> Flow[Reply]:
     if not t.config.straddle:
         raise TableError("no_straddle", "this table does not allow straddles")
     if c.on != seat.straddle:
-        seat = replace(seat, straddle=c.on)
+        seat = seat._replace(straddle=c.on)
         t.put(seat)
         yield t.save_seats(seat)
         t.emit(t.seat_record(seat))
@@ -176,7 +174,7 @@ def straddle(t: TableCore, c: Straddle) -> Flow[Reply]:
 def leave(t: TableCore, c: Leave) -> Flow[Reply]:
     pid = c.sender
     if pid is not None and pid in t.kept.requests:
-        t.kept = replace(t.kept, requests=_without(t, pid))
+        t.kept = t.kept._replace(requests=_without(t, pid))
         yield t.save_table()
         return {"status": "left"}
     seat = t.my_seat(pid)
@@ -194,7 +192,7 @@ def leave(t: TableCore, c: Leave) -> Flow[Reply]:
 def cash_out(t: TableCore, seat: Seat) -> Flow[None]:
     yield Write(CashOut(seat))
     t.disarm(Timer.grace(seat.player_id))
-    t.kept = replace(t.kept, seats=t.seats.free(seat.number))
+    t.kept = t.kept._replace(seats=t.seats.free(seat.number))
     if seat.bot:
         t.stop_bot(seat.player_id)
     t.emit(Record({"type": "left", "seat": seat.number, "player_id": seat.player_id,
@@ -203,7 +201,7 @@ def cash_out(t: TableCore, seat: Seat) -> Flow[None]:
 
 def add_chips(t: TableCore, seat: Seat, amount: int, kind: str) -> Flow[Seat]:
     """Change a stack and its ledger entry together (if the store refuses, neither)."""
-    seat = replace(seat, stack=seat.stack + amount)
+    seat = seat._replace(stack=seat.stack + amount)
     t.put(seat)
     yield Write(AddChips(seat, amount, kind))
     return seat
@@ -211,7 +209,7 @@ def add_chips(t: TableCore, seat: Seat, amount: int, kind: str) -> Flow[Seat]:
 
 def adjust_chips(t: TableCore, seat: Seat, amount: int, reason: str) -> Flow[Seat]:
     """`add_chips` for a host adjustment: its ledger entry keeps the reason."""
-    seat = replace(seat, stack=seat.stack + amount)
+    seat = seat._replace(stack=seat.stack + amount)
     t.put(seat)
     yield Write(Adjust(seat, amount, reason))
     return seat
@@ -234,12 +232,12 @@ def settle_seats(t: TableCore) -> Flow[list[int]]:
                 continue
             if kind == "top_up":
                 amount = min(pending, max(0, t.config.buy_in_max - seat.stack))
-                seat = replace(seat, pending_top_up=0)
+                seat = seat._replace(pending_top_up=0)
                 reason = ""
             else:
                 amount = min(max(pending, -seat.stack), MAX_CHIPS - seat.stack)
                 reason = seat.pending_adjust_reason
-                seat = replace(seat, pending_adjust=0, pending_adjust_reason="")
+                seat = seat._replace(pending_adjust=0, pending_adjust_reason="")
             t.put(seat)
             if amount and kind == "adjustment":
                 yield from adjust_chips(t, seat, amount, reason)
@@ -258,7 +256,7 @@ def settle_seats(t: TableCore) -> Flow[list[int]]:
 
 def sit_out_next(t: TableCore, c: SitOutNext) -> Flow[Reply]:
     """Sit out from the next hand on (the current one is played out)."""
-    seat = replace(t.my_seat(c.sender), sit_out_next=c.on)
+    seat = t.my_seat(c.sender)._replace(sit_out_next=c.on)
     t.put(seat)
     yield Write(SaveSwitches(seat))
     t.emit(t.seat_record(seat))
@@ -267,7 +265,7 @@ def sit_out_next(t: TableCore, c: SitOutNext) -> Flow[Reply]:
 
 def sit_out_next_bb(t: TableCore, c: SitOutNextBb) -> Flow[Reply]:
     """Sit out when the big blind would next be this player's."""
-    seat = replace(t.my_seat(c.sender), sit_out_next_bb=c.on)
+    seat = t.my_seat(c.sender)._replace(sit_out_next_bb=c.on)
     t.put(seat)
     yield Write(SaveSwitches(seat))
     t.emit(t.seat_record(seat))

@@ -9,8 +9,6 @@ up itself. Nothing here is logged: seeds, salts and decks stay out of every log 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.poker.cards import Card
 from app.poker.fairness import SCHEME, FairnessError, check_client_seed
 from app.tables.commands import RotateSeed, Seed
@@ -35,7 +33,7 @@ def ensure_seed(t: TableCore) -> Flow[ServerSeed]:
         return seed
     seed = ServerSeed.new()
     yield Write(StartDealSeed(seed.id, seed.seed, seed.hash))
-    t.kept = replace(t.kept, server_seed=seed)
+    t.kept = t.kept._replace(server_seed=seed)
     t.emit(seed_record(seed, t.config.reveal_seed))
     return seed
 
@@ -61,7 +59,7 @@ def seed(t: TableCore, c: Seed) -> Flow[Reply]:
         raise TableError("bad_seed", str(error)) from None
     if c.seed != seat.client_seed:
         yield Write(SetClientSeed(seat.number, c.seed))
-        t.put(replace(seat, client_seed=c.seed))
+        t.put(seat._replace(client_seed=c.seed))
     return {"seed": c.seed}
 
 
@@ -75,7 +73,7 @@ def reveal_seed(t: TableCore, *, then_new: bool) -> Flow[None]:
         return
     yield Write(EndDealSeed(old.id if old is not None else None, show,
                             (new.id, new.seed, new.hash) if new is not None else None))  # fmt: skip
-    t.kept = replace(t.kept, server_seed=new)
+    t.kept = t.kept._replace(server_seed=new)
     records = []
     if old is not None and show:
         records.append(Record({"type": "seed_revealed", "scheme": SCHEME,

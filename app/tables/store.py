@@ -18,7 +18,7 @@ import copy
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.poker import Action
@@ -524,14 +524,14 @@ class MemoryTableStore(DealSeedStart):
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         def apply() -> None:
             t = self.tables[table_id]
-            t.seats = [replace(s, client_seed=seed) if s.number == seat else s for s in t.seats]
+            t.seats = [s._replace(client_seed=seed) if s.number == seat else s for s in t.seats]
 
         await self._write(apply)
 
     async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
         def apply() -> None:
             t = self.tables[table_id]
-            t.seats = [replace(s, away_since=since) if s.number == seat else s for s in t.seats]
+            t.seats = [s._replace(away_since=since) if s.number == seat else s for s in t.seats]
 
         await self._write(apply)
 

@@ -262,8 +262,8 @@ class Table:
 
     async def quiet(self) -> None:
         """Wait until the table has handled everything in its mailbox and no timer of it is
-        due (tests wait on this condition, never for a while)."""
-        while not (self._waiting and self.mailbox.empty() and not self._due()):
+        due, or it closed (tests wait on this condition, never for a while)."""
+        while not (self._waiting and self.mailbox.empty() and not self._due()) and not self.closed:
             self._changed.clear()
             await self._changed.wait()
 
@@ -297,6 +297,7 @@ class Table:
                 self.busy = False
             _settle(item, result)
             if self.core.closed:
+                self._changed.set()
                 # After the answer: the host gets `ok` and everyone the `closed` event, then
                 # the sockets close with 4410. The pause lets the readers of requested
                 # commands queue their answers (commands arriving meanwhile are refused).

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Protocol
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
 
 
 class Handle(Protocol):
@@ -25,7 +26,7 @@ class Clock(Protocol):
         """Call `callback` in the event loop once `now()` reaches `when` (soon if past)."""
         ...
 
-    def timeout(self, seconds: float) -> asyncio.Timeout:
+    def timeout(self, seconds: float) -> AbstractAsyncContextManager[Any]:
         """`asyncio.timeout` on this clock."""
         ...
 
@@ -39,7 +40,7 @@ class RealClock:
     def call_at(self, when: float, callback: Callable[[], None]) -> Handle:
         return asyncio.get_running_loop().call_later(max(0.0, when - time.time()), callback)
 
-    def timeout(self, seconds: float) -> asyncio.Timeout:
+    def timeout(self, seconds: float) -> AbstractAsyncContextManager[Any]:
         return asyncio.timeout(seconds)
 
     async def sleep(self, seconds: float) -> None:

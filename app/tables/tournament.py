@@ -7,8 +7,6 @@ and the clock acts for them (blinded away, never removed).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.tables.commands import TAddon, TClose, TDeal, TSeat, TUnseat
 from app.tables.core import Flow, Reply, TableCore
 from app.tables.effects import TellDirector, Write
@@ -63,7 +61,7 @@ def t_addon(t: TableCore, c: TAddon) -> Flow[Reply]:
         raise TableError("not_seated", "that player has no seat here")
     amount = t.check_chips(c.amount)
     if t.in_hand(seat):
-        seat = replace(seat, pending_top_up=seat.pending_top_up + amount)
+        seat = seat._replace(pending_top_up=seat.pending_top_up + amount)
         t.put(seat)
         yield t.save_seats(seat)
         t.emit(t.seat_record(seat))
@@ -79,7 +77,7 @@ def t_deal(t: TableCore, c: TDeal) -> Flow[Reply]:
         raise TableError("hand_running", "a hand is being played")
     config = t.config
     if any(getattr(config, k) != v for k, v in c.stakes.items()):
-        t.kept = replace(t.kept, config=config.with_stakes(**c.stakes))
+        t.kept = t.kept._replace(config=config.with_stakes(**c.stakes))
         yield t.save_table()
         t.emit(t.table_record())
     t.deal_called = True

@@ -3,8 +3,6 @@ detaching; a seated player's being away, and the away grace that follows."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.tables.clock import Timer
 from app.tables.commands import Attach, Detach
 from app.tables.core import Flow, Reply, TableCore
@@ -22,7 +20,7 @@ def attach(t: TableCore, c: Attach) -> Flow[Reply]:
     t.disarm(Timer.grace(pid))
     seat = t.seat_of(pid)
     if seat is not None and seat.away:
-        seat = replace(seat, away=False)
+        seat = seat._replace(away=False)
         t.put(seat)
         t.emit(t.seat_record(seat))
         seat = yield from t.note_away(seat, False)
@@ -43,7 +41,7 @@ def detach(t: TableCore, c: Detach) -> Flow[Reply]:
     seat = t.seat_of(pid)
     if seat is None or seat.away:
         return None
-    seat = replace(seat, away=True)
+    seat = seat._replace(away=True)
     t.put(seat)
     t.emit(t.seat_record(seat))
     yield from t.note_away(seat, True)

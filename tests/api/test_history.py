@@ -8,7 +8,6 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -89,7 +88,7 @@ async def store_hands(app: object, table_id: str, players: list[str]) -> list[Ha
             hand.state.apply(action)
             final = None
             if hand.state.complete:
-                seats = [replace(s, stack=hand.state.stacks[p]) for p, s in enumerate(seats)]
+                seats = [s._replace(stack=hand.state.stacks[p]) for p, s in enumerate(seats)]
                 final = seats
             await store.record_action(table_id, hand, counter, action, final)
         played.append(hand)

@@ -5,7 +5,6 @@ what the table actor holds."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
 
 import pytest
 from sqlalchemy import select, text
@@ -123,11 +122,11 @@ async def test_missed_blinds_are_stored_with_the_seat(database_url: str) -> None
         table_id = await store.create_table(host, TableConfig(seats=3), "c")
         seat = Seat(number=1, player_id=host, name="h", stack=100, state=SeatState.SITTING_OUT)
         await store.seat_player(table_id, seat, 100)
-        seat = replace(seat, missed_blinds=MISSED_BIG)
+        seat = seat._replace(missed_blinds=MISSED_BIG)
         await store.update_seats(table_id, [seat])
         (loaded,) = (await store.load_table(table_id)).seats
         assert loaded.missed_blinds == MISSED_BIG and loaded.sitting_out
-        seat = replace(seat, missed_blinds=MISSED_SMALL | MISSED_BIG, stack=110)
+        seat = seat._replace(missed_blinds=MISSED_SMALL | MISSED_BIG, stack=110)
         await store.add_chips(table_id, seat, 10, "top_up")
         (loaded,) = (await store.load_table(table_id)).seats
         assert loaded.missed_blinds == MISSED_SMALL | MISSED_BIG and loaded.stack == 110

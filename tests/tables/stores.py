@@ -58,9 +58,6 @@ async def running(table: Table) -> AsyncIterator[Table]:
 
 
 async def dealt(table: Table) -> Hand | None:
-    """The table's hand once dealt (a deal waits for its commit; 10 s for a busy machine)."""
-    for _ in range(1000):
-        if table.hand is not None:
-            break
-        await asyncio.sleep(0.01)
+    """The table's hand, once it has dealt what it was to deal."""
+    await table.quiet()
     return table.hand

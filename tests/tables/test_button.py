@@ -1,7 +1,5 @@
 """The seat rules: who is dealt in, the moving button, the blinds, waiting and posting."""
 
-from dataclasses import replace
-
 from app.poker import HandSetup, HandState
 from app.tables.button import plan_deal
 from app.tables.config import TableConfig
@@ -71,7 +69,7 @@ def test_no_deal_with_one_player_or_sitting_out() -> None:
 
 def test_straddle_antes_and_bomb_pot() -> None:
     cfg = CFG.with_stakes(straddle=True, ante=1, bomb_pot_every=3)
-    table = [replace(s, straddle=True) if s else None for s in seats("r", "r", "r", "r")]
+    table = [s._replace(straddle=True) if s else None for s in seats("r", "r", "r", "r")]
     deal = plan_deal(table, 3, cfg, 1)
     assert deal is not None and deal.order == (1, 2, 3, 0)
     assert deal.blinds == (1, 2, 4, 0) and deal.straddle == 3
@@ -113,14 +111,14 @@ def test_a_returning_player_posts_the_big_blind_live_and_the_small_blind_dead() 
     table = seats("r", "r", "r", "p")
     back = table[3]
     assert back is not None
-    table[3] = back = replace(back, missed_blinds=MISSED_SMALL | MISSED_BIG)
+    table[3] = back = back._replace(missed_blinds=MISSED_SMALL | MISSED_BIG)
     deal = plan_deal(table, 3, CFG, 5)  # button 0, blinds 1 and 2: seat 3 posts what it owes
     assert deal is not None and deal.order == (1, 2, 3, 0)
     assert deal.blinds == (1, 2, 0, 0) and deal.posts == (0, 0, 2, 0) and deal.dead == (0, 0, 1, 0)
-    table[3] = back = replace(back, missed_blinds=MISSED_SMALL)  # only the small blind: dead
+    table[3] = back = back._replace(missed_blinds=MISSED_SMALL)  # only the small blind: dead
     deal = plan_deal(table, 3, CFG, 5)
     assert deal is not None and deal.posts == (0, 0, 0, 0) and deal.dead == (0, 0, 1, 0)
-    table[3] = replace(back, state=SeatState.WAITING)  # waiting: dealt in only with the big blind
+    table[3] = back._replace(state=SeatState.WAITING)  # waiting: dealt in only with the big blind
     deal = plan_deal(table, 3, CFG, 5)
     assert deal is not None and 3 not in deal.order
 

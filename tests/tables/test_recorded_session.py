@@ -7,16 +7,29 @@ from ids, seeds and times. Re-record only for an intended change of the protocol
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
-from tests.tables.session import canonical, record, settings_for
+from fastapi import FastAPI
+
+from tests.tables.harness import FakeClock
+from tests.tables.session import Advance, canonical, record, settings_for
 
 RECORDED = Path(__file__).with_name("recorded_session.json")
 
 
+def fake_clock(app: FastAPI) -> Advance:
+    """The tables' clock made a fake one: the clock's time-outs come when the script says."""
+    clock = FakeClock()
+    registry = app.state.tables
+    registry.runtime = replace(registry.runtime, clock=clock)
+    return clock.advance
+
+
 async def test_a_recorded_session_replays_to_the_same_messages(tmp_path: Path) -> None:
+    """Recorded on real time; replayed on a fake clock (the same messages either way)."""
     expected = canonical(json.loads(RECORDED.read_text()))
-    got = canonical(await record(settings_for(tmp_path)))
+    got = canonical(await record(settings_for(tmp_path), fake_clock))
     assert got.keys() == expected.keys()
     for who in expected:
         for part in ("events", "others"):
