@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from app.poker import ActionKind
 from app.tables.clock import Timer
@@ -40,17 +40,35 @@ class TableCommand:
     sender: str | None = None
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> TableCommand:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender)
+
+
+@dataclass(slots=True, kw_only=True)
+class Switch(TableCommand):
+    """A command that turns something on (the default) or off."""
+
+    on: bool = True
+
+    @classmethod
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
+        return cls(sender=sender, on=bool(data.get("on", True)))
+
+
+@dataclass(slots=True, kw_only=True)
+class ForPlayer(TableCommand):
+    """A command about another player."""
+
+    player_id: str
+
+    @classmethod
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
+        return cls(sender=sender, player_id=str(data.get("player_id")))
 
 
 def _int(value: object) -> int | None:
     """A whole number (not a bool), else None."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _on(data: Mapping[str, Any]) -> bool:
-    return bool(data.get("on", True))
 
 
 # ------------------------------------------------------------------ players
@@ -64,7 +82,7 @@ class Sit(TableCommand):
     post: bool = False
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Sit:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, seat=_int(data.get("seat")), buy_in=_int(data.get("buy_in")),
                    name=str(data.get("name") or "player")[:32],
                    post=bool(data.get("post", False)))  # fmt: skip
@@ -77,7 +95,7 @@ class TopUp(TableCommand):
     amount: int | None
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> TopUp:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, amount=_int(data.get("amount")))
 
 
@@ -93,7 +111,7 @@ class SitIn(TableCommand):
     post: bool = False
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> SitIn:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, post=bool(data.get("post", False)))
 
 
@@ -104,14 +122,9 @@ class Leave(TableCommand):
 
 
 @dataclass(slots=True, kw_only=True)
-class Straddle(TableCommand):
+class Straddle(Switch):
     kind = "straddle"
     cash_only = True
-    on: bool = True
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Straddle:
-        return cls(sender=sender, on=_on(data))
 
 
 @dataclass(slots=True, kw_only=True)
@@ -124,7 +137,7 @@ class Act(TableCommand):
     agree: bool | None = None
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Act:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         try:
             action: ActionKind | None = ActionKind(str(data.get("action")))
         except ValueError:
@@ -142,7 +155,7 @@ class Show(TableCommand):
     hand: str | None
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Show:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         hand = data.get("hand")
         return cls(sender=sender, hand=hand if isinstance(hand, str) else None)
 
@@ -153,25 +166,15 @@ class MoreTime(TableCommand):
 
 
 @dataclass(slots=True, kw_only=True)
-class SitOutNext(TableCommand):
+class SitOutNext(Switch):
     kind = "sit_out_next"
     cash_only = True
-    on: bool = True
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> SitOutNext:
-        return cls(sender=sender, on=_on(data))
 
 
 @dataclass(slots=True, kw_only=True)
-class SitOutNextBb(TableCommand):
+class SitOutNextBb(Switch):
     kind = "sit_out_next_bb"
     cash_only = True
-    on: bool = True
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> SitOutNextBb:
-        return cls(sender=sender, on=_on(data))
 
 
 @dataclass(slots=True, kw_only=True)
@@ -181,7 +184,7 @@ class Chat(TableCommand):
     name: str = ""  # a spectator's (a seated player's is their seat's)
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Chat:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, text=str(data.get("text", "")).strip(),
                    name=str(data.get("name") or "spectator")[:32])  # fmt: skip
 
@@ -192,34 +195,24 @@ class Seed(TableCommand):
     seed: str  # "" when not text (refused as `bad_seed`)
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Seed:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         value = data.get("seed")
         return cls(sender=sender, seed=value if isinstance(value, str) else "")
 
 
 # ------------------------------------------------------------------- the host
 @dataclass(slots=True, kw_only=True)
-class Approve(TableCommand):
+class Approve(ForPlayer):
     kind = "approve"
     who = Who.HOST
     cash_only = True
-    player_id: str
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Approve:
-        return cls(sender=sender, player_id=str(data.get("player_id")))
 
 
 @dataclass(slots=True, kw_only=True)
-class Refuse(TableCommand):
+class Refuse(ForPlayer):
     kind = "refuse"
     who = Who.HOST
     cash_only = True
-    player_id: str
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Refuse:
-        return cls(sender=sender, player_id=str(data.get("player_id")))
 
 
 @dataclass(slots=True, kw_only=True)
@@ -244,7 +237,7 @@ class SetStakes(TableCommand):
     changes: Mapping[str, Any]  # checked by `TableConfig.with_stakes`
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> SetStakes:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, changes={k: v for k, v in data.items() if v is not None})
 
 
@@ -256,7 +249,7 @@ class Remove(TableCommand):
     seat: int | None
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Remove:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, seat=_int(data.get("seat")))
 
 
@@ -270,22 +263,17 @@ class Adjust(TableCommand):
     reason: str | None  # None: not text (refused as `bad_reason`); "" none given
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Adjust:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         reason = data.get("reason", "")
         return cls(sender=sender, seat=_int(data.get("seat")), amount=_int(data.get("amount")),
                    reason=None if not isinstance(reason, str | None) else reason or "")  # fmt: skip
 
 
 @dataclass(slots=True, kw_only=True)
-class TransferHost(TableCommand):
+class TransferHost(ForPlayer):
     kind = "transfer_host"
     who = Who.HOST
     cash_only = True
-    player_id: str
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> TransferHost:
-        return cls(sender=sender, player_id=str(data.get("player_id")))
 
 
 @dataclass(slots=True, kw_only=True)
@@ -298,33 +286,23 @@ class AddBot(TableCommand):
     most: bool = False  # no buy-in given: the table's maximum
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> AddBot:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         buy_in = data.get("buy_in")
         return cls(sender=sender, seat=_int(data.get("seat")), buy_in=_int(buy_in),
                    most=buy_in is None)  # fmt: skip
 
 
 @dataclass(slots=True, kw_only=True)
-class BombPotNext(TableCommand):
+class BombPotNext(Switch):
     kind = "bomb_pot_next"
     who = Who.HOST
     cash_only = True
-    on: bool = True
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> BombPotNext:
-        return cls(sender=sender, on=_on(data))
 
 
 @dataclass(slots=True, kw_only=True)
-class SpectatorChat(TableCommand):
+class SpectatorChat(Switch):
     kind = "spectator_chat"
     who = Who.HOST
-    on: bool = True
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> SpectatorChat:
-        return cls(sender=sender, on=_on(data))
 
 
 @dataclass(slots=True, kw_only=True)
@@ -357,7 +335,7 @@ class TSeat(TableCommand):
     bot: bool = False
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> TSeat:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, player_id=str(data["player_id"]), seat=_int(data["seat"]),
                    stack=_int(data["stack"]), name=str(data.get("name") or "player")[:32],
                    bot=bool(data.get("bot", False)))  # fmt: skip
@@ -370,7 +348,7 @@ class TUnseat(TableCommand):
     player_id: str
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> TUnseat:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, player_id=str(data["player_id"]))
 
 
@@ -382,7 +360,7 @@ class TAddon(TableCommand):
     amount: int | None
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> TAddon:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, player_id=str(data["player_id"]), amount=_int(data["amount"]))
 
 
@@ -397,7 +375,7 @@ class TDeal(TableCommand):
     stakes: Mapping[str, Any]
 
     @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> TDeal:
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         return cls(sender=sender, stakes={k: data[k] for k in STAKES if k in data})
 
 

@@ -18,10 +18,10 @@ from app.tables.errors import TableError
 from app.tables.fairness import hand_fields
 from app.tables.hand import Hand
 from app.tables.host import close_or_retry
-from app.tables.ops import SaveSwitches, SetBombPotNext, StartHand, UpdateSeats
+from app.tables.ops import SetBombPotNext, StartHand, UpdateSeats
 from app.tables.play import end_hand, start_turn
 from app.tables.seat import Move, Seat, SeatBook
-from app.tables.seating import settle_seats
+from app.tables.seating import settle_seats, switched
 from app.tables.seeds import deal_deck, ensure_seed
 from app.tables.views import Record, event_records
 
@@ -193,11 +193,9 @@ def plan(t: TableCore, number: int) -> Flow[Deal | None]:
         changed.append(bb.number)
         deal = plan_deal(draft.seats, k.button, config, number, last_blinds)
     for n in changed:
-        switched = draft[n]
-        assert switched is not None
-        t.put(switched)
-        yield Write(SaveSwitches(switched))
-        t.emit(t.seat_record(switched))
+        out = draft[n]
+        assert out is not None
+        yield from switched(t, out)
     if deal is not None and bots_alone(t, deal):
         return None  # nobody to play for: wait for a person (`attach` deals again)
     return deal

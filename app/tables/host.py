@@ -28,7 +28,7 @@ from app.tables.effects import Write
 from app.tables.errors import TableError
 from app.tables.ops import CloseTable, HoldAdjustment, SeatPlayer, SetBombPotNext
 from app.tables.seat import Move, Seat, SeatState
-from app.tables.seating import adjust_chips, cash_out
+from app.tables.seating import adjust_chips, after_hand, cash_out
 from app.tables.seeds import reveal_seed
 from app.tables.views import Record
 
@@ -84,11 +84,7 @@ def target_seat(t: TableCore, number: int | None) -> Seat:
 def remove(t: TableCore, c: Remove) -> Flow[Reply]:
     seat = target_seat(t, c.seat)
     if t.in_hand(seat):
-        seat = seat.move(Move.REMOVE)
-        t.put(seat)
-        yield t.save_seats(seat)
-        t.emit(t.seat_record(seat))
-        t.auto_act_if_gone()
+        yield from after_hand(t, seat.move(Move.REMOVE), goes=True)
         return {"status": "after_hand"}
     yield from cash_out(t, seat)
     return {"status": "removed"}

@@ -124,15 +124,22 @@ def top_up(t: TableCore, c: TopUp) -> Flow[Reply]:
             "over_maximum", f"a top-up may bring a stack to {t.config.buy_in_max} at most"
         )
     if t.in_hand(seat):
-        seat = seat._replace(pending_top_up=seat.pending_top_up + amount)
-        t.put(seat)
-        yield t.save_seats(seat)
-        t.emit(t.seat_record(seat))
+        yield from after_hand(t, seat._replace(pending_top_up=seat.pending_top_up + amount))
         return {"status": "after_hand"}
     seat = yield from add_chips(t, seat, amount, "top_up")
     t.emit(t.seat_record(seat))
     t.schedule_next_hand(0.0)
     return {"status": "done", "stack": seat.stack}
+
+
+def after_hand(t: TableCore, seat: Seat, *, goes: bool = False) -> Flow[None]:
+    """Store what the seat does when the hand in play ends (a top-up, leaving), and say so;
+    a player who `goes` is folded when the action reaches them (at once if it has)."""
+    t.put(seat)
+    yield t.save_seats(seat)
+    t.emit(t.seat_record(seat))
+    if goes:
+        t.auto_act_if_gone()
 
 
 def sit_out(t: TableCore, c: SitOut) -> Flow[Reply]:
@@ -179,11 +186,7 @@ def leave(t: TableCore, c: Leave) -> Flow[Reply]:
         return {"status": "left"}
     seat = t.my_seat(pid)
     if t.in_hand(seat):
-        seat = seat.move(Move.LEAVE)
-        t.put(seat)
-        yield t.save_seats(seat)
-        t.emit(t.seat_record(seat))
-        t.auto_act_if_gone()
+        yield from after_hand(t, seat.move(Move.LEAVE), goes=True)
         return {"status": "after_hand"}
     yield from cash_out(t, seat)
     return {"status": "left"}
@@ -256,20 +259,21 @@ def settle_seats(t: TableCore) -> Flow[list[int]]:
 
 def sit_out_next(t: TableCore, c: SitOutNext) -> Flow[Reply]:
     """Sit out from the next hand on (the current one is played out)."""
-    seat = t.my_seat(c.sender)._replace(sit_out_next=c.on)
-    t.put(seat)
-    yield Write(SaveSwitches(seat))
-    t.emit(t.seat_record(seat))
-    return {"sit_out_next": seat.sit_out_next}
+    yield from switched(t, t.my_seat(c.sender)._replace(sit_out_next=c.on))
+    return {"sit_out_next": c.on}
 
 
 def sit_out_next_bb(t: TableCore, c: SitOutNextBb) -> Flow[Reply]:
     """Sit out when the big blind would next be this player's."""
-    seat = t.my_seat(c.sender)._replace(sit_out_next_bb=c.on)
+    yield from switched(t, t.my_seat(c.sender)._replace(sit_out_next_bb=c.on))
+    return {"sit_out_next_bb": c.on}
+
+
+def switched(t: TableCore, seat: Seat) -> Flow[None]:
+    """A seat's sit-out switches (or its sitting out by them), stored and told."""
     t.put(seat)
     yield Write(SaveSwitches(seat))
     t.emit(t.seat_record(seat))
-    return {"sit_out_next_bb": seat.sit_out_next_bb}
 
 
 def ledger(t: TableCore, c: Ledger) -> Flow[Reply]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -216,7 +217,8 @@ class Table:
         return self.broadcast.seq
 
     @property
-    def records(self) -> Any:
+    def records(self) -> deque[tuple[int, str, dict[str, str] | None]]:
+        """What was sent since the previous hand began (seq, public text, private texts)."""
         return self.broadcast.records
 
     @property

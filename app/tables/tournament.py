@@ -14,7 +14,7 @@ from app.tables.errors import TableError
 from app.tables.host import finish_close
 from app.tables.ops import SeatPlayer
 from app.tables.seat import Seat, SeatState
-from app.tables.seating import add_chips, cash_out
+from app.tables.seating import add_chips, after_hand, cash_out
 
 
 def t_seat(t: TableCore, c: TSeat) -> Flow[Reply]:
@@ -61,10 +61,7 @@ def t_addon(t: TableCore, c: TAddon) -> Flow[Reply]:
         raise TableError("not_seated", "that player has no seat here")
     amount = t.check_chips(c.amount)
     if t.in_hand(seat):
-        seat = seat._replace(pending_top_up=seat.pending_top_up + amount)
-        t.put(seat)
-        yield t.save_seats(seat)
-        t.emit(t.seat_record(seat))
+        yield from after_hand(t, seat._replace(pending_top_up=seat.pending_top_up + amount))
         return {"status": "after_hand"}
     seat = yield from add_chips(t, seat, amount, "top_up")
     t.emit(t.seat_record(seat))

@@ -128,11 +128,13 @@ class Client:
         assert self.ws is not None
         await self.ws.send(json.dumps(message))
 
-    async def wait_for(self, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
-        """The first message from now on (or already received at `start`) matching."""
+    async def wait_for(
+        self, predicate: Any, timeout: float = 20.0, start: int = 0
+    ) -> dict[str, Any]:
+        """The first message matching, received or to come (from index `start` on)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        seen = 0
+        seen = start
         while True:
             for message in self.messages[seen:]:
                 if predicate(message):

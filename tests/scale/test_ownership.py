@@ -20,8 +20,8 @@ from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.store import MemoryTableStore
 from tests.store.test_fencing import two_processes
+from tests.tables.harness import FAST
 from tests.tables.test_faults import until
-from tests.tables.test_table import FAST
 
 LEASE, RENEW = 0.6, 0.1
 

@@ -28,17 +28,12 @@ import random
 import re
 import sys
 from collections.abc import Callable
-from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-import httpx
-import websockets
-from websockets.asyncio.client import ClientConnection
-
 from app.config import Settings
 from app.main import create_app
-from tests.api.live import live_server
+from tests.api.live import Client, live_server
 
 #: a bound on each wait (a failure, not a pace: every wait is for a message)
 PATIENCE = 60.0
@@ -46,59 +41,25 @@ Message = dict[str, Any]
 Advance = Callable[[float], None]
 
 
-class Player:
-    """One browser: a session, one WebSocket to the table, and every message it got."""
+class Player(Client):
+    """One browser (tests/api/live.py's client) whose commands carry the ids 1, 2, 3...:
+    every message it got, across its connections, is `got`."""
 
     def __init__(self, base: str, name: str) -> None:
-        self.base, self.name = base, name
-        self.http = httpx.AsyncClient(base_url=base)
-        self.token = self.player_id = ""
-        self.ws: ClientConnection | None = None
-        self.reader: asyncio.Task[None] | None = None
-        self.got: list[Message] = []  # every message, as received, across connections
-        self.stream: str | None = None
-        self.seq = 0
-        self.changed = asyncio.Event()
+        super().__init__(base)
+        self.name = name
         self.ids = 0
-        self.closed: int | None = None
 
-    async def join(self) -> None:
-        r = await self.http.post("/api/session", json={"name": self.name})
-        r.raise_for_status()
-        self.player_id = r.json()["player_id"]
-        self.token = r.cookies["omaha_session"]
+    @property
+    def got(self) -> list[Message]:
+        return self.messages
 
-    async def connect(self, code: str, since: int | None = None) -> None:
-        url = self.base.replace("http", "ws", 1) + f"/ws/tables/{code}"
-        if since is not None:
-            url += f"?stream={self.stream}&since={since}"
-        self.closed = None
-        mark = len(self.got)
-        self.ws = await websockets.connect(
-            url, origin=self.base,  # type: ignore[arg-type]
-            additional_headers={"Cookie": f"omaha_session={self.token}"}, compression=None,
-        )  # fmt: skip
-        self.reader = asyncio.create_task(self._read(self.ws))
-        await self.wait(lambda m: m["type"] == "snapshot" or (since is not None and "seq" in m),
-                        mark)
-
-    async def _read(self, ws: ClientConnection) -> None:
-        try:
-            async for raw in ws:
-                message = json.loads(raw)
-                if message["type"] == "snapshot":
-                    self.stream, self.seq = message["stream"], message["seq"]
-                elif "seq" in message:
-                    assert message["seq"] == self.seq + 1, (self.name, message, self.seq)
-                    self.seq = message["seq"]
-                self.got.append(message)
-                self.changed.set()
-        except websockets.ConnectionClosed as closed:
-            self.closed = closed.rcvd.code if closed.rcvd is not None else None
-        finally:
-            if self.closed is None and ws.close_code is not None:
-                self.closed = ws.close_code
-            self.changed.set()
+    async def connect(self, code: str, *, resume: bool = False, origin: str | None = None) -> None:
+        """Connect (`resume`: from this player's stream and last seq), then wait for the
+        snapshot or the first event caught up."""
+        mark = len(self.messages)
+        await super().connect(code, resume=resume, origin=origin)
+        await self.wait(lambda m: m["type"] == "snapshot" or (resume and "seq" in m), mark)
 
     async def disconnect(self) -> None:
         assert self.ws is not None and self.reader is not None
@@ -108,45 +69,24 @@ class Player:
 
     async def wait(self, predicate: Callable[[Message], bool], start: int = 0) -> Message:
         """The first message from index `start` on that matches."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + PATIENCE
-        seen = start
-        while True:
-            for message in self.got[seen:]:
-                if predicate(message):
-                    return message
-            seen = len(self.got)
-            if loop.time() > deadline:
-                raise TimeoutError(f"{self.name}: nothing matched; last {self.got[-3:]}")
-            self.changed.clear()
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), deadline - loop.time())
+        return await self.wait_for(predicate, PATIENCE, start)
 
-    async def send(self, kind: str, **fields: Any) -> Message:
+    async def command(self, kind: str, **fields: Any) -> Message:
         """Send a command and wait for its reply (`ok` or `error`)."""
-        assert self.ws is not None
         self.ids += 1
-        ref = self.ids
-        mark = len(self.got)
-        await self.ws.send(json.dumps({"type": kind, "id": ref, **fields}))
+        ref, mark = self.ids, len(self.messages)
+        await self.send(type=kind, id=ref, **fields)
         return await self.wait(lambda m: m.get("id") == ref and m["type"] in ("ok", "error"), mark)
 
     async def ok(self, kind: str, **fields: Any) -> Message:
-        reply = await self.send(kind, **fields)
+        reply = await self.command(kind, **fields)
         assert reply["type"] == "ok", (self.name, kind, reply)
         return reply
 
     async def refused(self, code: str, kind: str, **fields: Any) -> Message:
-        reply = await self.send(kind, **fields)
+        reply = await self.command(kind, **fields)
         assert reply["type"] == "error" and reply["code"] == code, (self.name, kind, reply)
         return reply
-
-    async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-        if self.reader is not None:
-            await asyncio.gather(self.reader, return_exceptions=True)
-        await self.http.aclose()
 
 
 class Table:
@@ -244,7 +184,7 @@ async def evening(base: str, advance: Advance | None) -> dict[str, list[Message]
     people = {name: Player(base, name) for name in names}
     try:
         for p in people.values():
-            await p.join()
+            await p.join(p.name)
         ledger = await cash_table(people, advance)
         await clock_table(people, advance)
         return {**{name: p.got for name, p in people.items()}, "ledger": [ledger]}
@@ -360,7 +300,7 @@ async def cash_table(people: dict[str, Player], advance: Advance | None) -> Mess
     await hana.ok("resume")
     await t.dealt(4)
     await hana.ok("pause")
-    await bo.connect(t.code, since=bo.seq)
+    await bo.connect(t.code, resume=True)
     await ari.ok("leave")
     await hana.ok("remove", seat=4)
     while True:

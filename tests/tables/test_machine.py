@@ -77,6 +77,16 @@ class Table:
                            counter=hand.counter, action=action, amount=amount))  # fmt: skip
 
 
+def dealt(config: TableConfig, *players: str) -> Table:
+    """A table with `players` seated from seat 0 and its first hand dealt."""
+    t = Table(config)
+    for seat, player in enumerate(players):
+        t.sit(player, seat)
+    t.fire_due()
+    assert t.core.hand is not None
+    return t
+
+
 def records(outcome: Outcome) -> list[dict[str, Any]]:
     return [r.public for e in outcome.did if isinstance(e, Emit) for r in e.records]
 
@@ -109,10 +119,7 @@ def test_a_seat_is_stored_before_it_is_told_and_the_deal_is_a_timer() -> None:
 
 
 def test_a_failed_write_leaves_the_machine_as_it_was_with_no_undo_in_the_command() -> None:
-    t = Table(TableConfig(seats=3, decision_time=0))
-    t.sit("host", 0)
-    t.sit("a", 1)
-    t.fire_due()
+    t = dealt(TableConfig(seats=3, decision_time=0), "host", "a")
     kept = t.core.kept
     hand = t.core.hand
     assert hand is not None
@@ -136,10 +143,7 @@ def test_a_failed_write_leaves_the_machine_as_it_was_with_no_undo_in_the_command
 
 
 def test_settling_after_a_hand_keeps_what_was_stored_and_retries_the_rest() -> None:
-    t = Table(TableConfig(seats=3, decision_time=0))
-    t.sit("host", 0)
-    t.sit("a", 1)
-    t.fire_due()
+    t = dealt(TableConfig(seats=3, decision_time=0), "host", "a")
     t.ok(Adjust(sender="host", seat=0, amount=5, reason="tip"))  # both wait for the hand's end
     t.ok(TopUp(sender="a", amount=20))
     t.ok(Pause(sender="host"))
@@ -158,10 +162,7 @@ def test_settling_after_a_hand_keeps_what_was_stored_and_retries_the_rest() -> N
 
 
 def test_the_clock_is_data_the_bank_runs_after_the_decision_time_and_is_spent() -> None:
-    t = Table(TableConfig(seats=3, decision_time=30, time_bank=10))
-    t.sit("host", 0)
-    t.sit("a", 1)
-    t.fire_due()
+    t = dealt(TableConfig(seats=3, decision_time=30, time_bank=10), "host", "a")
     hand = t.core.hand
     assert hand is not None
     assert t.core.clock.deadlines[TURN] == t.now + 30 and t.core.clock.turn_deadline == t.now + 30
@@ -180,10 +181,7 @@ def test_the_clock_is_data_the_bank_runs_after_the_decision_time_and_is_spent() 
 
 
 def test_more_time_starts_the_bank_now_and_only_once() -> None:
-    t = Table(TableConfig(seats=3, decision_time=30, time_bank=10))
-    t.sit("host", 0)
-    t.sit("a", 1)
-    t.fire_due()
+    t = dealt(TableConfig(seats=3, decision_time=30, time_bank=10), "host", "a")
     hand = t.core.hand
     assert hand is not None
     actor = hand.players[hand.state.actor or 0]
