@@ -16,7 +16,7 @@ from app.store.models import ChatRow, HandActionRow, HandRow, Player, SeatRow, T
 from app.store.resume import ResumeStore
 from app.store.rows import SEAT_COLUMNS, SEAT_FLAGS
 from app.tables.config import TableConfig
-from app.tables.seat import Seat
+from app.tables.seat import Seat, SeatState
 from app.tables.store_protocol import CHAT_KEPT, StoredHand, StoredTable
 
 
@@ -40,7 +40,7 @@ def _seat(r: SeatRow, bot: bool) -> Seat:
     return Seat(
         player_id=str(r.player_id),
         **{name: getattr(r, name) for name in SEAT_COLUMNS if name not in SEAT_FLAGS},
-        **flags,
+        state=SeatState.from_flags(**flags),
         pending_adjust_reason=r.pending_adjust_reason or "",
         bot=bot,
         sit_out_next=r.sit_out_next,

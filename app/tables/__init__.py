@@ -1,11 +1,13 @@
-"""The table actor: one asyncio task per table that owns seats, the button, the clock and the
-current hand; shuffles; turns engine events into per-seat views.
+"""One table: a pure state machine behind a thin actor.
 
 - `config.TableConfig`: what a table deals (game, stakes, seats, clock).
 - `button.plan_deal`: who is dealt in, the button, the blinds (the seat rules).
-- `table.Table`: the actor and its mailbox; `registry.TableRegistry` runs and restarts them.
-  Its handlers by concern: `seating`, `host`, `clock`, `dealer`, `chat`, `broadcast`, `writes`
-  (sharing `state.TableState`).
+- `machine.TableMachine`: the table's logic, synchronous: a typed command (`commands`) and the
+  time in, effects (`effects`, `ops`) out; its state in `core`, its parts by concern
+  (`seating`, `host`, `chat`, `seeds`, `tournament`, `watching`, `play`, `dealer`), the seat
+  book (`seat`) and the clocks as data (`clock`).
+- `table.Table`: the actor: its mailbox, the effects executed (`broadcast`, `writes`,
+  timers on its `timers.Clock`); `registry.TableRegistry` runs and restarts them.
 - `views`: the redaction: what each viewer may see.
 - `store.TableStore`: what the actor needs from the database.
 """

@@ -53,7 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.tables.config import TableConfig
-from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat
+from app.tables.seat import MISSED_BIG, MISSED_SMALL, Move, Seat
 
 
 @dataclass(frozen=True)
@@ -275,33 +275,23 @@ def _missed(
 
 
 # ------------------------------------------------------- what the table does with a plan
-def seat_dealt(seat: Seat) -> None:
+def seat_dealt(seat: Seat) -> Seat:
     """A player dealt in: in the game, owing nothing (posted, or dealt in as the big blind)."""
-    seat.waiting = False
-    seat.post = False
-    seat.missed_blinds = 0
+    return seat.move(Move.DEALT)._replace(missed_blinds=0)
 
 
 def note_missed(seats: Sequence[Seat | None], missed: dict[int, int]) -> list[Seat]:
-    """Record the blinds the seats out of play missed; returns the seats changed."""
+    """The seats out of play that the blinds passed, owing them now (the others as they
+    were are left out): back or topped up, they wait for the big blind or post."""
     changed = []
     for number, bits in missed.items():
         seat = seats[number]
         if seat is not None and seat.missed_blinds | bits != seat.missed_blinds:
-            seat.missed_blinds |= bits
-            seat.waiting = True  # owing: back, they wait for the big blind or post
-            changed.append(seat)
+            changed.append(seat._replace(missed_blinds=seat.missed_blinds | bits).move(Move.MISSED))
     return changed
 
 
-def sit_in(seat: Seat, post: bool) -> bool:
+def sit_in(seat: Seat, post: bool) -> Seat:
     """A player comes back (or changes their mind about posting): back before a blind
-    passed, they play on; owing one, they wait for the big blind or post. Returns whether
-    the seat changed."""
-    changed = seat.sitting_out or post != seat.post
-    if seat.sitting_out:
-        seat.sitting_out = False
-        seat.waiting = seat.waiting or seat.missed_blinds != 0
-    if seat.waiting:
-        seat.post = post
-    return changed
+    passed, they play on; owing one, they wait for the big blind or post."""
+    return seat.move(Move.SIT_IN, post=post)

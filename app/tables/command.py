@@ -1,4 +1,5 @@
-"""A command in a table's mailbox, how it is answered, and who may send which."""
+"""A command in a table's mailbox as its senders post it (a kind and its data), and how it
+is answered. The table reads it into a typed command (app/tables/commands.py)."""
 
 from __future__ import annotations
 
@@ -36,18 +37,3 @@ class Command:
                 self.future.set_exception(error)
             else:
                 self.future.set_result(result)
-
-
-# Commands a player may send, and the ones only the host may send.
-PLAYER_COMMANDS = frozenset(
-    {"sit", "top_up", "sit_out", "sit_in", "leave", "straddle", "act", "show", "more_time",
-     "sit_out_next", "sit_out_next_bb", "chat", "seed"}
-)  # fmt: skip
-HOST_COMMANDS = frozenset(
-    {"approve", "refuse", "pause", "resume", "set_stakes", "remove", "adjust", "transfer_host",
-     "add_bot", "bomb_pot_next", "spectator_chat", "close", "rotate_seed"}
-)  # fmt: skip
-#: commands that handle a failed write themselves (actions roll the hand back; timers retry)
-SELF_UNDOING = frozenset(
-    {"act", "attach", "detach", "view", "timeout", "auto", "grace", "next_hand", "doubt"}
-)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from app.poker.cards import Card
 from app.poker.fairness import (
@@ -35,8 +35,19 @@ from app.poker.fairness import (
     seed_commitment,
 )
 
-if TYPE_CHECKING:
-    from app.tables.hand import Hand
+
+class _Deck(Protocol):
+    @property
+    def deck(self) -> tuple[Card, ...]: ...
+
+
+class Dealt(Protocol):
+    """What the openings read of a hand (`app.tables.hand.Hand`, which imports this module)."""
+
+    @property
+    def deal(self) -> HandDeal | None: ...
+    @property
+    def state(self) -> _Deck: ...
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,7 @@ def make_deal(
     )
 
 
-def openings(hand: Hand, cards: tuple[Card, ...] | list[Card]) -> list[dict[str, Any]]:
+def openings(hand: Dealt, cards: tuple[Card, ...] | list[Card]) -> list[dict[str, Any]]:
     """The openings of these cards of the hand (to whoever may see them): [] without a deal."""
     deal = hand.deal
     if deal is None:
@@ -129,12 +140,12 @@ def openings(hand: Hand, cards: tuple[Card, ...] | list[Card]) -> list[dict[str,
     return out
 
 
-def opened(hand: Hand, cards: tuple[Card, ...] | list[Card]) -> dict[str, Any]:
+def opened(hand: Dealt, cards: tuple[Card, ...] | list[Card]) -> dict[str, Any]:
     """`{"openings": [...]}` to merge into a message that shows these cards ({} without)."""
     return {"openings": openings(hand, cards)} if hand.deal is not None else {}
 
 
-def hand_fields(hand: Hand) -> dict[str, Any]:
+def hand_fields(hand: Dealt) -> dict[str, Any]:
     """The hand's commitments, for `hand_started` and the snapshot's hand."""
     return {"deal": hand.deal.public()} if hand.deal is not None else {}
 

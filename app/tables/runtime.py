@@ -1,8 +1,10 @@
-"""The server-wide knobs every table actor runs with."""
+"""The server-wide knobs every table actor runs with, and its clock."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from app.tables.timers import Clock, RealClock
 
 
 @dataclass(frozen=True)
@@ -21,3 +23,5 @@ class Runtime:
     store_timeout: float = 5.0  # seconds a write may take before the command is `unavailable`
     retry_delay: float = 1.0  # seconds before the clock or the dealer tries a failed write again
     deal_unwatched: bool = False  # deal with no seated player connected (tests of the actor)
+    #: every table's time (tests pass a fake one and move it on themselves)
+    clock: Clock = field(default_factory=RealClock, compare=False)

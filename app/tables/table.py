@@ -1,65 +1,72 @@
-"""The table actor: one asyncio task per table owns its seats, button, clock and current hand.
+"""The table actor: one asyncio task per table runs its mailbox and executes what its state
+machine (app/tables/machine.py) says, in one place (`_execute`, `_meet`).
 
-Everything that changes a table arrives as a `Command` in its mailbox and is handled one at a
-time by `run`; nothing else mutates a `Table`. The actor awaits only its store (each accepted
-action is committed before anyone hears of it), never a socket: it renders each record for
-each viewer and drops it in that viewer's bounded outbox (see `Viewer`).
+Everything that changes a table arrives in its mailbox as a `Command` and is handled one at
+a time by `run`; nothing else mutates a table. The actor parses each into a typed command,
+hands it to the machine with the table clock's time, and executes the steps that come back:
+the effects (records to every viewer's bounded outbox, timers armed on the clock, commands
+to itself, bots, the director), then the step's need (a write awaited within its deadline,
+a read, a viewer's welcome), whose outcome the machine takes before going on. So whatever
+the table answers `ok` to is stored before the answer, and a write that fails leaves the
+machine as it was (the machine's own rule). The actor awaits only its store, never a
+socket.
 
 Commands answer through a future: a result dict, or a `TableError` (typed, and the table is
-unchanged). Timers (the decision clock, the next hand, the away grace period) post commands
-to the mailbox too, carrying what they were armed for, so a stale timer does nothing.
-
-How it is split: `Table` is still the one actor, the one mailbox and the one owner of state;
-its behaviour lives in one mixin per concern, each in its own module:
-
-- `seating.Seating`: sit (and seat requests), top-up, sit out and in, leave, cash out, ledger.
-- `host.Host`: pause, stakes, remove, adjust, host handover, practice bots, bomb pots, close.
-- `clock.Clock`: the decision time, the time bank, the away grace, the clock acting.
-- `dealer.Dealer`: the hand: deal, apply actions, end the hand, resume after a restart.
-- `seeds.Seeds`: verifiable deals: the session's server seed, client seeds, the reveal.
-- `chat.Chat`, `broadcast.Broadcast` (records to viewers, attach/detach), `writes.Writes` (the
-  store under a deadline).
-
-Mixins rather than collaborator objects: the handlers keep `self` as the table (the same
-`_on_<kind>` dispatch, the same state, no indirection on the hot path), and every mixin
-subclasses `state.TableState`, which declares the shared state and the few methods one concern
-calls in another, so mypy (strict) checks each module on its own and an unimplemented method
-makes `Table` abstract. This module keeps the outside API (post, tell, request), the actor loop,
-dispatch and the undo checkpoint.
+unchanged), or into the sender's outbox (`tell`). Timers post `Fire` to the mailbox when
+their time comes, which the machine takes only if it is still the timer's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
-import secrets
-import time
+import logging
 from collections import deque
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
-from app.rate import SlidingWindow
+import orjson
+
+from app.bots.player import Bot
+from app.poker import Card
 from app.tables.broadcast import Broadcast
-from app.tables.chat import Chat
-from app.tables.clock import Clock
-from app.tables.command import HOST_COMMANDS, PLAYER_COMMANDS, SELF_UNDOING, Command
+from app.tables.clock import Timer
+from app.tables.command import Command
+from app.tables.commands import (
+    HOST_COMMANDS,
+    PLAYER_COMMANDS,
+    Attach,
+    Detach,
+    Fire,
+    Start,
+    TableCommand,
+    parse,
+)
 from app.tables.config import TableConfig
-from app.tables.dealer import Dealer
+from app.tables.core import Reply, TableCore
+from app.tables.effects import (
+    Arm,
+    Cancel,
+    Effect,
+    Emit,
+    Need,
+    Post,
+    Read,
+    StartBot,
+    StopBot,
+    TellDirector,
+    Write,
+)
 from app.tables.errors import TableError
-from app.tables.fairness import HandDeal
+from app.tables.fairness import ServerSeed
 from app.tables.hand import Hand
-from app.tables.host import Host
+from app.tables.machine import TableMachine
 from app.tables.runtime import Runtime
 from app.tables.seat import Seat, SeatRequest
-from app.tables.seating import Seating
-from app.tables.seeds import Seeds
-from app.tables.store_protocol import CHAT_KEPT, OwnershipLost, StoredTable, TableStore
-from app.tables.tournament import TournamentTable
+from app.tables.store_protocol import OwnershipLost, StoredTable, TableStore
+from app.tables.timers import Handle
 from app.tables.viewer import CLOSE_GOING_AWAY, CLOSE_TABLE_CLOSED, Viewer
+from app.tables.views import table_view
 from app.tables.writes import Reload, Writes
-
-if TYPE_CHECKING:
-    from app.bots.player import Bot
 
 __all__ = [
     "CLOSE_GRACE",
@@ -73,103 +80,165 @@ __all__ = [
     "load_table",
 ]
 
+log = logging.getLogger("omaha.tables")
 
 #: seconds between the answer to the command that closed a table and its sockets' closing
 CLOSE_GRACE = 0.1
 
 
-class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcast, Writes):
-    """One table's actor: the state (`TableState`) and every concern's handlers."""
+class _Doubt:
+    """A late write's outcome is known: settle it (`Writes.check_doubt`)."""
+
+
+Mail = Command | TableCommand | _Doubt
+
+
+class Table:
+    """One table's actor: its mailbox, its machine, its viewers, timers, bots and store."""
 
     def __init__(
         self,
         stored: StoredTable,
         store: TableStore,
         runtime: Runtime | None = None,
-        deck_source: Callable[[], list[int]] | None = None,
+        deck_source: Callable[[], list[Card]] | None = None,
     ) -> None:
         self.runtime = runtime or Runtime()
         self.store = store
-        self.id = stored.id
-        self.code = stored.code
-        self.host_id = stored.host_id
-        self.config: TableConfig = stored.config
-        self.next_config: TableConfig | None = stored.next_config
-        self.button = stored.button
-        self.paused = stored.paused
-        self.hand_number = stored.hand_number
-        self.last_blinds = stored.last_blinds
-        self.seats: list[Seat | None] = [None] * self.config.seats
-        for seat in stored.seats:
-            seat.away = True  # nobody is connected yet
-            self.seats[seat.number] = seat
-        self.hand: Hand | None = None
-        if stored.hand is not None:
-            h = stored.hand
-            self.hand = Hand.replay(h.id, h.number, h.record, h.deck, h.actions)
-            self.hand.deal = HandDeal.from_stored(h.deal, h.deck)
-        self.server_seed = stored.deal_seed
-        seated = {s.player_id for s in stored.seats}
-        self.requests: dict[str, SeatRequest] = {}
-        for data in stored.requests:  # one approved before a crash is seated already
-            request = SeatRequest.from_stored(data)
-            if request.player_id not in seated:
-                self.requests[request.player_id] = request
-        self.viewers: dict[int, Viewer] = {}
-        self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
-        self.stream = secrets.token_hex(8)
-        self.seq = 0
-        # What was broadcast, as sent (seq, public text, {player: text with their private
-        # part}), since the start of the previous hand: a client that reconnects within it
-        # catches up from here, an older one gets a snapshot. Texts and this bound, not the
-        # records themselves for 1,024 messages: those were ~1 MiB per table flat out, most
-        # of the server's memory per connection (docs/performance.md, Load).
-        self.records: deque[tuple[int, str, dict[str, str] | None]] = deque(
-            maxlen=self.runtime.replay_buffer
-        )
-        self._hand_starts: deque[int] = deque(maxlen=2)
-        self.turn_deadline: float | None = None
-        self._deck_source = deck_source
-        self._timer: asyncio.TimerHandle | None = None
-        self._bank_started: float | None = None
-        self._next_hand_timer: asyncio.TimerHandle | None = None
-        self._grace: dict[str, asyncio.TimerHandle] = {}
-        self._recovered = stored.hand is not None
-        self._elapsed = stored.hand.elapsed if stored.hand is not None else None
-        #: a write whose deadline passed while the database still had it (see `_store`)
-        self._doubt: asyncio.Future[None] | None = None
-        #: the store's calls running in tasks of their own (`_store`, `_read`) not done yet:
-        #: a stopping table leaves them to finish, and its registry waits for them
-        self.in_flight: set[asyncio.Future[Any]] = set()
-        #: no seated player connected: no new hand is dealt (shown as paused) until one is
-        self.idle = False
-        #: set (and replaced) whenever a seat changes: connections refresh their presence
-        self.seat_changes = asyncio.Event()
-        self.bomb_pot_next = stored.bomb_pot_next
-        self.chat: deque[dict[str, Any]] = deque(stored.chat, maxlen=CHAT_KEPT)
-        #: each person's chat messages in the last `chat_window` (a burst of `chat_burst`)
-        self._chat_rate = SlidingWindow(self.runtime.chat_burst, self.runtime.chat_window)
+        self.clock = self.runtime.clock
+        self.core = TableCore(stored, self.runtime, deck_source)
+        self.machine = TableMachine(self.core)
+        self.mailbox: asyncio.Queue[Mail] = asyncio.Queue()
+        self.broadcast = Broadcast(self.runtime.replay_buffer)
+        self.writes = Writes(store, stored.id, self.runtime.store_timeout, self.clock,
+                             lambda: self.mailbox.put_nowait(_Doubt()))  # fmt: skip
+        self._timers: dict[Timer, Handle] = {}
         self._bots: dict[str, tuple[Bot, asyncio.Task[None]]] = {}
         self._bot_failures: dict[str, int] = {}
-        #: the host closed the table: it deals no more hand (`closing`), then ends (`closed`)
-        self.closing = False
-        self.closed = False
-        #: its process is stopping: the hand in play ends, no other is dealt here
-        self.draining = False
+        #: the actor is handling a command (a stopping process hands the table over between two)
         self.busy = False
+        #: a tournament table's director: told when a hand ends
         self.director: Callable[[dict[str, Any]], None] | None = None
-        self.deal_called = False
+        self._waiting = False  # on an empty mailbox
+        self._changed = asyncio.Event()
 
-    @staticmethod
-    def now() -> float:
-        return time.monotonic()
+    # ------------------------------------------------------------- what others read
+    @property
+    def id(self) -> str:
+        return self.core.id
+
+    @property
+    def code(self) -> str:
+        return self.core.code
+
+    @property
+    def host_id(self) -> str:
+        return self.core.kept.host_id
+
+    @property
+    def config(self) -> TableConfig:
+        return self.core.kept.config
+
+    @property
+    def next_config(self) -> TableConfig | None:
+        return self.core.kept.next_config
+
+    @property
+    def button(self) -> int | None:
+        return self.core.kept.button
+
+    @property
+    def paused(self) -> bool:
+        return self.core.kept.paused
+
+    @property
+    def hand_number(self) -> int:
+        return self.core.kept.hand_number
+
+    @property
+    def seats(self) -> tuple[Seat | None, ...]:
+        return self.core.kept.seats.seats
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.core.hand
+
+    @property
+    def requests(self) -> Mapping[str, SeatRequest]:
+        return self.core.kept.requests
+
+    @property
+    def server_seed(self) -> ServerSeed | None:
+        return self.core.kept.server_seed
+
+    @property
+    def bomb_pot_next(self) -> bool:
+        return self.core.kept.bomb_pot_next
+
+    @property
+    def chat(self) -> Iterable[dict[str, Any]]:
+        return self.core.kept.chat
+
+    @property
+    def idle(self) -> bool:
+        return self.core.idle
+
+    @property
+    def closing(self) -> bool:
+        return self.core.closing
+
+    @property
+    def closed(self) -> bool:
+        return self.core.closed
+
+    @property
+    def draining(self) -> bool:
+        return self.core.draining
+
+    @draining.setter
+    def draining(self, value: bool) -> None:
+        """Its process stops: the hand in play ends, no other is dealt here."""
+        self.core.draining = value
+
+    @property
+    def turn_deadline(self) -> float | None:
+        return self.core.clock.turn_deadline
+
+    @property
+    def viewers(self) -> dict[int, Viewer]:
+        return self.broadcast.viewers
+
+    @property
+    def stream(self) -> str:
+        return self.broadcast.stream
+
+    @property
+    def seq(self) -> int:
+        return self.broadcast.seq
+
+    @property
+    def records(self) -> deque[tuple[int, str, dict[str, str] | None]]:
+        """What was sent since the previous hand began (seq, public text, private texts)."""
+        return self.broadcast.records
+
+    @property
+    def seat_changes(self) -> asyncio.Event:
+        return self.broadcast.seat_changes
+
+    @property
+    def in_flight(self) -> set[asyncio.Future[Any]]:
+        return self.writes.in_flight
+
+    def now(self) -> float:
+        return self.clock.now()
 
     def seat_of(self, player_id: str) -> Seat | None:
-        for seat in self.seats:
-            if seat is not None and seat.player_id == player_id:
-                return seat
-        return None
+        return self.core.seat_of(player_id)
 
+    def hand_running(self) -> bool:
+        return self.core.hand_running()
+
+    # ------------------------------------------------------------- the mailbox
     def post(self, command: Command) -> None:
         self.mailbox.put_nowait(command)
 
@@ -193,32 +262,48 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
         self.post(Command(kind, sender, data, future))
         return await future
 
+    async def quiet(self) -> None:
+        """Wait until the table has handled everything in its mailbox and no timer of it is
+        due, or it closed (tests wait on this condition, never for a while)."""
+        while not (self._waiting and self.mailbox.empty() and not self._due()) and not self.closed:
+            self._changed.clear()
+            await self._changed.wait()
+
+    def _due(self) -> bool:
+        now = self.clock.now()
+        return any(at <= now for at in self.core.clock.deadlines.values())
+
     async def run(self) -> None:
         """The actor loop. An unexpected exception ends it (the registry restarts the table
         from durable state); the command that caused it is answered with an error first."""
-        await self._resume()
+        await self._do(Start())
         while True:
-            command = await self.mailbox.get()
+            if self.mailbox.empty():
+                self._waiting = True
+                self._changed.set()
+            item = await self.mailbox.get()
+            self._waiting = False
             self.busy = True
             try:
-                result = await self._handle(command)
+                result = await self._handle(item)
             except TableError as error:
-                command.settle({}, error)
+                _settle(item, {}, error)
                 continue
             except (Reload, OwnershipLost):  # the registry reloads it, or drops it (not ours)
-                command.settle({}, TableError("unavailable", "the table reloads: reconnect"))
+                _settle(item, {}, TableError("unavailable", "the table reloads: reconnect"))
                 raise
             except BaseException:
-                command.settle({}, TableError("internal", "the table restarts"))
+                _settle(item, {}, TableError("internal", "the table restarts"))
                 raise
             finally:
                 self.busy = False
-            command.settle(result)
-            if self.closed:
+            _settle(item, result)
+            if self.core.closed:
+                self._changed.set()
                 # After the answer: the host gets `ok` and everyone the `closed` event, then
                 # the sockets close with 4410. The pause lets the readers of requested
                 # commands queue their answers (commands arriving meanwhile are refused).
-                await asyncio.sleep(CLOSE_GRACE)
+                await self.clock.sleep(CLOSE_GRACE)
                 self.shutdown(CLOSE_TABLE_CLOSED, "the host closed the table", flush=True)
                 return
 
@@ -227,52 +312,136 @@ class Table(Seating, Host, Clock, Dealer, Seeds, Chat, TournamentTable, Broadcas
     ) -> None:
         """Stop the timers, refuse queued commands, close every viewer (`flush`: after what
         is queued for it has been sent)."""
-        if self._doubt is not None:
-            self._doubt.cancel()
-        for handle in (self._timer, self._next_hand_timer, *self._grace.values()):
-            if handle is not None:
-                handle.cancel()
+        self.writes.cancel()
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
         for player_id in list(self._bots):
             self._stop_bot(player_id)
         while not self.mailbox.empty():
-            command = self.mailbox.get_nowait()
-            command.settle({}, TableError("unavailable", "the table is restarting"))
+            _settle(self.mailbox.get_nowait(), {},
+                    TableError("unavailable", "the table is restarting"))  # fmt: skip
         for viewer in list(self.viewers.values()):
             viewer.close(code, reason, flush=flush)
         self.viewers.clear()
 
-    async def _handle(self, c: Command) -> dict[str, Any]:
-        self._check_tournament(c)
-        if c.kind in HOST_COMMANDS and c.player_id != self.host_id:
-            raise TableError("not_host", "only the host can do that")
-        handler = getattr(self, f"_on_{c.kind}", None)
-        if handler is None:
-            raise TableError("unknown_command", f"unknown command {c.kind!r}")
-        if c.kind in SELF_UNDOING:
-            result: dict[str, Any] | None = await handler(c)
-            return result or {}
-        undo = self._checkpoint()
-        try:
-            result = await handler(c)
-        except TableError as error:
-            if error.code == "unavailable":
-                undo()  # not stored: the table is as it was, and says so
-            raise
-        return result or {}
+    async def _handle(self, item: Mail) -> dict[str, Any]:
+        if isinstance(item, _Doubt):
+            self.writes.check_doubt()
+            return {}
+        if isinstance(item, TableCommand):  # one the table posted itself
+            return await self._do(item) or {}
+        data = item.data
+        if item.kind == "view":
+            # The snapshot `player_id` would get on connecting, serialised here (one moment
+            # of the table), without attaching: the table page embeds it.
+            return {"snapshot": orjson.dumps(table_view(self, item.player_id))}
+        if item.kind == "attach":
+            viewer: Viewer = data["viewer"]
+            self.viewers[viewer.id] = viewer
+            stream, since = data.get("stream"), data.get("since")
+            await self._do(Attach(
+                sender=viewer.player_id, viewer=viewer.id,
+                stream=stream if isinstance(stream, str) else None,
+                since=since if isinstance(since, int) else None,
+            ))  # fmt: skip
+            return {"seq": self.seq, "stream": self.stream}
+        if item.kind == "detach":
+            viewer = data["viewer"]
+            self.viewers.pop(viewer.id, None)
+            return await self._do(Detach(sender=viewer.player_id, viewer=viewer.id)) or {}
+        return await self._do(parse(item.kind, item.player_id, data)) or {}
 
-    def _checkpoint(self) -> Callable[[], None]:
-        """What a seat or host command may change, to put back when its write fails."""
-        seats = list(self.seats)
-        saved = [(s, {**vars(s), "extra": copy.deepcopy(s.extra)}) for s in seats if s]
-        table = (self.host_id, self.config, self.next_config, self.paused, dict(self.requests))
+    async def _do(self, command: TableCommand) -> Reply:
+        """Run one command through the machine: execute its effects, meet its needs."""
+        machine = self.machine
+        step = machine.handle(command, self.clock.now())
+        while True:
+            self._execute(step.effects)
+            need = step.need
+            if need is None:
+                break
+            try:
+                value = await self._meet(need)
+            except TableError as error:
+                step = machine.fail(error, self.clock.now())
+            else:
+                step = machine.resume(value, self.clock.now())
+        if step.error is not None:
+            raise step.error
+        return step.result
 
-        def undo() -> None:
-            self.seats[:] = seats
-            for seat, fields in saved:
-                vars(seat).update(fields)
-            self.host_id, self.config, self.next_config, self.paused, self.requests = table
+    async def _meet(self, need: Need) -> Any:
+        if isinstance(need, Write):
+            await self.writes.write(need.op)
+            return None
+        if isinstance(need, Read):
+            return await self.writes.read(need.op)
+        viewer = self.viewers.get(need.viewer)
+        if viewer is not None:
+            self.broadcast.welcome(viewer, need.stream, need.since,
+                                   lambda pid: table_view(self, pid))  # fmt: skip
+        return None
 
-        return undo
+    def _execute(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Emit):
+                for viewer_id in self.broadcast.emit(effect.records, effect.hand_start):
+                    self.core.watchers.pop(viewer_id, None)
+            elif isinstance(effect, Arm):
+                self._arm(effect.timer, effect.at)
+            elif isinstance(effect, Cancel):
+                handle = self._timers.pop(effect.timer, None)
+                if handle is not None:
+                    handle.cancel()
+            elif isinstance(effect, Post):
+                self.mailbox.put_nowait(effect.command)
+            elif isinstance(effect, TellDirector):
+                if self.director is not None:
+                    self.director(effect.event)
+            elif isinstance(effect, StartBot):
+                self._start_bot(effect.player_id, effect.buy_in)
+            elif isinstance(effect, StopBot):
+                self._stop_bot(effect.player_id)
+
+    def _arm(self, timer: Timer, at: float) -> None:
+        old = self._timers.pop(timer, None)
+        if old is not None:
+            old.cancel()
+        fire = Fire(timer=timer, at=at)
+        self._timers[timer] = self.clock.call_at(at, lambda: self.mailbox.put_nowait(fire))
+
+    # ------------------------------------------------------------- practice bots
+    def _start_bot(self, player_id: str, buy_in: int) -> None:
+        if player_id in self._bots:
+            return
+        bot = Bot(self, player_id, self.runtime.bot_think, buy_in)
+        task = asyncio.get_running_loop().create_task(bot.run(), name=f"bot-{player_id}")
+        self._bots[player_id] = (bot, task)
+        task.add_done_callback(lambda t: self._bot_ended(player_id, t))
+
+    def _bot_ended(self, player_id: str, task: asyncio.Task[None]) -> None:
+        """A bot that failed (a bug) is started again while its seat is still a bot's, a few
+        times at most (then the clock acts for it, as for anyone who stopped playing)."""
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("table %s: bot %s failed", self.id, player_id, exc_info=task.exception())
+        entry = self._bots.get(player_id)
+        seat = self.seat_of(player_id)
+        self._bot_failures[player_id] = failures = self._bot_failures.get(player_id, 0) + 1
+        if entry is not None and entry[1] is task and seat is not None and failures <= 3:
+            del self._bots[player_id]
+            self._start_bot(player_id, self.core.bot_buy_in(seat))
+
+    def _stop_bot(self, player_id: str) -> None:
+        entry = self._bots.pop(player_id, None)
+        if entry is not None:
+            entry[1].cancel()
+
+
+def _settle(item: Mail, result: dict[str, Any], error: TableError | None = None) -> None:
+    if isinstance(item, Command):
+        item.settle(result, error)
 
 
 async def load_table(store: TableStore, table_id: str, runtime: Runtime | None = None) -> Table:

@@ -15,9 +15,9 @@ has no holes), each rendered for them by `render`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.poker import Card, HandState, LegalActions, card_str
 from app.poker.evaluation import HandDescription, describe_high, describe_low
@@ -40,11 +40,53 @@ from app.poker.events import (
 )
 from app.tables.fairness import hand_fields, opened, openings, table_fields
 from app.tables.labels import seat_labels, table_labels
-from app.tables.seat import Seat
 
 if TYPE_CHECKING:
+    from app.tables.config import TableConfig
+    from app.tables.fairness import ServerSeed
     from app.tables.hand import Hand
-    from app.tables.state import TableState
+    from app.tables.seat import Seat, SeatRequest
+
+
+class TableLike(Protocol):
+    """What a snapshot reads of a table (`app.tables.table.Table`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def stream(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def seats(self) -> Sequence[Seat | None]: ...
+    @property
+    def host_id(self) -> str: ...
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def next_config(self) -> TableConfig | None: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def idle(self) -> bool: ...
+    @property
+    def bomb_pot_next(self) -> bool: ...
+    @property
+    def button(self) -> int | None: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def server_seed(self) -> ServerSeed | None: ...
+    @property
+    def hand(self) -> Hand | None: ...
+    @property
+    def chat(self) -> Iterable[dict[str, Any]]: ...
+    @property
+    def turn_deadline(self) -> float | None: ...
+    @property
+    def requests(self) -> Mapping[str, SeatRequest]: ...
+    def seat_of(self, player_id: str) -> Seat | None: ...
+    def now(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -357,28 +399,27 @@ def hand_view(hand: Hand, player_id: str | None) -> dict[str, Any]:
     return view
 
 
-def seat_json(seat: Seat) -> dict[str, Any]:
-    """An occupied seat as everyone sees it, with its labels: in the snapshot and in each
-    `seat` record."""
+def seat_json(s: Seat) -> dict[str, Any]:
+    """A seat as everyone sees it: the snapshot's seats and the `seat` event."""
     return {
-        "seat": seat.number,
-        "player_id": seat.player_id,
-        "name": seat.name,
-        "stack": seat.stack,
-        "status": seat.status,
-        "away": seat.away,
-        "straddle": seat.straddle,
-        "missed": seat.missed,
-        "bot": seat.bot,
-        "sit_out_next": seat.sit_out_next,
-        "sit_out_next_bb": seat.sit_out_next_bb,
-        **seat_labels(seat),
+        "seat": s.number,
+        "player_id": s.player_id,
+        "name": s.name,
+        "stack": s.stack,
+        "status": s.status,
+        "away": s.away,
+        "straddle": s.straddle,
+        "missed": s.missed,
+        "bot": s.bot,
+        "sit_out_next": s.sit_out_next,
+        "sit_out_next_bb": s.sit_out_next_bb,
+        **seat_labels(s),
     }
 
 
-def table_view(table: TableState, player_id: str | None) -> dict[str, Any]:
+def table_view(table: TableLike, player_id: str | None) -> dict[str, Any]:
     """The whole table as `player_id` sees it: the snapshot a connection starts from."""
-    seats = [seat_json(s) if s is not None else None for s in table.seats]
+    seats: list[dict[str, Any] | None] = [None if s is None else seat_json(s) for s in table.seats]
     you: dict[str, Any] = {"player_id": player_id, "seat": None, "host": False}
     if player_id is not None:
         mine = table.seat_of(player_id)

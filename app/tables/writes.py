@@ -1,28 +1,23 @@
-"""The table's writes and reads of its store, each within a deadline; a late write stays
-"in doubt" until the database answers. A write that fails raises `TableError("unavailable")`
-and the caller changes nothing.
+"""The actor's side of `effects.Write` and `effects.Read`: each within a deadline on the
+table clock; a late write stays "in doubt" until the database answers. A write that fails
+raises `TableError("unavailable")` (the machine then puts itself back as it was).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from app.tables.errors import TableError
-from app.tables.seat import Seat
-from app.tables.store_protocol import OwnershipLost, StoreInDoubt
-
-if TYPE_CHECKING:
-    pass
-
-
-from app.tables.command import Command
-from app.tables.state import TableState
+from app.tables.ops import LedgerTotals, StoreOp
+from app.tables.store_protocol import LedgerTotal, OwnershipLost, StoreInDoubt, TableStore
+from app.tables.timers import Clock
 
 log = logging.getLogger("omaha.tables")
 T = TypeVar("T")
+LATE = "the database did not answer in time; try again"
 
 
 class Reload(Exception):
@@ -39,64 +34,85 @@ def _stopping() -> bool:
     return task is not None and task.cancelling() > 0
 
 
-class Writes(TableState):
-    async def _store(self, write: Coroutine[Any, Any, None], *, queued: bool = False) -> None:
-        """Run one write of the store, within `store_timeout`. A refused, failed or late write
-        raises `TableError("unavailable")`, and the caller changes nothing.
+class Writes:
+    """One table's writes and reads of its store."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        table_id: str,
+        timeout: float,
+        clock: Clock,
+        on_doubt: Callable[[], None],
+    ) -> None:
+        self.store, self.table_id, self.timeout, self.clock = store, table_id, timeout, clock
+        #: a write whose deadline passed while the database still had it (see `write`)
+        self.doubt: asyncio.Future[None] | None = None
+        #: the store's calls running in tasks of their own not done yet: a stopping table
+        #: leaves them to finish, and its registry waits for them
+        self.in_flight: set[asyncio.Future[Any]] = set()
+        self._on_doubt = on_doubt  # posts to the actor: the doubt can be settled
+
+    async def write(self, op: StoreOp) -> None:
+        """Run one write of the store, within the store's timeout. A refused, failed or late
+        write raises `TableError("unavailable")`.
 
         A late write is cancelled; if the database already had it (a frozen server commits
         when it thaws) it stays "in doubt" until the database answers, and no other write is
         accepted meanwhile; if it turns out stored, the table reloads (`Reload`).
 
-        `queued`: a write through the group writer (the hot path: every action and deal),
+        A queued write goes through the group writer (the hot path: every action and deal),
         which hands back its doubt itself (`StoreInDoubt`) when cancelled, so it runs here
         under a timeout; any other write runs in a task of its own, for a cancelled database
         call may hang (a rollback on a frozen connection) and the actor must not."""
-        try:
-            self._check_doubt()
-        except BaseException:
-            write.close()  # never started
-            raise
-        late = "the database did not answer in time; try again"
-        if queued:
+        self.check_doubt()
+        write = op.call(self.store, self.table_id)
+        if op.queued:
             try:
-                async with asyncio.timeout(self.runtime.store_timeout):
+                async with self.clock.timeout(self.timeout):
                     await write
             except StoreInDoubt as doubt:
                 if _stopping():  # cancelled from outside, not late: the actor stops here
                     raise asyncio.CancelledError from None
                 self._set_doubt(doubt.outcome)
-                raise TableError("unavailable", late) from None
+                raise TableError("unavailable", LATE) from None
             except OwnershipLost:  # another process took the table: this one stops
                 raise
             except Exception as error:  # TimeoutError: withdrawn before it was sent
-                self._write_failed(error)
+                self._failed(error)
                 raise TableError("unavailable", "that could not be stored; try again") from None
             return
         task = self._in_flight(write)
-        done, _ = await asyncio.wait((task,), timeout=self.runtime.store_timeout)
-        if not done:
+        if not await self._within(task):
             task.cancel()
             self._set_doubt(task)
-            raise TableError("unavailable", late)
+            raise TableError("unavailable", LATE)
         failure = task.exception()
         if isinstance(failure, OwnershipLost):
             raise failure
         if failure is not None:
-            self._write_failed(failure)
+            self._failed(failure)
             raise TableError("unavailable", "that could not be stored; try again")
 
-    async def _read(self, query: Coroutine[Any, Any, T]) -> T:
-        """A read of the store within `store_timeout`, else `unavailable` (never a hang)."""
-        task = self._in_flight(query)
-        done, _ = await asyncio.wait((task,), timeout=self.runtime.store_timeout)
-        if not done:
+    async def read(self, op: LedgerTotals) -> list[LedgerTotal]:
+        """A read of the store within the timeout, else `unavailable` (never a hang)."""
+        task = self._in_flight(op.call(self.store, self.table_id))
+        if not await self._within(task):
             task.cancel()
         elif (failure := task.exception()) is None:
             return task.result()
         else:
-            self._write_failed(failure)
+            self._failed(failure)
         raise TableError("unavailable", "the database does not answer; try again")
+
+    async def _within(self, task: asyncio.Future[Any]) -> bool:
+        """Whether `task` is done within the store's timeout (it is never cancelled here)."""
+        try:
+            async with self.clock.timeout(self.timeout):
+                await asyncio.wait((task,))
+        except TimeoutError:
+            pass
+        return task.done()
 
     def _in_flight(self, call: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
         """`call` in a task of its own, kept in `in_flight` until it is done."""
@@ -105,50 +121,35 @@ class Writes(TableState):
         task.add_done_callback(self.in_flight.discard)
         return task
 
-    def _write_failed(self, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> None:
         # Not `log.exception`: a database error quotes its parameters (a deck, say).
-        log.error("table %s: a write failed (%s)", self.id, type(error).__name__)
+        log.error("table %s: a write failed (%s)", self.table_id, type(error).__name__)
 
     def _set_doubt(self, outcome: asyncio.Future[None]) -> None:
         log.error("table %s: the database did not answer a write within %.1f s",
-                  self.id, self.runtime.store_timeout)  # fmt: skip
-        self._doubt = outcome
-        outcome.add_done_callback(lambda _: self.post(Command("doubt")))
+                  self.table_id, self.timeout)  # fmt: skip
+        self.doubt = outcome
+        outcome.add_done_callback(lambda _: self._on_doubt())
 
-    def _check_doubt(self) -> None:
-        outcome = self._doubt
+    def check_doubt(self) -> None:
+        """Refuse while a late write's outcome is unknown; reload if it turned out stored."""
+        outcome = self.doubt
         if outcome is None:
             return
         if not outcome.done():
             raise TableError("unavailable", "waiting for the database; try again")
-        self._doubt = None
+        self.doubt = None
         if outcome.cancelled():
             return  # withdrawn before it reached the database
         error = outcome.exception()
         if isinstance(error, StoreInDoubt):  # a task given up on: its write's own answer
             self._set_doubt(error.outcome)
-            self._check_doubt()
+            self.check_doubt()
         elif isinstance(error, OwnershipLost):
             raise error
         elif error is None:
-            raise Reload(f"table {self.id}: a write given up on was stored")
+            raise Reload(f"table {self.table_id}: a write given up on was stored")
 
-    async def _on_doubt(self, c: Command) -> None:
-        self._check_doubt()
-
-    async def _save_table(self) -> None:
-        await self._store(
-            self.store.save_table(
-                self.id,
-                host_id=self.host_id,
-                config=self.config,
-                button=self.button,
-                paused=self.paused,
-                hand_number=self.hand_number,
-                next_config=self.next_config,
-                requests=[r.stored() for r in self.requests.values()],
-            )
-        )
-
-    async def _save_seats(self, *seats: Seat) -> None:
-        await self._store(self.store.update_seats(self.id, list(seats)))
+    def cancel(self) -> None:
+        if self.doubt is not None:
+            self.doubt.cancel()

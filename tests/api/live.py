@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
+from fastapi import FastAPI
 from uvicorn.server import ServerState
 from websockets.asyncio.client import ClientConnection
 
@@ -42,11 +43,12 @@ def server_state(base: str) -> ServerState:
 
 
 @asynccontextmanager
-async def live_server(settings: Settings) -> AsyncIterator[str]:
+async def live_server(settings: Settings, app: FastAPI | None = None) -> AsyncIterator[str]:
+    """`app` (default: a new one from `settings`) served until the block ends."""
     await migrate(settings.effective_database_url)
     port = free_port()
     config = uvicorn.Config(
-        create_app(settings),
+        app or create_app(settings),
         host="127.0.0.1",
         port=port,
         log_config=None,
@@ -139,11 +141,13 @@ class Client:
         assert self.ws is not None
         await self.ws.send(json.dumps(message))
 
-    async def wait_for(self, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
-        """The first message from now on (or already received at `start`) matching."""
+    async def wait_for(
+        self, predicate: Any, timeout: float = 20.0, start: int = 0
+    ) -> dict[str, Any]:
+        """The first message matching, received or to come (from index `start` on)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        seen = 0
+        seen = start
         while True:
             for message in self.messages[seen:]:
                 if predicate(message):

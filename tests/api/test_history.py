@@ -88,8 +88,7 @@ async def store_hands(app: object, table_id: str, players: list[str]) -> list[Ha
             hand.state.apply(action)
             final = None
             if hand.state.complete:
-                for p, seat in enumerate(seats):
-                    seat.stack = hand.state.stacks[p]
+                seats = [s._replace(stack=hand.state.stacks[p]) for p, s in enumerate(seats)]
                 final = seats
             await store.record_action(table_id, hand, counter, action, final)
         played.append(hand)

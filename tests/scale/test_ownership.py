@@ -19,9 +19,8 @@ from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from tests.store.test_fencing import two_processes
+from tests.tables.harness import FAST, within
 from tests.tables.stores import MemoryTableStore
-from tests.tables.test_faults import until
-from tests.tables.test_table import FAST
 
 LEASE, RENEW = 0.6, 0.1
 
@@ -53,14 +52,14 @@ async def test_a_frozen_owner_loses_its_table_and_writes_nothing_after(
         assert elsewhere.value.code == "unavailable"
         await table.request("sit", host, seat=0, buy_in=100, name="host")
         await table.request("sit", guest, seat=1, buy_in=100, name="guest")
-        await until(lambda: table.hand is not None and table.hand.state.actor is not None)
+        await within(lambda: table.hand is not None and table.hand.state.actor is not None)
         hand = table.hand
         assert hand is not None
         await table.request("act", hand.players[hand.state.actor or 0], hand=hand.id,
                             counter=0, action="call")  # fmt: skip
 
         # a's lease lapses: b's sweep takes the table within the lease and one renewal.
-        await until(lambda: table.id in b.tables, timeout=LEASE + 2 * RENEW + 1)
+        await within(lambda: table.id in b.tables)
         moved = b.tables[table.id]
         assert moved.hand is not None and moved.hand.id == hand.id and moved.hand.counter == 1
 
@@ -69,7 +68,7 @@ async def test_a_frozen_owner_loses_its_table_and_writes_nothing_after(
         with pytest.raises(TableError) as refused:
             await table.request("act", actor, hand=hand.id, counter=1, action="check")
         assert refused.value.code == "unavailable"
-        await until(lambda: table.id not in a.tables)
+        await within(lambda: table.id not in a.tables)
 
         await moved.request("act", actor, hand=hand.id, counter=1, action="check")
         async with second.sessions() as s:
@@ -98,7 +97,9 @@ async def test_a_stopping_process_releases_its_tables_to_the_others(
             assert table.id in a.tables and table.id not in b.tables  # renewed: still a's
         # a closed: its lease is released, so b takes the table at its next sweep, well
         # before the lease would have lapsed.
-        await until(lambda: table.id in b.tables, timeout=RENEW * 4)
+        closed = asyncio.get_running_loop().time()
+        await within(lambda: table.id in b.tables)
+        assert asyncio.get_running_loop().time() - closed < LEASE  # released, not lapsed
 
 
 async def test_a_stopping_process_hands_a_table_over_after_its_hand_s_last_write(
@@ -112,7 +113,7 @@ async def test_a_stopping_process_hands_a_table_over_after_its_hand_s_last_write
         table = await a.create("host", TableConfig(seats=2, decision_time=0))
         await table.request("sit", "host", seat=0, buy_in=100, name="host")
         await table.request("sit", "guest", seat=1, buy_in=100, name="guest")
-        await until(lambda: table.hand is not None and table.hand.state.actor is not None)
+        await within(lambda: table.hand is not None and table.hand.state.actor is not None)
         hand = table.hand
         assert hand is not None and hand.state.actor is not None
         store.frozen = asyncio.Event()  # the fold's write waits for the database
@@ -120,7 +121,7 @@ async def test_a_stopping_process_hands_a_table_over_after_its_hand_s_last_write
         folding = asyncio.create_task(
             table.request("act", actor, hand=hand.id, counter=0, action="fold")
         )
-        await until(lambda: hand.state.complete)
+        await within(lambda: hand.state.complete)
         draining = asyncio.create_task(a.drain(10))
         for _ in range(20):  # the drain looks at its tables (every 50 ms: one look at least)
             await asyncio.sleep(0)

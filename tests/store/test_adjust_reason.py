@@ -4,8 +4,6 @@ of the table in the middle of that hand, and are entered with the chips when it 
 
 from __future__ import annotations
 
-import asyncio
-
 from app.tables.config import TableConfig
 from app.tables.table import Table
 from tests.tables.stores import FAST, dealt, running, sql_store
@@ -34,20 +32,16 @@ async def test_reasons_are_stored_and_survive_a_restart_mid_hand(database_url: s
 
         async with running(Table(stored, store, FAST)) as table:
             await table.request("pause", host)
-            for _ in range(1000):  # nobody acts: fold the hand out from its seats
-                hand = table.hand
-                if hand is None or hand.state.complete:
-                    break
+            await table.quiet()
+            hand = table.hand
+            while hand is not None and not hand.state.complete:  # fold the hand out
                 actor = hand.players[hand.state.actor] if hand.state.actor is not None else None
                 if actor is not None:
                     await table.request(
                         "act", actor, hand=hand.id, counter=hand.counter, action="fold"
                     )
-                await asyncio.sleep(0.01)
-            for _ in range(1000):
-                if not table.seats[0] or not table.seats[0].pending_adjust:
-                    break
-                await asyncio.sleep(0.01)
+                await table.quiet()
+            assert not table.seats[0] or not table.seats[0].pending_adjust
         entered = await store.adjustments(table_id)
         assert [(e.player_id, e.amount, e.reason) for e in entered] == [
             (a, 15, "Paid 15 in cash"),

@@ -15,7 +15,7 @@ from app.store.models import HandActionRow, HandRow, SeatRow, TableRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import action_from_json, setup_from_json
-from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat
+from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat, SeatState
 from app.tables.table import Table
 from tests.tables.stores import FAST, dealt, running, sql_store
 
@@ -120,14 +120,13 @@ async def test_missed_blinds_are_stored_with_the_seat(database_url: str) -> None
     async with sql_store(database_url) as store:
         (host,) = await store.make_players(1)
         table_id = await store.create_table(host, TableConfig(seats=3), "c")
-        seat = Seat(number=1, player_id=host, name="h", stack=100, sitting_out=True)
+        seat = Seat(number=1, player_id=host, name="h", stack=100, state=SeatState.SITTING_OUT)
         await store.seat_player(table_id, seat, 100)
-        seat.missed_blinds = MISSED_BIG
+        seat = seat._replace(missed_blinds=MISSED_BIG)
         await store.update_seats(table_id, [seat])
         (loaded,) = (await store.load_table(table_id)).seats
-        assert loaded.missed_blinds == MISSED_BIG
-        seat.missed_blinds |= MISSED_SMALL
-        seat.stack += 10
+        assert loaded.missed_blinds == MISSED_BIG and loaded.sitting_out
+        seat = seat._replace(missed_blinds=MISSED_SMALL | MISSED_BIG, stack=110)
         await store.add_chips(table_id, seat, 10, "top_up")
         (loaded,) = (await store.load_table(table_id)).seats
         assert loaded.missed_blinds == MISSED_SMALL | MISSED_BIG and loaded.stack == 110

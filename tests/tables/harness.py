@@ -1,19 +1,233 @@
-"""Driving table actors in tests: viewers that check every message for cards the viewer may
-not see (an oracle written independently of app.tables.views), and a random player."""
+"""Driving tables in tests, the one support module of tests/tables: a fake table clock
+(time moves when the test says), a harness that runs one table actor on it, viewers that
+record what they get or check every message for cards the viewer may not see (an oracle
+written independently of app.tables.views), and a random player.
+
+No helper here waits for time to pass: `Table.quiet` (the actor has handled everything and no
+timer of it is due) and `until` (a condition, checked each turn of the event loop) are
+waits on conditions; a test moves time on with `FakeClock.advance`."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import json
 import random
 import re
+from collections.abc import Callable
+from dataclasses import replace
+from types import TracebackType
 from typing import Any
 
 from app.poker import ActionKind, HandState, card_str
+from app.tables.config import TableConfig
 from app.tables.errors import TableError
+from app.tables.runtime import Runtime
 from app.tables.table import Table
 from app.tables.viewer import Viewer
+from tests.tables.stores import MemoryTableStore
+
+#: actor tests' tables: no decision clock, no away grace, dealt whoever watches
+FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, deal_unwatched=True)
+
+
+class _Call:
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback: Callable[[], None] | None = callback
+
+    def cancel(self) -> None:
+        self.callback = None
+
+    def run(self) -> None:
+        callback, self.callback = self.callback, None
+        if callback is not None:
+            callback()
+
+
+class FakeClock:
+    """A table clock whose time moves only by `advance` (app.tables.timers.Clock)."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.time = start
+        self._due: list[tuple[float, int, _Call]] = []
+        self._order = itertools.count()
+
+    def now(self) -> float:
+        return self.time
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> _Call:
+        call = _Call(callback)
+        if when <= self.time:
+            asyncio.get_running_loop().call_soon(call.run)
+        else:
+            heapq.heappush(self._due, (when, next(self._order), call))
+        return call
+
+    def advance(self, seconds: float) -> None:
+        """Move time on, running what falls due on the way in order (each at its time)."""
+        end = self.time + seconds
+        while self._due and self._due[0][0] <= end:
+            when, _, call = heapq.heappop(self._due)
+            self.time = max(self.time, when)
+            call.run()
+        self.time = end
+
+    def timeout(self, seconds: float) -> _FakeTimeout:
+        return _FakeTimeout(self, seconds)
+
+    async def sleep(self, seconds: float) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.call_at(self.time + seconds, lambda: done.done() or done.set_result(None))
+        await done
+
+
+class _FakeTimeout:
+    """`asyncio.timeout` that expires when the fake clock reaches it."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        self.clock, self.seconds = clock, seconds
+        self.inner = asyncio.timeout(None)
+        self.call: _Call | None = None
+
+    async def __aenter__(self) -> _FakeTimeout:
+        await self.inner.__aenter__()
+        loop = asyncio.get_running_loop()
+        self.call = self.clock.call_at(self.clock.time + self.seconds,
+                                       lambda: self.inner.reschedule(loop.time()))  # fmt: skip
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        if self.call is not None:
+            self.call.cancel()
+        return await self.inner.__aexit__(kind, error, tb)
+
+
+def on(clock: FakeClock, runtime: Runtime = FAST) -> Runtime:
+    return replace(runtime, clock=clock)
+
+
+async def until(predicate: Callable[[], Any], turns: int = 100_000) -> None:
+    """Wait for `predicate`, checking it at each turn of the event loop (a bound on turns,
+    not on time: under load a wait takes as long as it takes)."""
+    for _ in range(turns):
+        if predicate():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the condition never held")
+
+
+async def within(predicate: Callable[[], Any], seconds: float = 60.0) -> None:
+    """Wait for `predicate` where what makes it true runs on real time (leases, Redis, a
+    database): checked every 10 ms; `seconds` only keeps a broken test from hanging, it is
+    no measure of speed (a test that means a bound on time says so in its own assertion)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not predicate():
+        assert loop.time() < deadline, f"the condition did not hold within {seconds} s"
+        await asyncio.sleep(0.01)
+
+
+class Recorder(Viewer):
+    """A viewer that keeps every message it was sent, parsed."""
+
+    def __init__(self, player_id: str | None = None, limit: int = 10**9) -> None:
+        super().__init__(player_id, limit=limit)
+        self.got: list[dict[str, Any]] = []
+
+    def send_many(self, messages: list[str]) -> None:
+        for message in messages:
+            self.send(message)
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.got.append(json.loads(message) if isinstance(message, str) else message)
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.got if m.get("type") == kind]
+
+
+class Harness:
+    """One table actor on a fake clock, its store in memory."""
+
+    def __init__(self, store: MemoryTableStore, table: Table, task: asyncio.Task[None],
+                 clock: FakeClock) -> None:  # fmt: skip
+        self.store, self.table, self.task, self.clock = store, table, task, clock
+
+    async def sit(self, pid: str, seat: int, buy_in: int = 100) -> dict[str, Any]:
+        return await self.table.request("sit", pid, seat=seat, buy_in=buy_in, name=pid)
+
+    async def act(self, action: str, **kw: Any) -> dict[str, Any]:
+        hand = self.table.hand
+        assert hand is not None and hand.state.actor is not None
+        pid = hand.players[hand.state.actor]
+        return await self.table.request(
+            "act", pid, hand=hand.id, counter=hand.counter, action=action, **kw
+        )
+
+    async def passive(self) -> None:
+        """Check or fold; show at showdown; vote no."""
+        hand = self.table.hand
+        assert hand is not None
+        legal = hand.state.legal_actions()
+        assert legal is not None
+        if legal.vote:
+            await self.act("run-twice", agree=False)
+        elif legal.show:
+            await self.act("show")
+        else:
+            await self.act("check" if legal.check else "fold")
+
+    async def settle(self) -> None:
+        """Until the table has handled everything (a deal it scheduled, say)."""
+        await self.table.quiet()
+
+    async def advance(self, seconds: float) -> None:
+        """Time passes; then the table handles what fell due."""
+        await self.table.quiet()
+        self.clock.advance(seconds)
+        await self.table.quiet()
+
+    def balance_ok(self) -> bool:
+        hand = self.table.hand
+        running = hand is not None and not hand.state.complete
+        total = 0
+        for s in self.table.seats:
+            if s is None:
+                continue
+            if running and hand is not None and s.player_id in hand.players:
+                continue
+            total += s.stack
+        if running and hand is not None:
+            total += sum(hand.state.stacks) + sum(hand.state.committed)
+        return self.store.balance(self.table.id) == total
+
+    async def stop(self) -> None:
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
+
+
+async def start(
+    config: TableConfig,
+    runtime: Runtime = FAST,
+    store: MemoryTableStore | None = None,
+    table_id: str | None = None,
+    clock: FakeClock | None = None,
+) -> Harness:
+    """A table (new, or `table_id` from `store`) running on `clock` (a new fake one)."""
+    store = store or MemoryTableStore()
+    clock = clock or FakeClock()
+    store.now = clock.now
+    if table_id is None:
+        table_id = await store.create_table("host", config, "code")
+    table = Table(await store.load_table(table_id), store, on(clock, runtime))
+    return Harness(store, table, asyncio.create_task(table.run()), clock)
+
 
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 
@@ -102,14 +316,11 @@ def random_action(state: HandState, rng: random.Random) -> dict[str, Any]:
     return {"action": "call"}
 
 
-async def play_hands(
-    table: Table, hands: int, rng: random.Random, *, chaos: bool = True, timeout: float = 120
-) -> int:
+async def play_hands(table: Table, hands: int, rng: random.Random, *, chaos: bool = True) -> int:
     """Play until `hands` more hands have ended; random actions, and now and then a top-up,
     a sit-out and back, or a leave and a new seat. Returns the hands played."""
     start = table.hand_number
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    stalled = 0
     while True:
         hand = table.hand
         done = (
@@ -117,12 +328,13 @@ async def play_hands(
         )
         if done >= hands:
             return done
-        if loop.time() > deadline:
-            raise AssertionError(f"only {done} hands in {timeout}s")
         if hand is None or hand.state.complete or hand.state.actor is None:
             await refill(table, rng)
-            await asyncio.sleep(0.001)
+            await table.quiet()
+            stalled += 1
+            assert stalled < 1000, f"the table stopped dealing after {done} hands"
             continue
+        stalled = 0
         pid = hand.players[hand.state.actor]
         data = random_action(hand.state, rng)
         try:

@@ -75,11 +75,8 @@ async def running(table: Table) -> AsyncIterator[Table]:
 
 
 async def dealt(table: Table) -> Hand | None:
-    """The table's hand once dealt (a deal waits for its commit; 10 s for a busy machine)."""
-    for _ in range(1000):
-        if table.hand is not None:
-            break
-        await asyncio.sleep(0.01)
+    """The table's hand, once it has dealt what it was to deal."""
+    await table.quiet()
     return table.hand
 
 
@@ -95,6 +92,8 @@ class MemoryTableStore(DealSeedStart):
         #: write already sent (given up on, it raises `StoreInDoubt` and is stored at the thaw)
         self.frozen: asyncio.Event | None = None
         self._last_write: dict[str, float] = {}
+        #: the time a hand's `elapsed` is measured in (a test gives its fake clock's)
+        self.now: Callable[[], float] = time.monotonic
         self._later: set[asyncio.Task[None]] = set()
         self.closed: set[str] = set()
         self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
@@ -131,7 +130,7 @@ class MemoryTableStore(DealSeedStart):
             raise OSError("simulated database failure")
         apply()
         if table_id is not None:
-            self._last_write[table_id] = time.monotonic()
+            self._last_write[table_id] = self.now()
 
     async def create_table(
         self, host_id: str, config: TableConfig, code: str, table_id: str | None = None
@@ -156,7 +155,7 @@ class MemoryTableStore(DealSeedStart):
     async def load_table(self, table_id: str) -> StoredTable:
         stored = copy.deepcopy(self.tables[table_id])
         if stored.hand is not None and table_id in self._last_write:
-            stored.hand.elapsed = time.monotonic() - self._last_write[table_id]
+            stored.hand.elapsed = self.now() - self._last_write[table_id]
         return stored
 
     async def save_table(
@@ -355,17 +354,15 @@ class MemoryTableStore(DealSeedStart):
 
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         def apply() -> None:
-            for s in self.tables[table_id].seats:
-                if s.number == seat:
-                    s.client_seed = seed
+            t = self.tables[table_id]
+            t.seats = [s._replace(client_seed=seed) if s.number == seat else s for s in t.seats]
 
         await self._write(apply)
 
     async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
         def apply() -> None:
-            for s in self.tables[table_id].seats:
-                if s.number == seat:
-                    s.away_since = since
+            t = self.tables[table_id]
+            t.seats = [s._replace(away_since=since) if s.number == seat else s for s in t.seats]
 
         await self._write(apply)
 

@@ -6,22 +6,19 @@ import pytest
 from app.poker import HandSetup, HandState
 from app.tables.button import Deal, note_missed, plan_deal, seat_dealt
 from app.tables.config import TableConfig
-from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat
+from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat, SeatState
 
 CFG = TableConfig(seats=6, small_blind=1, big_blind=2)
 
 
+STATES = {"r": SeatState.PLAYING, "w": SeatState.WAITING, "p": SeatState.POSTING,
+          "o": SeatState.SITTING_OUT}  # fmt: skip
+
+
 def seats(*spec: str | None) -> list[Seat | None]:
     """'r' ready, 'w' waiting, 'p' posting, 'o' sitting out, None empty."""
-    out: list[Seat | None] = []
-    for i, s in enumerate(spec):
-        if s is None:
-            out.append(None)
-            continue
-        out.append(
-            Seat(i, f"p{i}", f"p{i}", 100, waiting=s in "wp", post=s == "p", sitting_out=s == "o")
-        )
-    return out
+    return [None if s is None else Seat(i, f"p{i}", f"p{i}", 100, STATES[s])
+            for i, s in enumerate(spec)]  # fmt: skip
 
 
 def test_first_hand_button_is_lowest_seat_and_blinds_follow() -> None:
@@ -75,10 +72,7 @@ def test_no_deal_with_one_player_or_sitting_out() -> None:
 
 def test_straddle_antes_and_bomb_pot() -> None:
     cfg = CFG.with_stakes(straddle=True, ante=1, bomb_pot_every=3)
-    table = seats("r", "r", "r", "r")
-    for s in table:
-        assert s is not None
-        s.straddle = True
+    table = [s._replace(straddle=True) if s else None for s in seats("r", "r", "r", "r")]
     deal = plan_deal(table, 3, cfg, 1)
     assert deal is not None and deal.order == (1, 2, 3, 0)
     assert deal.blinds == (1, 2, 4, 0) and deal.straddle == 3
@@ -120,14 +114,14 @@ def test_a_returning_player_posts_the_big_blind_live_and_the_small_blind_dead() 
     table = seats("r", "r", "r", "p")
     back = table[3]
     assert back is not None
-    back.missed_blinds = MISSED_SMALL | MISSED_BIG
+    table[3] = back = back._replace(missed_blinds=MISSED_SMALL | MISSED_BIG)
     deal = plan_deal(table, 3, CFG, 5)  # button 0, blinds 1 and 2: seat 3 posts what it owes
     assert deal is not None and deal.order == (1, 2, 3, 0)
     assert deal.blinds == (1, 2, 0, 0) and deal.posts == (0, 0, 2, 0) and deal.dead == (0, 0, 1, 0)
-    back.missed_blinds = MISSED_SMALL  # only the small blind missed: posted dead
+    table[3] = back = back._replace(missed_blinds=MISSED_SMALL)  # only the small blind: dead
     deal = plan_deal(table, 3, CFG, 5)
     assert deal is not None and deal.posts == (0, 0, 0, 0) and deal.dead == (0, 0, 1, 0)
-    back.post = False  # waiting instead: dealt in only with the big blind
+    table[3] = back._replace(state=SeatState.WAITING)  # waiting: dealt in only with the big blind
     deal = plan_deal(table, 3, CFG, 5)
     assert deal is not None and 3 not in deal.order
 
@@ -150,7 +144,7 @@ def test_dead_button_moves_the_blinds_as_if_every_seat_were_filled() -> None:
     # big blind").
     assert moving.blinds == (0, 2, 0) and moving.posts == (2, 0, 0)
     table[2] = None  # the big blind leaves: next hand has no small blind (a dead small blind)
-    table[4] = Seat(4, "p4", "p4", 100, waiting=False)
+    table[4] = Seat(4, "p4", "p4", 100, SeatState.PLAYING)
     again = plan_deal(table, deal.button, cfg, 3, deal.blind_seats)
     assert again is not None and again.button == 2 and again.blind_seats == (3, 4)
     assert again.order == (3, 4, 0) and again.blinds == (1, 2, 0)
@@ -164,8 +158,9 @@ def after(table: list[Seat | None], deal: Deal) -> None:
     for number in deal.order:
         seat = table[number]
         assert seat is not None
-        seat_dealt(seat)
-    note_missed(table, deal.missed)
+        table[number] = seat_dealt(seat)
+    for seat in note_missed(table, deal.missed):
+        table[seat.number] = seat
 
 
 # ------------------------------------------------------------------- issue 25 rulings
@@ -205,7 +200,7 @@ def test_a_new_player_between_the_button_and_the_blinds_waits_for_the_button(
     last = plan_deal(table, 5, cfg, 1)
     assert last is not None and (last.button, last.blind_seats) == (0, (2, 4))
     after(table, last)
-    table[3] = Seat(3, "new", "new", 100, waiting=True, post=True)
+    table[3] = Seat(3, "new", "new", 100, SeatState.POSTING)
     deal = plan_deal(table, last.button, cfg, 2, last.blind_seats)
     assert deal is not None and (deal.button, deal.blind_seats) == (2, (4, 5))
     assert 3 not in deal.order and not any(deal.posts)
@@ -231,8 +226,8 @@ def test_a_player_seated_by_the_director_is_dealt_in_except_between_the_button_a
     assert last is not None and (last.button, last.blind_seats) == (0, (2, 4))
     after(table, last)
     # Next hand: button 2, small blind 4, big blind the next player after 4.
-    table[3] = Seat(3, "late", "late", 100, waiting=True)  # between the button and the SB
-    table[5] = Seat(5, "moved", "moved", 100, waiting=True)  # the big blind's seat
+    table[3] = Seat(3, "late", "late", 100, SeatState.WAITING)  # between the button and the SB
+    table[5] = Seat(5, "moved", "moved", 100, SeatState.WAITING)  # the big blind's seat
     deal = plan_deal(table, last.button, TOURNAMENT, 2, last.blind_seats)
     assert deal is not None and (deal.button, deal.blind_seats) == (2, (4, 5))
     assert deal.order == (4, 5, 0, 2) and deal.blinds == (1, 2, 0, 0)  # 5 posts the big blind
@@ -250,7 +245,7 @@ def test_a_player_seated_in_the_small_blind_seat_posts_it() -> None:
     last = plan_deal(table, 3, TOURNAMENT, 1)
     assert last is not None and last.blind_seats == (1, 2)
     after(table, last)
-    table[2] = Seat(2, "new", "new", 100, waiting=True)  # the big blind moved away
+    table[2] = Seat(2, "new", "new", 100, SeatState.WAITING)  # the big blind moved away
     deal = plan_deal(table, last.button, TOURNAMENT, 2, last.blind_seats)
     assert deal is not None and (deal.button, deal.blind_seats) == (1, (2, 3))
     assert deal.order == (2, 3, 0, 1) and deal.blinds == (1, 2, 0, 0)
@@ -275,12 +270,14 @@ def test_a_broke_cash_player_misses_the_blinds_and_owes_them_topped_up() -> None
     table = seats("r", "r", "r", "r")
     broke = table[3]
     assert broke is not None
-    broke.stack = 0
+    table[3] = broke._replace(stack=0)
     deal = plan_deal(table, 1, CFG, 5)  # button 2, blinds 0 and 1: the small blind passes 3
     assert deal is not None and 3 not in deal.order and deal.missed == {3: MISSED_SMALL}
     after(table, deal)
-    broke.stack = 100  # topped up: owes the small blind, waits for the big blind or posts
-    assert broke.waiting
+    broke = table[3]
+    assert broke is not None
+    table[3] = broke = broke._replace(stack=100)  # topped up: owes the small blind, waits
+    assert broke.waiting  # for the big blind or posts
     deal = plan_deal(table, deal.button, CFG, 6, deal.blind_seats)
     assert deal is not None and 3 not in deal.order
 
@@ -296,7 +293,7 @@ def test_dead_button_when_heads_up_play_becomes_three_handed() -> None:
     first = plan_deal(table, None, cfg, 1)
     assert first is not None and (first.button, first.blind_seats) == (0, (0, 2))
     after(table, first)
-    table[1] = Seat(1, "new", "new", 100, waiting=True, post=True)
+    table[1] = Seat(1, "new", "new", 100, SeatState.POSTING)
     deal = plan_deal(table, first.button, cfg, 2, first.blind_seats)
     assert deal is not None and (deal.button, deal.blind_seats) == (1, (2, 0))
     assert deal.order == (2, 0, 1) and deal.blinds == (1, 2, 0) and deal.posts == (0, 0, 2)

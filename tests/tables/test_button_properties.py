@@ -36,7 +36,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from app.poker import HandSetup, HandState
 from app.tables.button import Deal, between, clockwise, note_missed, plan_deal, seat_dealt, sit_in
 from app.tables.config import TableConfig
-from app.tables.seat import MISSED_BIG, MISSED_SMALL, Seat
+from app.tables.seat import MISSED_BIG, MISSED_SMALL, Move, Seat, SeatState
 from app.tournaments.balance import TableSeats, plan
 
 SB, BB = 1, 2
@@ -217,9 +217,10 @@ def play(table: Table, rng: random.Random) -> Deal | None:
     for number in deal.order:
         seat = table.seats[number]
         assert seat is not None
-        seat_dealt(seat)
+        table.seats[number] = seat = seat_dealt(seat)
         assert not seat.waiting and not seat.missed_blinds
-    note_missed(table.seats, deal.missed)
+    for seat in note_missed(table.seats, deal.missed):
+        table.seats[seat.number] = seat
     table.hands += 1
     table.button, table.last_blinds = deal.button, deal.blind_seats
     table.last = Played(before, deal)
@@ -252,7 +253,8 @@ class TableMachine(RuleBasedStateMachine):
         if player is None:
             self.counter += 1
             player = f"p{self.counter}"
-        table.seats[number] = Seat(number, player, player, stack, waiting=True, post=post,
+        table.seats[number] = Seat(number, player, player, stack,
+                                   SeatState.POSTING if post else SeatState.WAITING,
                                    straddle=self.rng.random() < 0.5)  # fmt: skip
 
 
@@ -293,19 +295,19 @@ class CashMachine(TableMachine):
     def sit_out(self, seat: int) -> None:
         s = self.cash.seats[seat % self.size]
         if s is not None:
-            s.sitting_out = True
+            self.cash.seats[s.number] = s.move(Move.SIT_OUT)
 
     @rule(seat=st.integers(0, 9), post=st.booleans())
     def come_back(self, seat: int, post: bool) -> None:
         s = self.cash.seats[seat % self.size]
         if s is not None:
-            sit_in(s, post)
+            self.cash.seats[s.number] = sit_in(s, post)
 
     @rule(seat=st.integers(0, 9))
     def top_up(self, seat: int) -> None:
         s = self.cash.seats[seat % self.size]
         if s is not None and s.stack == 0:
-            s.stack = STACK
+            self.cash.seats[s.number] = s._replace(stack=STACK)
 
     @rule(broke=st.sets(st.integers(0, 9), max_size=3))
     def hand(self, broke: set[int]) -> None:
@@ -315,7 +317,9 @@ class CashMachine(TableMachine):
                 if number in deal.order:
                     seat = self.cash.seats[number]
                     assert seat is not None
-                    seat.stack = 0  # lost it all: out of play until topped up
+                    self.cash.seats[number] = seat._replace(
+                        stack=0
+                    )  # lost it all: out of play until topped up
 
 
 class TournamentMachine(TableMachine):

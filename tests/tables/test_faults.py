@@ -13,28 +13,22 @@ from typing import Any
 
 import pytest
 
+from app.tables import registry as registries
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Command, Runtime, Table
 from app.tables.viewer import Viewer
+from tests.tables.harness import FAST, FakeClock, Harness, Recorder, start, until
 from tests.tables.stores import MemoryTableStore, sql_store
-from tests.tables.test_table import FAST, Harness, Recorder, instant_hand, start
+from tests.tables.test_table import instant_hand
 
 
 def table_state(t: Table) -> Any:
     """Everything a command may change, in memory."""
-    seats = [dict(vars(s)) if s else None for s in t.seats]
+    seats = list(t.seats)
     hand = t.hand.state.fingerprint() if t.hand else None
     return seats, t.config, t.next_config, t.paused, t.host_id, dict(t.requests), hand
-
-
-async def until(predicate: Any, timeout: float = 3.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 async def refused(h: Harness, kind: str, sender: str | None, **data: Any) -> None:
@@ -56,7 +50,8 @@ async def test_every_writing_command_during_an_outage_is_unavailable_and_changes
     for i, pid in enumerate(("host", "a", "b", "c")):
         await h.sit(pid, i)
     await h.table.request("pause", "host")
-    await until(lambda: h.table.hand is not None and not h.table.hand.state.complete)
+    await h.settle()
+    assert h.table.hand is not None and not h.table.hand.state.complete
     await h.table.request("sit_out", "c")
     h.store.fail_next = 10**6  # the database is down
     between = [  # (command, sender, data): valid commands, each needs a write
@@ -84,10 +79,11 @@ async def test_every_writing_command_during_an_outage_is_unavailable_and_changes
     await h.table.request("set_stakes", "host", small_blind=2, big_blind=4)
     while h.table.hand is not None and not h.table.hand.state.complete:
         await h.passive()
-    await until(lambda: h.table.seat_of("a") is None)
+    await h.settle()
+    assert h.table.seat_of("a") is None
     assert h.table.next_config is not None and h.table.next_config.big_blind == 4
     assert h.balance_ok()
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_a_frozen_store_is_unavailable_in_time_then_the_table_reloads_what_it_kept() -> None:
@@ -95,34 +91,39 @@ async def test_a_frozen_store_is_unavailable_in_time_then_the_table_reloads_what
     Now a write that outlives STORE_TIMEOUT is `unavailable`, no other write is taken while
     its outcome is unknown, and when the database thaws and turns out to have stored it, the
     registry reloads the table from the store (memory and store agree again)."""
-    store = MemoryTableStore()
+    store, clock = MemoryTableStore(), FakeClock()
     runtime = Runtime(between_hands=0, clock_enabled=False, store_timeout=0.2, retry_delay=0.05,
-                      deal_unwatched=True)  # fmt: skip
+                      deal_unwatched=True, clock=clock)  # fmt: skip
     registry = TableRegistry(store, runtime)
     table = await registry.create("host", TableConfig(seats=3, decision_time=0))
     await table.request("pause", "host")
     await table.request("sit", "host", seat=0, buy_in=100, name="host")
     await table.request("sit", "a", seat=1, buy_in=100, name="a")
     store.frozen = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    began = loop.time()
+    sitting_out = asyncio.ensure_future(table.request("sit_out", "a"))
+    await until(lambda: table.busy)  # its write is with the frozen database
+    clock.advance(0.2)  # the store's deadline
     with pytest.raises(TableError) as e:
-        await asyncio.wait_for(table.request("sit_out", "a"), 2)
-    assert e.value.code == "unavailable" and loop.time() - began < 1.0
+        await sitting_out
+    assert e.value.code == "unavailable"
     assert not table.seats[1].sitting_out  # type: ignore[union-attr]
     with pytest.raises(TableError) as e:  # its outcome unknown: no other write meanwhile
-        await asyncio.wait_for(table.request("resume", "host"), 2)
+        await table.request("resume", "host")
     assert e.value.code == "unavailable" and table.paused
     store.frozen.set()  # it thaws: the sit-out was stored after all
-    await until(lambda: registry.tables.get(table.id) not in (None, table))
+    await until(lambda: registry.tables.get(table.id) not in (None, table)
+                and not registry.restoring)  # fmt: skip
     again = registry.get(table.id)
     assert again.seats[1] is not None and again.seats[1].sitting_out
     assert not registry.restoring
     await registry.close()
 
 
-async def test_a_table_that_cannot_be_loaded_is_retried_until_it_can() -> None:
+async def test_a_table_that_cannot_be_loaded_is_retried_until_it_can(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Item 3: a failed restart was never retried (404 until the process restarted)."""
+    monkeypatch.setattr(registries, "BACKOFF", (0.0, 0.0))  # retried at once, not in seconds
     store = MemoryTableStore()
     registry = TableRegistry(store, FAST)
     table = await registry.create("host", TableConfig(seats=3, decision_time=0))
@@ -141,7 +142,7 @@ async def test_a_table_that_cannot_be_loaded_is_retried_until_it_can() -> None:
     with pytest.raises(TableError) as e:
         registry.get(table.id)
     assert e.value.code == "unavailable" and table.id in registry.restoring
-    await until(lambda: table.id in registry.tables)
+    await until(lambda: table.id in registry.tables and not registry.restoring)
     assert not failures and not registry.restoring
     await registry.close()
 
@@ -156,13 +157,17 @@ async def test_the_clock_retries_an_automatic_action_it_could_not_store() -> Non
     )  # fmt: skip
     await h.sit("host", 0)
     await h.sit("a", 1)
-    await until(lambda: h.table.hand is not None)
+    await h.settle()
     hand = h.table.hand
     assert hand is not None
     h.store.fail_next = 3  # the first tries fail
-    await until(lambda: h.store.tables[h.table.id].hand is None, timeout=3)  # stored, ended
+    await h.advance(0.3)  # the clock acts: not stored
+    for _ in range(3):
+        assert not hand.state.complete
+        await h.advance(0.05)  # and tries again
+    assert h.store.tables[h.table.id].hand is None  # stored, ended
     assert hand.state.complete and h.store.fail_next == 0 and h.balance_ok()
-    h.task.cancel()
+    await h.stop()
 
 
 async def to_big_blind_option(h: Harness) -> tuple[str, int]:
@@ -189,7 +194,7 @@ async def test_a_player_gone_on_their_turn_is_folded_not_checked_for(how: str) -
     for i, (pid, viewer) in enumerate(viewers.items()):
         await h.table.request("attach", pid, viewer=viewer)
         await h.sit(pid, i)
-    await until(lambda: h.table.hand is not None)
+    await h.settle()
     hand = h.table.hand
     assert hand is not None
     pid, position = await to_big_blind_option(h)
@@ -205,13 +210,16 @@ async def test_a_player_gone_on_their_turn_is_folded_not_checked_for(how: str) -
         await h.table.request("remove", host, seat=seat.number)
     else:
         await h.table.request("detach", pid, viewer=viewers[pid])
-    await until(lambda: hand.state.folded[position] or hand.state.complete)
+        await h.advance(0.05)  # the away grace runs out
+    await h.settle()
     assert hand.state.folded[position]
-    await until(lambda: hand.state.complete)  # the others play on (two checks)
+    while not hand.state.complete:  # the others play on
+        await h.passive()
+    await h.settle()
     if how != "grace":
-        await until(lambda: h.table.seat_of(pid) is None)  # cashed out after the hand
+        assert h.table.seat_of(pid) is None  # cashed out after the hand
     assert h.balance_ok()
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_a_restart_keeps_every_command_accepted_mid_hand(database_url: str) -> None:
@@ -233,7 +241,7 @@ async def test_a_restart_keeps_every_command_accepted_mid_hand(database_url: str
             )
             await table.request("approve", host, player_id=pid)
         await table.request("resume", host)
-        await until(lambda: table.hand is not None)
+        await table.quiet()
         await table.request("pause", host)  # after this hand
         hand = table.hand
         assert hand is not None and not hand.state.complete
@@ -279,7 +287,8 @@ async def test_a_restart_keeps_every_command_accepted_mid_hand(database_url: str
             kw = {"agree": False} if action == "run-twice" else {}
             await again.request("act", pid, hand=hand.id, counter=hand.counter, action=action,
                                 **kw)  # fmt: skip
-        await until(lambda: again.seats[1] is None and again.seats[2] is None)
+        await again.quiet()
+        assert again.seats[1] is None and again.seats[2] is None
         top, adjusted = again.seats[0], again.seats[3]
         assert top is not None and top.pending_top_up == 0
         assert adjusted is not None and adjusted.pending_adjust == 0
@@ -315,15 +324,15 @@ async def test_the_clock_resumes_with_the_time_that_was_left() -> None:
     h = await start(TableConfig(seats=3, decision_time=2, time_bank=1), runtime, store)
     await h.sit("host", 0)
     await h.sit("a", 1)
-    await until(lambda: h.table.hand is not None)
-    await asyncio.sleep(1.2)
-    h.task.cancel()
-    again = await start(TableConfig(), runtime, store, table_id=h.table.id)
-    await h.settle()
+    await h.advance(1.25)
+    assert h.table.hand is not None
+    await h.stop()
+    again = await start(TableConfig(), runtime, store, table_id=h.table.id, clock=h.clock)
+    await again.settle()
     assert again.table.turn_deadline is not None
     left = again.table.turn_deadline - again.table.now()
-    assert 0 < left < 1.0, left  # 2 s less the 1.2 s gone (and more), not a fresh 2 s
-    again.task.cancel()
+    assert left == 0.75, left  # 2 s less the 1.25 s gone, not a fresh 2 s
+    await again.stop()
 
 
 async def test_after_a_restart_absent_players_are_sat_out_and_an_empty_room_deals_nothing() -> None:
@@ -331,34 +340,36 @@ async def test_after_a_restart_absent_players_are_sat_out_and_an_empty_room_deal
     so players who never came back were dealt in and acted for by the clock for ever, and a
     table nobody was connected to dealt hands for ever."""
     store = MemoryTableStore()
-    h = await start(TableConfig(seats=3, decision_time=0), FAST, store)
+    later = Runtime(between_hands=3600, clock_enabled=False, away_grace=3600, deal_unwatched=True)
+    h = await start(TableConfig(seats=3, decision_time=0), later, store)
     await h.sit("host", 0)
     await h.sit("a", 1)
-    await until(lambda: h.table.hand is not None)
+    await h.settle()
     while h.table.hand is not None and not h.table.hand.state.complete:
         await h.passive()
     await h.table.request("pause", "host")
-    await h.table.request("resume", "host")
-    h.task.cancel()
+    await h.table.request("resume", "host")  # stopped between hands, not paused
+    await h.stop()
     number = h.table.hand_number
 
     runtime = Runtime(between_hands=0, clock_enabled=False, away_grace=0.3)  # deals if watched
     again = await start(TableConfig(), runtime, store, table_id=h.table.id)
     everyone = Recorder()
     await again.table.request("attach", None, viewer=everyone)  # a spectator is not enough
-    await asyncio.sleep(0.1)
+    await again.settle()
     assert again.table.hand_number == number and again.table.idle  # no deal: nobody is here
     tables = [m for m in everyone.got if m["type"] == "table"]
     assert tables and tables[-1]["paused"] and tables[-1]["idle"]  # shown as paused
     host = Viewer("host")
     await again.table.request("attach", "host", viewer=host)  # the host comes back
-    await until(lambda: again.table.hand_number == number + 1)
-    assert not again.table.idle
-    await until(lambda: again.table.seat_of("a").sitting_out, timeout=2)  # type: ignore[union-attr]
+    await again.settle()
+    assert again.table.hand_number == number + 1 and not again.table.idle
+    await again.advance(0.3)  # the away grace of the one who is not back runs out
+    assert again.table.seat_of("a").sitting_out  # type: ignore[union-attr]
     host_seat = again.table.seat_of("host")
     assert host_seat is not None and not host_seat.sitting_out and not host_seat.away
     assert again.balance_ok()
-    again.task.cancel()
+    await again.stop()
 
 
 async def test_hand_started_of_a_hand_over_as_dealt_carries_the_stacks_before_it() -> None:
@@ -379,24 +390,29 @@ async def test_an_action_frozen_in_the_store_is_unavailable_then_kept_after_the_
     """Item 5 on the hot path (the group writer): an action the frozen database already had
     is answered `unavailable` in time; at the thaw it turns out stored and the table reloads
     with it, so the resent action is a `duplicate`, never applied twice."""
-    store = MemoryTableStore()
+    store, clock = MemoryTableStore(), FakeClock()
     runtime = Runtime(between_hands=30, clock_enabled=False, store_timeout=0.2,
-                      deal_unwatched=True)  # fmt: skip
+                      deal_unwatched=True, clock=clock)  # fmt: skip
     registry = TableRegistry(store, runtime)
     table = await registry.create("host", TableConfig(seats=3, decision_time=0))
     await table.request("sit", "host", seat=0, buy_in=100, name="host")
     await table.request("sit", "a", seat=1, buy_in=100, name="a")
-    await until(lambda: table.hand is not None)
+    await table.quiet()
     hand = table.hand
     assert hand is not None and hand.state.actor is not None
     pid, counter = hand.players[hand.state.actor], hand.counter
     store.frozen = asyncio.Event()
+    acting = asyncio.ensure_future(
+        table.request("act", pid, hand=hand.id, counter=counter, action="call")
+    )
+    await until(lambda: table.busy)  # its write is with the frozen database
+    clock.advance(0.2)  # the store's deadline
     with pytest.raises(TableError) as e:
-        await asyncio.wait_for(table.request("act", pid, hand=hand.id, counter=counter,
-                                             action="call"), 2)  # fmt: skip
+        await acting
     assert e.value.code == "unavailable" and hand.counter == counter  # not applied here
     store.frozen.set()
-    await until(lambda: registry.tables.get(table.id) not in (None, table))
+    await until(lambda: registry.tables.get(table.id) not in (None, table)
+                and not registry.restoring)  # fmt: skip
     again = registry.get(table.id)
     assert again.hand is not None and again.hand.counter == counter + 1  # kept by the store
     with pytest.raises(TableError) as e:
@@ -416,10 +432,10 @@ async def test_a_table_stopped_while_the_database_has_its_write_stops() -> None:
     await h.sit("a", 1)
     h.store.frozen = asyncio.Event()  # the database has the write and has not answered
     topping = asyncio.create_task(h.table.request("top_up", "a", amount=10))
-    await h.settle()
+    await until(lambda: h.table.busy)
     assert not topping.done()
     h.task.cancel()
-    await asyncio.wait({h.task}, timeout=2)
+    await asyncio.wait({h.task}, timeout=10)  # a bound, not a pace: it stops at once
     assert h.task.cancelled()
     with pytest.raises(TableError):
         await topping

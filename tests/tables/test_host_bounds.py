@@ -4,41 +4,19 @@ that look alike."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-from typing import Any
-
 import pytest
 
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from app.tables.table import Runtime
-from app.tables.viewer import CLOSE_TABLE_CLOSED, Viewer
+from app.tables.table import CLOSE_GRACE, Runtime
+from app.tables.viewer import CLOSE_TABLE_CLOSED
+from tests.tables.harness import FakeClock, Harness, Recorder, on, start, until
 from tests.tables.stores import MemoryTableStore
-from tests.tables.test_table import FAST, Harness, start
 
 
-class Listener(Viewer):
-    """A viewer that keeps every message it was sent (parsed)."""
-
-    def __init__(self, player_id: str | None) -> None:
-        super().__init__(player_id, limit=10**6)
-        self.seen: list[dict[str, Any]] = []
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        self.seen.append(json.loads(message) if isinstance(message, str) else message)
-
-    def send_many(self, messages: list[str]) -> None:
-        for message in messages:
-            self.send(message)
-
-    def of(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.seen if m.get("type") == kind]
-
-
-async def attach(h: Harness, player_id: str | None) -> Listener:
-    viewer = Listener(player_id)
+async def attach(h: Harness, player_id: str | None) -> Recorder:
+    viewer = Recorder(player_id)
     await h.table.request("attach", player_id, viewer=viewer)
     return viewer
 
@@ -67,7 +45,7 @@ async def test_an_adjustment_is_announced_to_everyone_at_the_table() -> None:
     await h.table.request("adjust", "host", seat=0, amount=25)
     (event,) = [e for e in spectator.of("adjusted") if e["seat"] == 0]
     assert event["after_hand"] is True and event["amount"] == 25 and event["by"] == "host"
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_pending_adjustments_respect_the_chip_maximum() -> None:
@@ -88,7 +66,7 @@ async def test_pending_adjustments_respect_the_chip_maximum() -> None:
     seat = h.table.seats[1]
     assert seat is not None and seat.stack <= MAX_CHIPS
     assert h.balance_ok()
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_the_host_closes_a_table_after_the_hand_and_its_records_stay() -> None:
@@ -104,8 +82,10 @@ async def test_the_host_closes_a_table_after_the_hand_and_its_records_stay() -> 
     assert (await h.table.request("close", "host"))["status"] == "after_hand"
     assert (await h.store.load_table(h.table.id)).paused  # a crash now deals no more hands
     await finish_hand(h)
-    await h.settle()
-    await asyncio.wait_for(asyncio.shield(h.task), 2)  # ends after a short grace (answers)
+    await until(lambda: h.table.closed)
+    assert not h.task.done()  # the answers are sent first
+    h.clock.advance(CLOSE_GRACE)
+    await h.task  # then it ends
     assert h.table.closed and h.task.done() and h.task.exception() is None
     assert all(seat is None for seat in h.table.seats)  # everyone cashed out
     assert h.store.balance(h.table.id) == 0  # chips conserved: all of them left as cash-outs
@@ -116,14 +96,14 @@ async def test_the_host_closes_a_table_after_the_hand_and_its_records_stay() -> 
 
 
 async def test_a_closed_table_leaves_the_registry_and_is_not_restored() -> None:
-    store = MemoryTableStore()
-    registry = TableRegistry(store, FAST)
+    store, clock = MemoryTableStore(), FakeClock()
+    registry = TableRegistry(store, on(clock))
     table = await registry.create("host", TableConfig(decision_time=0))
     assert (await table.request("close", "host"))["status"] == "closed"
-    await asyncio.wait_for(registry.tasks[table.id], 5)
-    await asyncio.sleep(0)  # its done callback
-    assert table.id not in registry.tables
-    again = TableRegistry(store, FAST)
+    clock.advance(CLOSE_GRACE)
+    await registry.tasks[table.id]
+    await until(lambda: table.id not in registry.tables)  # its done callback
+    again = TableRegistry(store, on(clock))
     await again.start()
     with pytest.raises(TableError):
         await again.find(table.id)
@@ -141,7 +121,7 @@ async def test_pending_seat_requests_are_bounded() -> None:
     assert refused.value.code == "too_many_requests"
     await h.table.request("refuse", "host", player_id="a")
     assert (await h.sit("c", 3))["status"] == "requested"
-    h.task.cancel()
+    await h.stop()
 
 
 @pytest.mark.parametrize(
@@ -154,4 +134,4 @@ async def test_no_two_players_whose_names_look_the_same(twin: str) -> None:
         await h.table.request("sit", "b", seat=2, buy_in=100, name=twin)
     assert refused.value.code == "name_taken"
     assert (await h.table.request("sit", "c", seat=3, buy_in=100, name="Bob"))["status"]
-    h.task.cancel()
+    await h.stop()

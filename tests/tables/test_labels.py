@@ -24,7 +24,7 @@ from app.api.assets import generated
 from app.poker import GAMES, Betting, max_players
 from app.tables import labels
 from app.tables.config import TableConfig
-from app.tables.seat import Seat
+from app.tables.seat import Seat, SeatState
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
 from app.tables.views import seat_json
@@ -60,17 +60,9 @@ def old_marks(seat: dict[str, Any], dealt_in: bool, ended: bool, all_in: bool) -
 
 
 def seats_of_every_status() -> list[Seat]:
-    kinds = [
-        {"waiting": False},
-        {"waiting": True},
-        {"waiting": True, "post": True},
-        {"sitting_out": True},
-        {"leaving": True},
-        {"removed": True, "waiting": False},
-    ]
     return [
-        Seat(n, f"p{n}", f"P{n}", 100, away=away, **kind)
-        for n, (kind, away) in enumerate((k, a) for k in kinds for a in (False, True))
+        Seat(n, f"p{n}", f"P{n}", 100, state, away=away)
+        for n, (state, away) in enumerate((k, a) for k in SeatState for a in (False, True))
     ]
 
 

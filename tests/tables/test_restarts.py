@@ -3,24 +3,14 @@ in the middle of a hand, the away grace already run, and the dead button's blind
 
 from __future__ import annotations
 
-import asyncio
-import time
-from typing import Any
-
+from app.tables.clock import Timer
 from app.tables.config import TableConfig
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
+from tests.tables.harness import FakeClock, on
 from tests.tables.stores import FAST, dealt, running, sql_store
 
 CLOCK = Runtime(between_hands=3600, clock_enabled=True, away_grace=3600, deal_unwatched=True)
-
-
-async def until(predicate: Any, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 async def test_time_bank_spent_mid_hand_stays_spent_after_a_restart(database_url: str) -> None:
@@ -30,7 +20,9 @@ async def test_time_bank_spent_mid_hand_stays_spent_after_a_restart(database_url
         host, a, b = await store.make_players(3)
         config = TableConfig(seats=3, decision_time=30, time_bank=5)
         table_id = await store.create_table(host, config, "c")
-        async with running(Table(await store.load_table(table_id), store, CLOCK)) as table:
+        clock = FakeClock()
+        stored = await store.load_table(table_id)
+        async with running(Table(stored, store, on(clock, CLOCK))) as table:
             await table.request("pause", host)
             for i, pid in enumerate((host, a, b)):
                 await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
@@ -39,7 +31,7 @@ async def test_time_bank_spent_mid_hand_stays_spent_after_a_restart(database_url
             assert hand is not None and hand.state.actor is not None
             actor = hand.players[hand.state.actor]
             await table.request("more_time", actor)
-            await asyncio.sleep(0.5)
+            clock.advance(0.5)
             await table.request("act", actor, hand=hand.id, counter=0, action="call")
             assert not hand.state.complete  # three players: the hand goes on
             seat = table.seat_of(actor)
@@ -55,7 +47,9 @@ async def test_time_bank_spent_mid_hand_stays_spent_after_a_restart(database_url
 async def test_the_away_grace_continues_after_a_restart(database_url: str) -> None:
     """When each seat went away was not kept: after a restart the away grace started again in
     full, so a player gone before it sat there for the grace again (and again)."""
-    runtime = Runtime(between_hands=3600, clock_enabled=False, away_grace=60, deal_unwatched=True)
+    clock = FakeClock()
+    runtime = Runtime(between_hands=3600, clock_enabled=False, away_grace=60, deal_unwatched=True,
+                      clock=clock)  # fmt: skip
     async with sql_store(database_url) as store:
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
@@ -66,17 +60,17 @@ async def test_the_away_grace_continues_after_a_restart(database_url: str) -> No
                 await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
                 await table.request("attach", pid, viewer=viewers[pid])
             await table.request("detach", a, viewer=viewers[a])
-            left_at = time.time()
-            await asyncio.sleep(1.0)
+            left_at = clock.now()
+            clock.advance(1.0)
         stored = {s.player_id: s for s in (await store.load_table(table_id)).seats}
-        assert stored[a].away_since is not None and abs(stored[a].away_since - left_at) < 0.5
+        assert stored[a].away_since == left_at
         assert stored[host].away_since is None  # here when the table stopped
         async with running(Table(await store.load_table(table_id), store, runtime)) as table:
-            await until(lambda: a in table._grace and host in table._grace)
-            loop = asyncio.get_running_loop()
-            left = {pid: table._grace[pid].when() - loop.time() for pid in (host, a)}
-            assert left[a] < 59.2, left  # a minute less the second gone, not a fresh minute
-            assert left[host] > 59.0, left  # away from the restart on: the grace in full
+            await table.quiet()
+            graces = table.core.clock.deadlines
+            left = {pid: graces[Timer.grace(pid)] - table.now() for pid in (host, a)}
+            assert left[a] == 59.0, left  # a minute less the second gone, not a fresh minute
+            assert left[host] == 60.0, left  # away from the restart on: the grace in full
             # Coming back clears it (stored): a later restart gives a fresh grace again.
             await table.request("attach", a, viewer=Viewer(a))
             seat = table.seat_of(a)
@@ -110,8 +104,7 @@ async def test_a_dead_button_places_the_first_hand_after_a_restart_by_its_rules(
             await table.request("sit_out", players[1])  # the small blind leaves the game
         async with running(Table(await store.load_table(table_id), store, FAST)) as table:
             await table.request("resume", players[0])
-            await until(lambda: table.hand is not None)
-            hand = table.hand
+            hand = await dealt(table)
             assert hand is not None and hand.number == 2
             # Dead button: the big blind moves on one seat (3), the small blind is the last
             # big blind (2), the button the seat of the last small blind (1, sitting out).

@@ -5,9 +5,7 @@ when the host rotates the seed or closes the table."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import json
 from typing import Any
 
 import pytest
@@ -16,27 +14,9 @@ from app.poker.cards import parse_card
 from app.poker.fairness import Opening, deal_deck, merkle_root, salts, verify_opening
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.viewer import Viewer
+from app.tables.table import CLOSE_GRACE
+from tests.tables.harness import Harness, Recorder, start
 from tests.tables.stores import MemoryTableStore
-from tests.tables.test_table import Harness, start
-
-
-class Recorder(Viewer):
-    """A viewer that keeps every message it is sent, parsed."""
-
-    def __init__(self, player_id: str | None) -> None:
-        super().__init__(player_id, limit=10**9)
-        self.got: list[dict[str, Any]] = []
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        self.got.append(json.loads(message) if isinstance(message, str) else message)
-
-    def send_many(self, messages: list[str]) -> None:
-        for m in messages:
-            self.send(m)
-
-    def of(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.got if m.get("type") == kind]
 
 
 def opening(data: dict[str, Any]) -> Opening:
@@ -89,7 +69,7 @@ async def test_the_seed_hash_is_published_before_the_first_hand_and_the_deck_fol
     # Nobody gets an opening of another's hole cards.
     others = [m for m in a.of("hole_cards") if m["seat"] != 2]
     assert others and all("openings" not in m and "cards" not in m for m in others)
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_client_seeds_are_checked_and_stored_before_the_ok() -> None:
@@ -109,12 +89,12 @@ async def test_client_seeds_are_checked_and_stored_before_the_ok() -> None:
     seat = h.table.seat_of("a")
     assert seat is not None and seat.client_seed == ""  # unchanged
     await h.table.request("seed", "a", seed="~kept 1~")
-    h.task.cancel()
+    await h.stop()
     again = await start(TableConfig(), store=store, table_id=h.table.id)
     seat = again.table.seat_of("a")
     assert seat is not None and seat.client_seed == "~kept 1~"
     assert again.table.server_seed == h.table.server_seed  # the session goes on
-    again.task.cancel()
+    await again.stop()
 
 
 async def test_a_restarted_table_resends_the_same_commitments_and_openings() -> None:
@@ -129,7 +109,7 @@ async def test_a_restarted_table_resends_the_same_commitments_and_openings() -> 
     started = a.of("hand_started")[-1]
     board = a.of("board")[-1]
     live = {o["position"]: o for m in [*a.of("hole_cards"), board] for o in m.get("openings", [])}
-    h.task.cancel()
+    await h.stop()
     again = await start(TableConfig(), store=store, table_id=h.table.id)
     viewer = Recorder("a")
     await again.table.request("attach", "a", viewer=viewer)
@@ -143,7 +123,7 @@ async def test_a_restarted_table_resends_the_same_commitments_and_openings() -> 
     assert {o["position"] for o in watcher.of("snapshot")[0]["hand"]["openings"]} == {
         o["position"] for o in board["openings"]
     }
-    again.task.cancel()
+    await again.stop()
 
 
 async def test_rotating_the_seed_reveals_it_between_hands_only() -> None:
@@ -176,7 +156,7 @@ async def test_rotating_the_seed_reveals_it_between_hands_only() -> None:
     await h.table.request("resume", "host")
     await h.settle()
     assert a.of("hand_started")[-1]["deal"]["seed_hash"] == new.hash
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_closing_reveals_the_seed_unless_the_table_keeps_it() -> None:
@@ -185,7 +165,8 @@ async def test_closing_reveals_the_seed_unless_the_table_keeps_it() -> None:
         seed = h.table.server_seed
         assert seed is not None
         assert (await h.table.request("close", "host"))["status"] == "closed"
-        await asyncio.sleep(0.2)
+        h.clock.advance(CLOSE_GRACE)
+        await h.task
         shown = a.of("seed_revealed")
         assert [m["seed"] for m in shown] == ([seed.seed.hex()] if reveal else [])
         assert h.table.store.seeds[seed.id]["revealed"] is reveal  # type: ignore[attr-defined]

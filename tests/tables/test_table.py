@@ -4,7 +4,6 @@ actions, leaving mid-hand, slow viewers and recovery from the store."""
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -17,76 +16,18 @@ from app.store.models import HandRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import action_from_json, setup_from_json
-from app.tables.seat import MISSED_BIG
+from app.tables.seat import MISSED_BIG, Seat
 from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
+from tests.tables.harness import FakeClock, Harness, Recorder, on, start
 from tests.tables.stores import MemoryTableStore, sql_store
-
-FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, deal_unwatched=True)
-
-
-class Harness:
-    def __init__(self, store: MemoryTableStore, table: Table, task: asyncio.Task[None]) -> None:
-        self.store, self.table, self.task = store, table, task
-
-    async def sit(self, pid: str, seat: int, buy_in: int = 100) -> dict[str, Any]:
-        return await self.table.request("sit", pid, seat=seat, buy_in=buy_in, name=pid)
-
-    async def act(self, action: str, **kw: Any) -> dict[str, Any]:
-        hand = self.table.hand
-        assert hand is not None and hand.state.actor is not None
-        pid = hand.players[hand.state.actor]
-        return await self.table.request(
-            "act", pid, hand=hand.id, counter=hand.counter, action=action, **kw
-        )
-
-    async def passive(self) -> None:
-        """Check or fold; show at showdown; vote no."""
-        hand = self.table.hand
-        assert hand is not None
-        legal = hand.state.legal_actions()
-        assert legal is not None
-        if legal.vote:
-            await self.act("run-twice", agree=False)
-        elif legal.show:
-            await self.act("show")
-        else:
-            await self.act("check" if legal.check else "fold")
-
-    async def settle(self) -> None:
-        for _ in range(20):
-            await asyncio.sleep(0)
-
-    def balance_ok(self) -> bool:
-        hand = self.table.hand
-        running = hand is not None and not hand.state.complete
-        total = 0
-        for s in self.table.seats:
-            if s is None:
-                continue
-            if running and hand is not None and s.player_id in hand.players:
-                continue
-            total += s.stack
-        if running and hand is not None:
-            total += sum(hand.state.stacks) + sum(hand.state.committed)
-        return self.store.balance(self.table.id) == total
-
-
-async def start(config: TableConfig, runtime: Runtime = FAST, store: MemoryTableStore | None = None,
-                table_id: str | None = None) -> Harness:  # fmt: skip
-    store = store or MemoryTableStore()
-    if table_id is None:
-        table_id = await store.create_table("host", config, "code")
-    table = Table(await store.load_table(table_id), store, runtime)
-    task = asyncio.create_task(table.run())
-    return Harness(store, table, task)
 
 
 @pytest.fixture
 async def h() -> AsyncIterator[Harness]:
     harness = await start(TableConfig(seats=4, decision_time=0))
     yield harness
-    harness.task.cancel()
+    await harness.stop()
 
 
 async def test_buy_in_limits_and_seats(h: Harness) -> None:
@@ -184,7 +125,7 @@ async def test_seat_requests_need_the_host() -> None:
     await h.table.request("refuse", "host", player_id="b")
     await h.table.request("approve", "host", player_id="a")
     assert h.table.seats[1] is not None and h.table.seats[2] is None
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_leaving_mid_hand_folds_when_reached_then_cashes_out(h: Harness) -> None:
@@ -223,7 +164,9 @@ async def test_clock_uses_time_bank_then_checks_or_folds() -> None:
     hand = h.table.hand
     assert hand is not None
     first = hand.state.actor
-    await asyncio.sleep(0.25)
+    await h.advance(0.05)  # the decision time runs out: the bank runs
+    assert not hand.state.complete and h.table.turn_deadline == h.clock.now() + 0.05
+    await h.advance(0.06)
     # Pre-flop the small blind faces a bet: folded by the clock after decision + bank.
     assert hand.state.complete and hand.state.folded[first or 0]
     seat = h.table.seat_of(hand.players[first or 0])
@@ -232,7 +175,7 @@ async def test_clock_uses_time_bank_then_checks_or_folds() -> None:
     assert seat is not None and seat.time_bank == 0.0
     stored = {s.player_id: s for s in h.store.tables[h.table.id].seats}
     assert stored[seat.player_id].time_bank == 0.0
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_away_player_is_sat_out_after_grace() -> None:
@@ -246,9 +189,11 @@ async def test_away_player_is_sat_out_after_grace() -> None:
     assert not h.table.seats[1].away  # type: ignore[union-attr]
     await h.table.request("detach", "a", viewer=viewer)
     assert h.table.seats[1].away  # type: ignore[union-attr]
-    await asyncio.sleep(0.15)
+    await h.advance(0.04)
+    assert not h.table.seats[1].sitting_out  # type: ignore[union-attr]
+    await h.advance(0.01)
     assert h.table.seats[1].sitting_out  # type: ignore[union-attr]
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_a_viewer_that_falls_behind_is_closed_without_blocking(h: Harness) -> None:
@@ -275,7 +220,7 @@ async def test_restart_from_store_continues_the_hand() -> None:
     hand = h.table.hand
     assert hand is not None
     fingerprint = hand.state.fingerprint()
-    h.task.cancel()
+    await h.stop()
     again = await start(TableConfig(), store=store, table_id=h.table.id)
     restored = again.table.hand
     assert restored is not None and restored.id == hand.id
@@ -287,7 +232,7 @@ async def test_restart_from_store_continues_the_hand() -> None:
     assert replay.fingerprint() == fingerprint
     await again.act("check")
     assert again.balance_ok()
-    again.task.cancel()
+    await again.stop()
 
 
 async def test_a_failed_write_is_not_applied(h: Harness) -> None:
@@ -326,22 +271,9 @@ async def test_a_hand_that_cannot_be_stored_is_not_dealt(caplog: pytest.LogCaptu
     assert h.table.hand is None  # not dealt: nothing was stored
     assert h.table.seats[1].waiting  # type: ignore[union-attr]
     assert all("[" not in r.getMessage() for r in caplog.records)  # no deck in the log
-    await asyncio.sleep(1.2)  # retried
+    await h.advance(1.0)  # retried
     assert h.table.hand is not None and h.table.hand.number == 1
-    h.task.cancel()
-
-
-class Recorder(Viewer):
-    def __init__(self, player_id: str | None = None, limit: int = 10**9) -> None:
-        super().__init__(player_id, limit=limit)
-        self.got: list[dict[str, Any]] = []
-
-    def send_many(self, messages: list[str]) -> None:
-        for message in messages:
-            self.send(message)
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        self.got.append(json.loads(message) if isinstance(message, str) else message)
+    await h.stop()
 
 
 async def test_a_hand_over_as_dealt_pays_the_seats_and_the_next_one_follows() -> None:
@@ -357,7 +289,7 @@ async def test_a_hand_over_as_dealt_is_stored_ended_in_sql(sqlite_url: str) -> N
     async with sql_store(sqlite_url) as store:
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=2, decision_time=0), "c")
-        table = Table(await store.load_table(table_id), store, FAST)
+        table = Table(await store.load_table(table_id), store, on(FakeClock()))
         task = asyncio.create_task(table.run())
         await instant_hand(table, host, a, lambda: True)
         hand = table.hand
@@ -383,7 +315,7 @@ async def instant_hand(table: Table, host: str, a: str, balance_ok: Any) -> None
     await table.request("sit", a, seat=1, buy_in=40, name="a")
     await table.request("adjust", host, seat=1, amount=-39)
     await table.request("resume", host)
-    await asyncio.sleep(0.1)
+    await table.quiet()
     assert 1 <= table.hand_number <= 2  # not dealing instant hands in a loop
     hand = table.hand
     assert hand is not None
@@ -415,12 +347,9 @@ async def test_a_reconnecting_client_catches_up_from_the_previous_hand_on() -> N
     await h.sit("host", 0)
     await h.sit("a", 1)
     for _ in range(3):
-        for _ in range(1000):  # the next deal: at once, or up to 10 s on a busy machine
-            hand = h.table.hand
-            if hand is not None and not hand.state.complete:
-                break
-            await asyncio.sleep(0.01)
+        await h.settle()  # the next deal
         await h.act("fold")
+    await h.settle()
     starts = [m["seq"] for m in everything.got if m["type"] == "hand_started"]
     assert len(starts) >= 3
     assert h.table.records[0][0] == starts[-2]  # kept: the previous hand on, no more
@@ -446,7 +375,7 @@ async def test_a_reconnecting_client_catches_up_from_the_previous_hand_on() -> N
     small = Recorder("a", limit=3)  # more to catch up than its outbox holds: a snapshot
     await h.table.request("attach", "a", viewer=small, stream=h.table.stream, since=since)
     assert small.got[0]["type"] == "snapshot"
-    h.task.cancel()
+    await h.stop()
 
 
 async def test_an_action_told_is_answered_in_the_outbox_after_its_events(h: Harness) -> None:
@@ -493,25 +422,29 @@ async def test_missed_blinds_are_owed_on_return_and_survive_a_restart() -> None:
     await h.sit("host", 0)
     await h.sit("a", 1)
     await h.sit("b", 2)
-    seat = h.table.seats[2]
-    assert seat is not None
-    await _play_passively_until(h, lambda: not seat.waiting)  # b has been dealt in
+
+    def seat() -> Seat:
+        s = h.table.seats[2]
+        assert s is not None
+        return s
+
+    await _play_passively_until(h, lambda: not seat().waiting)  # b has been dealt in
     assert (await h.table.request("sit_out", "b"))["status"] == "sitting_out"
     back = await h.table.request("sit_in", "b")
     assert back["status"] == "playing"  # no blind passed: no need to wait
     await h.table.request("sit_out", "b")
     recorder = Recorder()
     await h.table.request("attach", None, viewer=recorder)
-    await _play_passively_until(h, lambda: seat.missed_blinds == MISSED_BIG)
+    await _play_passively_until(h, lambda: seat().missed_blinds == MISSED_BIG)
     await h.settle()
     told = [m for m in recorder.got if m["type"] == "seat" and m["seat"] == 2]
     assert told[-1]["missed"] == ["big_blind"]  # the seat is told what it owes
     stored = {s.number: s for s in store.tables[h.table.id].seats}
     assert stored[2].missed_blinds == MISSED_BIG  # stored as it happened
-    h.task.cancel()
+    await h.stop()
     again = await start(TableConfig(), store=store, table_id=h.table.id)
-    seat = again.table.seats[2]
-    assert seat is not None and seat.missed_blinds == MISSED_BIG
+    h = again
+    assert seat().missed_blinds == MISSED_BIG
     assert (await again.table.request("sit_in", "b", post=True))["status"] == "posting"
     await _play_passively_until(
         again, lambda: 2 in (again.table.hand.seats if again.table.hand else ())
@@ -521,5 +454,5 @@ async def test_missed_blinds_are_owed_on_return_and_survive_a_restart() -> None:
     position = hand.seats.index(2)
     setup = hand.state.setup
     assert setup.per_player(setup.blinds, "")[position] == 2 or setup.posts[position] == 2
-    assert seat.missed_blinds == 0 and again.balance_ok()
-    again.task.cancel()
+    assert seat().missed_blinds == 0 and again.balance_ok()
+    await again.stop()

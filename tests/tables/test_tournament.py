@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -11,6 +10,7 @@ from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime, Table
+from tests.tables.harness import FakeClock
 from tests.tables.stores import MemoryTableStore
 
 TOURNAMENT = TableConfig(seats=4, decision_time=0, buy_in_min=MAX_CHIPS, buy_in_max=MAX_CHIPS,
@@ -19,7 +19,8 @@ TOURNAMENT = TableConfig(seats=4, decision_time=0, buy_in_min=MAX_CHIPS, buy_in_
 
 async def tournament_table() -> tuple[TableRegistry, Table, MemoryTableStore]:
     store = MemoryTableStore()
-    registry = TableRegistry(store, Runtime(between_hands=0, clock_enabled=False))
+    runtime = Runtime(between_hands=0, clock_enabled=False, clock=FakeClock())
+    registry = TableRegistry(store, runtime)
     table = await registry.create("host", TOURNAMENT)
     return registry, table, store
 
@@ -63,10 +64,10 @@ async def test_it_deals_only_when_the_director_calls_and_tells_it_each_hand() ->
     table.director = events.append
     await table.request("t_seat", None, player_id="a", name="A", seat=0, stack=500)
     await table.request("t_seat", None, player_id="b", name="B", seat=2, stack=300)
-    await asyncio.sleep(0.05)
+    await table.quiet()
     assert table.hand is None  # seated, not dealt: the director calls each deal
     await table.request("t_deal", None, small_blind=25, big_blind=50, ante=0, big_blind_ante=0)
-    await asyncio.sleep(0.02)
+    await table.quiet()
     hand = table.hand
     assert hand is not None and table.config.big_blind == 50
     with pytest.raises(TableError) as refused:
@@ -80,7 +81,7 @@ async def test_it_deals_only_when_the_director_calls_and_tells_it_each_hand() ->
             action = "muck" if legal.muck else "show"
         await table.request("act", hand.players[legal.player], hand=hand.id,
                             counter=hand.counter, action=action)  # fmt: skip
-    await asyncio.sleep(0.05)
+    await table.quiet()
     assert len(events) == 1 and table.hand is hand  # told, and no hand dealt by itself
     (event,) = events
     assert event["started"] == {"a": 500, "b": 300} or event["started"] == {"b": 300, "a": 500}

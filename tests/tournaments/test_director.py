@@ -169,7 +169,7 @@ async def test_pausing_stops_the_clock_and_the_deals() -> None:
     dealt = len(director.hands)
     await asyncio.sleep(0.2)
     assert director.elapsed() == frozen
-    assert len(director.hands) == dealt and not table._hand_running()
+    assert len(director.hands) == dealt and not table.hand_running()
     await director.request("resume", "host")
     for _ in range(200):  # dealing again (within 2 s)
         if len(director.hands) > dealt:

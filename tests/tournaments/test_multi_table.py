@@ -53,8 +53,12 @@ async def test_thirty_players_three_tables_to_the_end() -> None:
     registry = TableRegistry(store, runtime)
     settings = Settings(name="Thirty", schedule=SCHEDULE, starting_stack=STACK, seats=10,
                         payouts=(5_000, 3_000, 2_000), prize_pool=300, time_bank=0)  # fmt: skip
-    director = Director(settings, "host", registry, between_hands=0.0)
-    dealt = record_hands(director, registry)
+    # The tournament's clock is the hands played (a tenth of a second each: five hands a
+    # level), so the blinds rise with play, not with how busy the machine is.
+    dealt: dict[tuple[str, int], Dealt] = {}
+    director = Director(settings, "host", registry, between_hands=0.0,
+                        clock=lambda: 0.1 * len(dealt))  # fmt: skip
+    dealt = record_hands(director, registry, dealt)
     task = asyncio.create_task(director.run())
     for k in range(30):
         await director.request("register", f"p{k:02}", name=f"Bot {k}", bot=True)
@@ -121,9 +125,10 @@ class Dealt:
     occupants: dict[int, str]  # every seated player by seat, dealt in or waiting
 
 
-def record_hands(director: Director, registry: TableRegistry) -> dict[tuple[str, int], Dealt]:
-    """Each hand at its end, by (table, hand number), as the table dealt it."""
-    dealt: dict[tuple[str, int], Dealt] = {}
+def record_hands(
+    director: Director, registry: TableRegistry, dealt: dict[tuple[str, int], Dealt]
+) -> dict[tuple[str, int], Dealt]:
+    """Each hand at its end, by (table, hand number), as the table dealt it, into `dealt`."""
     tell = director.hand_ended
 
     def record(event: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from app.tables.button import plan_deal, seat_dealt
 from app.tables.command import Command
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.registry import TableRegistry
-from app.tables.seat import Seat
+from app.tables.seat import Seat, SeatState
 from app.tables.table import Runtime
 from app.tournaments.director import Director, FieldTable
 from app.tournaments.entry import Entry
@@ -114,11 +114,11 @@ def test_tournament_tables_play_a_dead_button() -> None:
     d = Director(SETTINGS, "host", StubRegistry())  # type: ignore[arg-type]
     config = d._table_config(LEVEL, 0).with_stakes(seats=5)
     assert config.dead_button and config.tournament
-    table = [Seat(n, f"p{n}", f"p{n}", 1000, waiting=False) for n in range(5)]
+    table = [Seat(n, f"p{n}", f"p{n}", 1000, SeatState.PLAYING) for n in range(5)]
     first = plan_deal(table, 4, config, 1)
     assert first is not None and first.blind_seats == (1, 2)
     for n in first.order:
-        seat_dealt(table[n])
+        table[n] = seat_dealt(table[n])
     seats = list[Seat | None](table)
     seats[2] = None  # the big blind busts
     deal = plan_deal(seats, first.button, config, 2, first.blind_seats)
