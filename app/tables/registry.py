@@ -3,10 +3,16 @@ references, and restarts a table whose actor failed, from durable state, without
 the others. A table that cannot be loaded (the database is down) is tried again with backoff
 until it can; `restoring` says which are waiting (`/readyz` reports them).
 
+A table runs in one actor, by construction: every start goes through `_load`, which returns
+the running table, or joins the load under way, and only otherwise launches one (`_start`
+is the one place an actor is made, and refuses a second).
+
 With several processes (`Ownership.shared`), a table runs where its lease is: a process takes
 a table only when its lease is free (bumping the table's fencing epoch before loading it),
 renews the leases of its tables, drops a table whose lease or epoch it lost, and sweeps for
-tables whose lease lapsed (their owner died), which it takes and continues."""
+tables whose lease was released (at once) or lapsed (their owner died: once seen absent at two
+sweeps in a row, so that an owner whose lease a Redis restart lost takes it back first),
+which it takes and continues."""
 
 from __future__ import annotations
 
@@ -21,7 +27,7 @@ from typing import Any
 from app.scale.lease import Ownership, SoleLeases
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.store import OwnershipLost, TableStore
+from app.tables.store import OwnershipLost, StoredTable, TableStore
 from app.tables.table import Reload, Runtime, Table
 from app.tables.viewer import CLOSE_RESTART
 
@@ -72,6 +78,8 @@ class TableRegistry:
         self.draining = False
         #: when the leases were last renewed (loop time): past `lease`, they may be others'
         self._renewed = 0.0
+        #: tables whose lease the last sweep found absent (taken if the next finds it so too)
+        self._vacant: set[str] = set()
         self.runtime = runtime or Runtime()
         self.deck_source = deck_source
         self.tables: dict[str, Table] = {}
@@ -180,7 +188,11 @@ class TableRegistry:
             raise TableError("unavailable", "the table is being restored; try again soon") from None
 
     async def _load(self, table_id: str) -> Table:
-        """Load a stored table once, however many ask for it at the same time."""
+        """The running table, else load it once, however many ask for it at the same time
+        (a find, a sweep, a restore, an adoption, a create)."""
+        running = self.tables.get(table_id)
+        if running is not None:
+            return running
         loading = self._loading.get(table_id)
         if loading is None:
             loading = asyncio.ensure_future(self._launch(table_id))
@@ -209,7 +221,7 @@ class TableRegistry:
             with contextlib.suppress(Exception):
                 await self.ownership.release(table_id)
             raise
-        return await self._launch(table_id)
+        return await self._load(table_id)
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -221,7 +233,7 @@ class TableRegistry:
 
     async def _launch(self, table_id: str) -> Table:
         """Take the table (its lease, then its epoch: the load sees every write the previous
-        owner made, and none it makes later is stored) and run it."""
+        owner made, and none it makes later is stored) and run it. Only `_load` calls it."""
         if self.draining:
             raise Elsewhere()
         if not await self.ownership.take(table_id):
@@ -251,6 +263,12 @@ class TableRegistry:
             raise
         finally:
             self.launching.discard(table_id)
+        return self._start(table_id, stored)
+
+    def _start(self, table_id: str, stored: StoredTable) -> Table:
+        """The one place a table's actor is made: never a second one beside a running one."""
+        if table_id in self.tables:
+            raise RuntimeError(f"table {table_id} runs already: a second actor is refused")
         table = Table(stored, self.store, self.runtime, self.deck_source)
         table.director = self.directors.get(table_id)  # a tournament's, after a restart too
         task = asyncio.create_task(table.run(), name=f"table-{table_id}")
@@ -266,7 +284,7 @@ class TableRegistry:
         if isinstance(error, OwnershipLost) and self.ownership.shared:
             log.warning("table %s: another process took it; dropped here", table_id)
             if self.tables.get(table_id) is table:
-                self._lose(table_id)
+                self.lost(table_id)
             return
         if error is None and table.closed:  # the host closed it: its records stay stored
             if self.tables.get(table_id) is table:
@@ -315,6 +333,25 @@ class TableRegistry:
         self.restoring.discard(table_id)
 
     # ------------------------------------------------------------------ ownership
+    def fresh(self) -> bool:
+        """Are this process's leases known to be its own (renewed within a lease)? A process
+        that was frozen past its lease applies nothing of its tables until it knows."""
+        if not self.ownership.shared:
+            return True
+        return asyncio.get_running_loop().time() - self._renewed <= self.lease
+
+    def lost(self, table_id: str) -> None:
+        """Another process took the table (its epoch, or its marker in the relay, says so):
+        stop it here, and release the lease if it is still this process's."""
+        self._lose(table_id)
+
+        async def release() -> None:
+            with contextlib.suppress(Exception):
+                await self.ownership.release(table_id)
+
+        if not self._closing:
+            self._in_background(release())
+
     def _lose(self, table_id: str) -> None:
         """Stop running a table another process owns now: its writes are refused from here
         on, its connections are told to reconnect (they resume where it runs now)."""
@@ -357,14 +394,19 @@ class TableRegistry:
                 self._lose(table_id)
 
     async def _sweep(self) -> None:
-        """Take the open tables nobody holds a lease on (their owner died or froze)."""
+        """Take the open tables nobody holds a lease on: released ones at once, absent ones
+        (their owner died or froze, or Redis lost them) once seen absent twice in a row."""
         if self.draining:
             return
         async with asyncio.timeout(self.runtime.store_timeout):
             open_ids = await self._own_kind(await self.store.open_tables())
         others = [t for t in open_ids if t not in self.tables and t not in self._loading]
-        for table_id, owner in (await self.ownership.owners(others)).items():
-            if owner is None and not self._closing:
+        holders = await self.ownership.holders(others)
+        vacant, self._vacant = self._vacant, {t for t, h in holders.items() if h is None}
+        for table_id, holder in holders.items():
+            if self._closing or self.draining:
+                return
+            if holder == "" or (holder is None and table_id in vacant):
                 try:
                     await self._load(table_id)
                 except TableError:
