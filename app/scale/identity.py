@@ -117,10 +117,15 @@ class Holder:
 
 
 # Take the name (absent, already this holder's, or the holder found ended: ARGV[3]);
-# returns '' when taken, else the holder's text.
+# returns '' when taken, else the holder's text. Its own claim is only extended (PEXPIRE
+# adds no data: it still runs when Redis is at its memory cap and refuses SETs).
 _CLAIM = """
 local held = redis.call('GET', KEYS[1])
-if (not held) or held == ARGV[1] or (ARGV[3] ~= '' and held == ARGV[3]) then
+if held == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return ''
+end
+if (not held) or (ARGV[3] ~= '' and held == ARGV[3]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return ''
 end

@@ -54,6 +54,15 @@ __all__ = ["Relay", "RemoteTable", "facts", "find_or_relay"]
 
 log = logging.getLogger("omaha.relay")
 
+# The mark of life: extended (which adds no data: it still runs at Redis's memory cap, where
+# a SET is refused), or made.
+_MARK = """
+if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then
+  redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+end
+return 1
+"""
+
 #: seconds a starting process tries to reach Redis to claim its name before it gives up
 CLAIM_SECONDS = 60.0
 REDIS_RESTARTED = "the relay restarted: reconnect"
@@ -119,6 +128,7 @@ class Relay(Gateway, Owner):
         self.placement: Placement | None = None
         self.on_tournament: Callable[[Any], Awaitable[dict[str, Any]]] | None = None
         self._run_id: str | None = None
+        self._mark = client.register_script(_MARK)
         self._owners_absent, self._gateways_absent = Absence(), Absence()
 
     async def start(self) -> None:
@@ -137,7 +147,9 @@ class Relay(Gateway, Owner):
                 self.quiet.warn("relay: Redis does not answer yet (%s)", type(error).__name__)
                 await asyncio.sleep(1.0)
         if predecessor is not None:  # it ended (a restart): nobody waits for its lease
-            log.warning("this process restarted: %s is gone", predecessor)
+            released = await self.leases.release_held_by(predecessor)
+            log.warning("this process restarted: %s is gone (%d leases released)",
+                        predecessor, released)  # fmt: skip
             await self._declare_gone(predecessor)
         self._out_cursor = await self._add(self.keys.out(self.name), Hello(), OUT_MAX)
         self._run_id = await self._redis_run_id()
@@ -189,7 +201,7 @@ class Relay(Gateway, Owner):
         now = await cast(Awaitable[tuple[int, int]], self.client.time())
         ms = now[0] * 1000 + now[1] // 1000
         async with self.client.pipeline(transaction=False) as pipe:
-            pipe.set(self.keys.alive(self.name), "1", px=self.leases.ms)
+            await self._mark(keys=[self.keys.alive(self.name)], args=[self.leases.ms], client=pipe)
             pipe.zadd(self.keys.processes, {self.name: ms + self.leases.ms})
             if self.placement is not None:
                 pipe.hset(self.keys.load, self.name, str(self.placement.load()))

@@ -9,10 +9,8 @@ is the one place an actor is made, and refuses a second).
 
 With several processes (`Ownership.shared`), a table runs where its lease is: a process takes
 a table only when its lease is free (bumping the table's fencing epoch before loading it),
-renews the leases of its tables, drops a table whose lease or epoch it lost, and sweeps for
-tables whose lease was released (at once) or lapsed (their owner died: once seen absent at two
-sweeps in a row, so that an owner whose lease a Redis restart lost takes it back first),
-which it takes and continues."""
+and drops a table whose lease or epoch it lost; its `LeaseKeeper` renews the leases and sweeps
+for tables nobody holds (app/tables/leasing.py)."""
 
 from __future__ import annotations
 
@@ -27,6 +25,7 @@ from typing import Any
 from app.scale.lease import Ownership, SoleLeases
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
+from app.tables.leasing import LeaseKeeper
 from app.tables.store import OwnershipLost, StoredTable, TableStore
 from app.tables.table import Reload, Runtime, Table
 from app.tables.viewer import CLOSE_RESTART
@@ -76,10 +75,8 @@ class TableRegistry:
         self.launching: set[str] = set()
         #: stopping (`drain`): no table is taken any more
         self.draining = False
-        #: when the leases were last renewed (loop time): past `lease`, they may be others'
-        self._renewed = 0.0
-        #: tables whose lease the last sweep found absent (taken if the next finds it so too)
-        self._vacant: set[str] = set()
+        #: shared: renews the leases, sweeps for tables nobody holds (app/tables/leasing.py)
+        self.keeper = LeaseKeeper(self)
         self.runtime = runtime or Runtime()
         self.deck_source = deck_source
         self.tables: dict[str, Table] = {}
@@ -105,8 +102,7 @@ class TableRegistry:
         (`find`) is restored at once. Those with a hand in progress continue it. While the
         database is down, the list and each table are tried again with backoff."""
         if self.ownership.shared:
-            self._renewed = asyncio.get_running_loop().time()
-            self._keeper = asyncio.get_running_loop().create_task(self._keep())
+            self._keeper = asyncio.get_running_loop().create_task(self.keeper.run())
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
                 table_ids = await self._own_kind(await self.store.open_tables())
@@ -179,6 +175,10 @@ class TableRegistry:
             self.get(table_id)  # raises: unavailable while restoring, else no such table
         if table_id in self.restoring:
             raise TableError("unavailable", "the table is being restored; try again soon")
+        if self.ownership.shared and table_id not in self._loading:
+            holder = (await self.ownership.holders([table_id])).get(table_id)
+            if holder is None and not self.keeper.vacant(table_id, holder):
+                raise TableError("unavailable", "the table is changing hands; try again soon")
         try:
             return await self._load(table_id)
         except TableError:
@@ -334,11 +334,8 @@ class TableRegistry:
 
     # ------------------------------------------------------------------ ownership
     def fresh(self) -> bool:
-        """Are this process's leases known to be its own (renewed within a lease)? A process
-        that was frozen past its lease applies nothing of its tables until it knows."""
-        if not self.ownership.shared:
-            return True
-        return asyncio.get_running_loop().time() - self._renewed <= self.lease
+        """Are this process's leases known to be its own (`LeaseKeeper.fresh`)?"""
+        return self.keeper.fresh()
 
     def lost(self, table_id: str) -> None:
         """Another process took the table (its epoch, or its marker in the relay, says so):
@@ -363,55 +360,6 @@ class TableRegistry:
         if table is not None:
             table.shutdown(CLOSE_RESTART, MOVED)
         self._stored.discard(table_id)
-
-    async def _keep(self) -> None:
-        """Every `renew` seconds: renew this process's leases, then take the tables whose
-        lease lapsed."""
-        while not self._closing:
-            await asyncio.sleep(self.renew)
-            try:
-                await self._renew_leases()
-                await self._sweep()
-            except Exception as error:  # Redis or the database is down: the next round
-                log.warning("lease keeping failed (%s)", type(error).__name__)
-
-    async def _renew_leases(self) -> None:
-        loop = asyncio.get_running_loop()
-        owned = list(self.tables)
-        try:
-            kept = await self.ownership.renew(owned)
-        except Exception:
-            if loop.time() - self._renewed > self.lease:  # lapsed: others may run them now
-                log.error("leases not renewed for %.1f s: dropping %d tables",
-                          loop.time() - self._renewed, len(self.tables))  # fmt: skip
-                for table_id in list(self.tables):
-                    self._lose(table_id)
-            raise
-        self._renewed = loop.time()
-        for table_id in owned:
-            if table_id not in kept and table_id in self.tables:
-                log.warning("table %s: its lease is another process's; dropped here", table_id)
-                self._lose(table_id)
-
-    async def _sweep(self) -> None:
-        """Take the open tables nobody holds a lease on: released ones at once, absent ones
-        (their owner died or froze, or Redis lost them) once seen absent twice in a row."""
-        if self.draining:
-            return
-        async with asyncio.timeout(self.runtime.store_timeout):
-            open_ids = await self._own_kind(await self.store.open_tables())
-        others = [t for t in open_ids if t not in self.tables and t not in self._loading]
-        holders = await self.ownership.holders(others)
-        vacant, self._vacant = self._vacant, {t for t, h in holders.items() if h is None}
-        for table_id, holder in holders.items():
-            if self._closing or self.draining:
-                return
-            if holder == "" or (holder is None and table_id in vacant):
-                try:
-                    await self._load(table_id)
-                except TableError:
-                    continue
-                log.info("table %s: its lease lapsed; taken by this process", table_id)
 
     async def adopt(self, table_id: str) -> Table:
         """Take a table of a tournament whose director this process runs (or is taking)."""

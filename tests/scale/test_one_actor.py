@@ -4,8 +4,9 @@ leases whose answers the test holds back, so each interleaving is chosen, not ho
 - a sweep whose look at the leases was answered before a WebSocket's `find` loaded the table
   (after a Redis restart every lease lapses at once) does not launch it a second time;
 - concurrent finds share one load; a second actor beside a running one is refused;
-- a lease seen absent once is not taken (its owner may be taking it back after a Redis
-  restart), absent twice it is; a released one is taken at once."""
+- a lease just found absent is not taken (its owner may be taking it back after a Redis
+  restart), by a sweep or a find; absent for a renewal interval it is; a released one is
+  taken at once."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from contextlib import asynccontextmanager
 import pytest
 
 from app.tables.config import TableConfig
+from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.store import MemoryTableStore
 from app.tables.table import Table
@@ -23,16 +25,17 @@ from tests.tables.test_table import FAST
 
 
 class HeldLeases:
-    """Shared leases in memory: `holders` answers what it saw when asked, but only once the
-    test lets it (`gate`), as Redis's answer can arrive after the world moved on."""
+    """Shared leases in memory. With `hold` set, the next look at the holders answers what it
+    saw when asked, but only once the test lets it (`gate`), as Redis's answer can arrive
+    after the world moved on."""
 
     shared = True
     name = "me@1"
 
     def __init__(self) -> None:
         self.held: dict[str, str] = {}
+        self.hold = False
         self.gate = asyncio.Event()
-        self.gate.set()
         self.asked = asyncio.Event()
 
     async def take(self, table_id: str) -> bool:
@@ -53,9 +56,11 @@ class HeldLeases:
 
     async def holders(self, table_ids: list[str]) -> dict[str, str | None]:
         seen = {t: self.held.get(t) for t in table_ids}
-        self.asked.set()
-        async with asyncio.timeout(5):  # never a hang: the test fails instead
-            await self.gate.wait()
+        if self.hold:
+            self.hold = False
+            self.asked.set()
+            async with asyncio.timeout(5):  # never a hang: the test fails instead
+                await self.gate.wait()
         return seen
 
     async def close(self) -> None:
@@ -90,9 +95,10 @@ async def registry() -> AsyncIterator[tuple[TableRegistry, HeldLeases, CountingS
 
 async def test_a_sweep_answered_before_a_find_loaded_the_table_does_not_launch_it_again() -> None:
     async with registry() as (tables, leases, store, table_id):
-        tables._vacant = {table_id}  # absent at the last sweep: the owner died (or Redis)
-        leases.gate.clear()
-        sweep = asyncio.create_task(tables._sweep())
+        # absent for a while already: its owner died (or Redis restarted and nobody took it)
+        tables.keeper.absent[table_id] = asyncio.get_running_loop().time() - tables.renew
+        leases.hold = True
+        sweep = asyncio.create_task(tables.keeper.sweep())
         async with asyncio.timeout(5):
             await leases.asked.wait()  # the sweep saw the lease absent; its answer is coming
         found = await tables.find(table_id)  # a WebSocket's find loads the table meanwhile
@@ -103,7 +109,8 @@ async def test_a_sweep_answered_before_a_find_loaded_the_table_does_not_launch_i
 
 
 async def test_concurrent_finds_share_one_load_and_a_second_actor_is_refused() -> None:
-    async with registry() as (tables, _, store, table_id):
+    async with registry() as (tables, leases, store, table_id):
+        leases.held[table_id] = ""  # released by the process that ran it
         first, second = await asyncio.gather(tables.find(table_id), tables.find(table_id))
         assert first is second and store.loads == 1
         assert await tables.adopt(table_id) is first  # a director's adoption too
@@ -112,13 +119,16 @@ async def test_concurrent_finds_share_one_load_and_a_second_actor_is_refused() -
         assert tables.tables[table_id] is first
 
 
-async def test_an_absent_lease_is_taken_at_the_second_sweep_a_released_one_at_once() -> None:
+async def test_an_absent_lease_is_taken_once_absent_a_renewal_a_released_one_at_once() -> None:
     async with registry() as (tables, leases, _, table_id):
-        await tables._sweep()
-        assert table_id not in tables.tables  # absent once: its owner may take it back
-        await tables._sweep()
+        await tables.keeper.sweep()
+        assert table_id not in tables.tables  # just found absent: its owner may take it back
+        with pytest.raises(TableError):  # nor does a WebSocket's find take it yet
+            await tables.find(table_id)
+        tables.keeper.absent[table_id] -= tables.renew  # a renewal interval later
+        await tables.keeper.sweep()
         assert isinstance(tables.tables.get(table_id), Table)
         await tables.store.create_table("host", TableConfig(seats=2), "code2", "t2")
         leases.held["t2"] = ""  # released by a process handing it over
-        await tables._sweep()
+        await tables.keeper.sweep()
         assert isinstance(tables.tables.get("t2"), Table)

@@ -1,0 +1,103 @@
+"""A registry's leases, with several processes (`Ownership.shared`): renewed every `renew`
+seconds (a table whose lease is another's now is dropped; all of them once they could not be
+renewed for a lease), and swept for open tables nobody holds: a released lease is taken at
+once, an absent one (its owner died or froze, or a Redis restart lost it) once it has been
+absent for a renewal interval, so that an owner whose lease Redis lost takes it back first."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from app.tables.errors import TableError
+
+if TYPE_CHECKING:
+    from app.tables.registry import TableRegistry
+
+log = logging.getLogger("omaha.tables")
+
+#: absent leases remembered at most (a sweep's look at every open table): then the old go
+ABSENT_KEPT = 10_000
+
+
+class LeaseKeeper:
+    def __init__(self, registry: TableRegistry) -> None:
+        self.registry = registry
+        #: when the leases were last renewed (loop time): past the lease, they may be others'
+        self.renewed: float | None = None
+        #: tables whose lease was found absent, and since when (loop time)
+        self.absent: dict[str, float] = {}
+
+    def fresh(self) -> bool:
+        """Are this process's leases known to be its own (renewed within a lease)? A process
+        that was frozen past its lease applies nothing of its tables until it knows."""
+        registry = self.registry
+        if not registry.ownership.shared or self.renewed is None:
+            return True
+        return asyncio.get_running_loop().time() - self.renewed <= registry.lease
+
+    def vacant(self, table_id: str, holder: str | None) -> bool:
+        """May this process take a table whose lease holder is `holder`? Released (''): at
+        once; absent (None): once it has been absent for a renewal interval."""
+        if holder == "":
+            return True
+        if holder is not None:
+            self.absent.pop(table_id, None)
+            return False
+        now = asyncio.get_running_loop().time()
+        if len(self.absent) > ABSENT_KEPT:
+            lease = self.registry.lease
+            self.absent = {t: at for t, at in self.absent.items() if now - at < lease}
+        return now - self.absent.setdefault(table_id, now) >= self.registry.renew
+
+    async def run(self) -> None:
+        """Every `renew` seconds: renew this process's leases, then take the tables nobody
+        holds."""
+        registry = self.registry
+        self.renewed = asyncio.get_running_loop().time()
+        while not registry._closing:
+            await asyncio.sleep(registry.renew)
+            try:
+                await self.renew()
+                await self.sweep()
+            except Exception as error:  # Redis or the database is down: the next round
+                log.warning("lease keeping failed (%s)", type(error).__name__)
+
+    async def renew(self) -> None:
+        registry, loop = self.registry, asyncio.get_running_loop()
+        owned = list(registry.tables)
+        try:
+            kept = await registry.ownership.renew(owned)
+        except Exception:
+            late = loop.time() - (self.renewed or 0.0)
+            if late > registry.lease:  # lapsed: others may run them now
+                log.error("leases not renewed for %.1f s: dropping %d tables",
+                          late, len(registry.tables))  # fmt: skip
+                for table_id in list(registry.tables):
+                    registry._lose(table_id)
+            raise
+        self.renewed = loop.time()
+        for table_id in owned:
+            if table_id not in kept and table_id in registry.tables:
+                log.warning("table %s: its lease is another process's; dropped here", table_id)
+                registry._lose(table_id)
+
+    async def sweep(self) -> None:
+        """Take the open tables nobody holds a lease on (`vacant`)."""
+        registry = self.registry
+        if registry.draining:
+            return
+        async with asyncio.timeout(registry.runtime.store_timeout):
+            open_ids = await registry._own_kind(await registry.store.open_tables())
+        others = [t for t in open_ids if t not in registry.tables and t not in registry._loading]
+        holders = await registry.ownership.holders(others)
+        for table_id, holder in holders.items():
+            if registry._closing or registry.draining:
+                return
+            if self.vacant(table_id, holder):
+                try:
+                    await registry._load(table_id)
+                except TableError:
+                    continue
+                log.info("table %s: nobody held its lease; taken by this process", table_id)
