@@ -1,8 +1,14 @@
 """A registry's leases, with several processes (`Ownership.shared`): renewed every `renew`
-seconds (a table whose lease is another's now is dropped; all of them once they could not be
-renewed for a lease), and swept for open tables nobody holds: a released lease is taken at
-once, an absent one (its owner died or froze, or a Redis restart lost it) once it has been
-absent for a renewal interval, so that an owner whose lease Redis lost takes it back first."""
+seconds (a table whose lease is another's now is dropped), and swept for open tables nobody
+holds: a released lease is taken at once, an absent one (its owner died or froze, or a Redis
+restart lost it) once it has been absent for a renewal interval, so that an owner whose lease
+Redis lost takes it back first.
+
+While Redis does not answer, the tables keep running: another process that took one meanwhile
+bumped its fencing epoch, so this one's next write of it is refused and it drops the table
+(`OwnershipLost`), and its relay applies nothing from Redis until a renewal succeeds again
+(`fresh`). Dropping every table once the leases could not be renewed for a lease made a
+Redis freeze of a few seconds reload every table of every process."""
 
 from __future__ import annotations
 
@@ -56,7 +62,7 @@ class LeaseKeeper:
         holds."""
         registry = self.registry
         self.renewed = asyncio.get_running_loop().time()
-        while not registry._closing:
+        while not registry.closing:
             await asyncio.sleep(registry.renew)
             try:
                 await self.renew()
@@ -67,21 +73,12 @@ class LeaseKeeper:
     async def renew(self) -> None:
         registry, loop = self.registry, asyncio.get_running_loop()
         owned = list(registry.tables)
-        try:
-            kept = await registry.ownership.renew(owned)
-        except Exception:
-            late = loop.time() - (self.renewed or 0.0)
-            if late > registry.lease:  # lapsed: others may run them now
-                log.error("leases not renewed for %.1f s: dropping %d tables",
-                          late, len(registry.tables))  # fmt: skip
-                for table_id in list(registry.tables):
-                    registry._lose(table_id)
-            raise
+        kept = await registry.ownership.renew(owned)
         self.renewed = loop.time()
         for table_id in owned:
             if table_id not in kept and table_id in registry.tables:
                 log.warning("table %s: its lease is another process's; dropped here", table_id)
-                registry._lose(table_id)
+                registry.drop(table_id)
 
     async def sweep(self) -> None:
         """Take the open tables nobody holds a lease on (`vacant`)."""
@@ -89,15 +86,15 @@ class LeaseKeeper:
         if registry.draining:
             return
         async with asyncio.timeout(registry.runtime.store_timeout):
-            open_ids = await registry._own_kind(await registry.store.open_tables())
-        others = [t for t in open_ids if t not in registry.tables and t not in registry._loading]
+            open_ids = await registry.own_kind(await registry.store.open_tables())
+        others = [t for t in open_ids if t not in registry.tables and t not in registry.loading]
         holders = await registry.ownership.holders(others)
         for table_id, holder in holders.items():
-            if registry._closing or registry.draining:
+            if registry.closing or registry.draining:
                 return
             if self.vacant(table_id, holder):
                 try:
-                    await registry._load(table_id)
+                    await registry.load(table_id)
                 except TableError:
                     continue
                 log.info("table %s: nobody held its lease; taken by this process", table_id)

@@ -3,7 +3,7 @@ references, and restarts a table whose actor failed, from durable state, without
 the others. A table that cannot be loaded (the database is down) is tried again with backoff
 until it can; `restoring` says which are waiting (`/readyz` reports them).
 
-A table runs in one actor, by construction: every start goes through `_load`, which returns
+A table runs in one actor, by construction: every start goes through `load`, which returns
 the running table, or joins the load under way, and only otherwise launches one (`_start`
 is the one place an actor is made, and refuses a second).
 
@@ -88,10 +88,10 @@ class TableRegistry:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._restarts: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self._closing = False
+        self.closing = False
         #: stored open tables not running yet (restored lazily), and the loads under way
         self._stored: set[str] = set()
-        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self.loading: dict[str, asyncio.Future[Table]] = {}
         #: tables waiting to be loaded (the database did not answer); "*" while the list of
         #: tables itself could not be read
         self.restoring: set[str] = set()
@@ -105,7 +105,7 @@ class TableRegistry:
             self._keeper = asyncio.get_running_loop().create_task(self.keeper.run())
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
-                table_ids = await self._own_kind(await self.store.open_tables())
+                table_ids = await self.own_kind(await self.store.open_tables())
         except Exception as error:
             log.error("cannot list the stored tables (%s: is the database up and migrated?); "
                       "trying again", type(error).__name__)  # fmt: skip
@@ -114,7 +114,7 @@ class TableRegistry:
             return
         self._begin(table_ids)
 
-    async def _own_kind(self, table_ids: list[str]) -> list[str]:
+    async def own_kind(self, table_ids: list[str]) -> list[str]:
         """Shared, the tables a process takes by itself: not the tournaments' (their director
         takes them, `adopt`)."""
         if not self.ownership.shared:
@@ -128,12 +128,12 @@ class TableRegistry:
 
     async def _start_later(self) -> None:
         delay = BACKOFF[0]
-        while not self._closing:
+        while not self.closing:
             await asyncio.sleep(delay)
             delay = min(BACKOFF[1], delay * 2)
             try:
                 async with asyncio.timeout(self.runtime.store_timeout):
-                    table_ids = await self._own_kind(await self.store.open_tables())
+                    table_ids = await self.own_kind(await self.store.open_tables())
             except Exception:
                 continue
             self.restoring.discard("*")
@@ -144,7 +144,7 @@ class TableRegistry:
         for table_id in table_ids:
             if table_id in self._stored and table_id not in self.restoring:
                 try:
-                    await self._load(table_id)
+                    await self.load(table_id)
                 except TableError:  # another process owns it (or it closed meanwhile)
                     self._stored.discard(table_id)
                 except Exception as error:
@@ -152,7 +152,7 @@ class TableRegistry:
 
     def _retry(self, table_id: str, error: BaseException) -> None:
         """A load failed (the database is down): try again in the background until it loads."""
-        if table_id in self.restoring or self._closing:
+        if table_id in self.restoring or self.closing:
             return
         log.error("table %s cannot be loaded now (%s); trying again",
                   table_id, type(error).__name__)  # fmt: skip
@@ -175,31 +175,31 @@ class TableRegistry:
             self.get(table_id)  # raises: unavailable while restoring, else no such table
         if table_id in self.restoring:
             raise TableError("unavailable", "the table is being restored; try again soon")
-        if self.ownership.shared and table_id not in self._loading:
+        if self.ownership.shared and table_id not in self.loading:
             holder = (await self.ownership.holders([table_id])).get(table_id)
             if holder is None and not self.keeper.vacant(table_id, holder):
                 raise TableError("unavailable", "the table is changing hands; try again soon")
         try:
-            return await self._load(table_id)
+            return await self.load(table_id)
         except TableError:
             raise
         except Exception as error:
             self._retry(table_id, error)
             raise TableError("unavailable", "the table is being restored; try again soon") from None
 
-    async def _load(self, table_id: str) -> Table:
+    async def load(self, table_id: str) -> Table:
         """The running table, else load it once, however many ask for it at the same time
         (a find, a sweep, a restore, an adoption, a create)."""
         running = self.tables.get(table_id)
         if running is not None:
             return running
-        loading = self._loading.get(table_id)
+        loading = self.loading.get(table_id)
         if loading is None:
             loading = asyncio.ensure_future(self._launch(table_id))
-            self._loading[table_id] = loading
+            self.loading[table_id] = loading
 
             def loaded(done: asyncio.Future[Table]) -> None:
-                self._loading.pop(table_id, None)
+                self.loading.pop(table_id, None)
                 if not done.cancelled() and done.exception() is None:
                     self._stored.discard(table_id)
                     self.restoring.discard(table_id)
@@ -221,7 +221,7 @@ class TableRegistry:
             with contextlib.suppress(Exception):
                 await self.ownership.release(table_id)
             raise
-        return await self._load(table_id)
+        return await self.load(table_id)
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -233,7 +233,7 @@ class TableRegistry:
 
     async def _launch(self, table_id: str) -> Table:
         """Take the table (its lease, then its epoch: the load sees every write the previous
-        owner made, and none it makes later is stored) and run it. Only `_load` calls it."""
+        owner made, and none it makes later is stored) and run it. Only `load` calls it."""
         if self.draining:
             raise Elsewhere()
         if not await self.ownership.take(table_id):
@@ -278,7 +278,7 @@ class TableRegistry:
         return table
 
     def _finished(self, table_id: str, table: Table, task: asyncio.Task[None]) -> None:
-        if self._closing or task.cancelled():
+        if self.closing or task.cancelled():
             return
         error = task.exception()
         if isinstance(error, OwnershipLost) and self.ownership.shared:
@@ -315,13 +315,13 @@ class TableRegistry:
 
     async def _restore(self, table_id: str, delay: float = BACKOFF[0]) -> None:
         """Load the table until it loads: while the database is down, with backoff."""
-        while not self._closing:
+        while not self.closing:
             await asyncio.sleep(delay)
             delay = min(BACKOFF[1], max(BACKOFF[0], delay * 2))
             if table_id in self.tables:
                 break
             try:
-                await self._load(table_id)
+                await self.load(table_id)
             except TableError:  # another process owns it now (or it closed)
                 self._stored.discard(table_id)
                 break
@@ -340,16 +340,16 @@ class TableRegistry:
     def lost(self, table_id: str) -> None:
         """Another process took the table (its epoch, or its marker in the relay, says so):
         stop it here, and release the lease if it is still this process's."""
-        self._lose(table_id)
+        self.drop(table_id)
 
         async def release() -> None:
             with contextlib.suppress(Exception):
                 await self.ownership.release(table_id)
 
-        if not self._closing:
+        if not self.closing:
             self._in_background(release())
 
-    def _lose(self, table_id: str) -> None:
+    def drop(self, table_id: str) -> None:
         """Stop running a table another process owns now: its writes are refused from here
         on, its connections are told to reconnect (they resume where it runs now)."""
         self.store.drop_table(table_id)
@@ -365,7 +365,7 @@ class TableRegistry:
         """Take a table of a tournament whose director this process runs (or is taking)."""
         self.adoptable.add(table_id)
         table = self.tables.get(table_id)
-        return table if table is not None else await self._load(table_id)
+        return table if table is not None else await self.load(table_id)
 
     async def hand_back(self, table_id: str) -> None:
         """Stop running a tournament's table and release it (its director went elsewhere)."""
@@ -402,7 +402,7 @@ class TableRegistry:
 
     async def _hand_over(self, table_id: str) -> None:
         task = self.tasks.get(table_id)
-        self._lose(table_id)
+        self.drop(table_id)
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
         with contextlib.suppress(Exception):
@@ -410,17 +410,17 @@ class TableRegistry:
         log.info("table %s handed over between hands", table_id)
 
     async def close(self) -> None:
-        self._closing = True
+        self.closing = True
         if self._keeper is not None:
             self._keeper.cancel()
             await asyncio.gather(self._keeper, return_exceptions=True)
         for waiting in self._background:  # restores sleeping between tries
             waiting.cancel()
         # The loads under way end first (each within the store's timeout), and their tables
-        # stop below with the others. `_load` shields a load from whoever awaits it: the
+        # stop below with the others. `load` shields a load from whoever awaits it: the
         # restores cancelled above left it running, and it started its table after this
         # close, writing on after the engine was disposed.
-        await asyncio.gather(*self._loading.values(), return_exceptions=True)
+        await asyncio.gather(*self.loading.values(), return_exceptions=True)
         for table_id, task in list(self.tasks.items()):
             task.cancel()
             self.tables[table_id].shutdown()

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import redis
 from sqlalchemy import func, select
 
 from app.store.db import create_engine, session_factory
@@ -58,6 +59,15 @@ class RedisServer:
     def signal(self, sig: signal.Signals) -> None:
         assert self.process is not None
         os.kill(self.process.pid, sig)
+
+
+def lease_of(redis_url: str, table_id: str) -> str | None:
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        value = client.get(f"omaha:table:{table_id}:owner")
+        return None if value is None else str(value)
+    finally:
+        client.close()
 
 
 def stop_postgres(server: PostgresServer, mode: str) -> None:
@@ -106,6 +116,8 @@ class Nemesis:
     renew: float
     faults: list[Fault] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: what is known of a table that did not come back (its players, its lease)
+    describe: Callable[[str], str] = lambda table_id: ""
 
     async def warm_up(self) -> None:
         """Every table has stored an action (the players are at it)."""
@@ -209,7 +221,10 @@ class Nemesis:
             if not waiting:
                 return
             if loop.time() > deadline:
-                self.problems.append(f"{fault.kind}: tables {sorted(waiting)} never came back")
+                for table_id in sorted(waiting):
+                    holder = await asyncio.to_thread(lease_of, self.redis.url, table_id)
+                    self.problems.append(f"{fault.kind}: table {table_id} (lease {holder}) never "
+                                         f"came back: {self.describe(table_id)}")  # fmt: skip
                 return
             await asyncio.sleep(0.2)
 

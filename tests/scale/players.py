@@ -22,6 +22,7 @@ import json
 import random
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,12 +51,18 @@ class Send:
     status: str | None = None  # an `ok`'s status (a top-up: "done", or "after_hand")
 
 
+#: seconds without a message before a ping, and without its pong before a reconnect (a real
+#: client's way to leave a socket to a frozen server)
+QUIET, DEAD = 3.0, 3.0
+
+
 @dataclass
 class Player:
     name: str
     seat: int
     code: str
-    bases: list[str]  # where it connects, in turn (the first is its own process)
+    route: list[str]  # the processes it connects to, in turn (the first is its own)
+    where: Callable[[str], str]  # a process's base URL now (a restart listens elsewhere)
     rng: random.Random
     token: str = ""
     player_id: str = ""
@@ -77,7 +84,7 @@ class Player:
     _turn: tuple[str, int, dict[str, Any]] | None = None
 
     async def join(self) -> None:
-        async with httpx.AsyncClient(base_url=self.bases[0], timeout=30) as http:
+        async with httpx.AsyncClient(base_url=self.where(self.route[0]), timeout=30) as http:
             r = await http.post("/api/session", json={"name": self.name})
             r.raise_for_status()
             self.player_id, self.token = r.json()["player_id"], r.cookies["omaha_session"]
@@ -91,7 +98,7 @@ class Player:
 
     async def sit(self, buy_in: int) -> None:
         """Connect and take the seat (before any fault)."""
-        await self._connect(self.bases[0])
+        await self._connect(self.where(self.route[0]))
         ref = await self.send("sit", seat=self.seat, buy_in=buy_in)
         while self.sends[ref].answer is None:
             self._on(json.loads(await self.ws.recv()))
@@ -114,7 +121,7 @@ class Player:
         attempt = 0
         while not stop.is_set():
             if self.ws is None:
-                base = self.bases[attempt % len(self.bases)]
+                base = self.where(self.route[attempt % len(self.route)])
                 attempt += 1
                 try:
                     await self._connect(base)
@@ -127,13 +134,22 @@ class Player:
             await asyncio.sleep(0.1 + 0.2 * self.rng.random())
 
     async def _read(self, stop: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        heard, pinged = loop.time(), None
         while not stop.is_set():
             try:
                 async with asyncio.timeout(0.5):
                     raw = await self.ws.recv()
             except TimeoutError:
+                now = loop.time()
+                if pinged is not None and now - pinged > DEAD:
+                    break  # a frozen server: reconnect elsewhere
+                if pinged is None and now - heard > QUIET:
+                    pinged = now
+                    await self.ws.send(json.dumps({"type": "ping"}))
                 await self._resend_refused()
                 continue
+            heard, pinged = loop.time(), None
             data = json.loads(raw)
             for message in data if isinstance(data, list) else [data]:
                 self._on(message)
@@ -202,6 +218,17 @@ class Player:
         would not come: the table is as it was)."""
         if self._turn is not None and (self._turn[0], self._turn[1]) not in self._pending:
             await self._act()
+
+
+def describe(players: list[Player]) -> str:
+    """Where each of these players stands (for a table that did not come back)."""
+    lines = []
+    for p in players:
+        last = [(x.kind, x.key and x.key[1], x.answer) for x in list(p.sends.values())[-3:]]
+        lines.append(f"{p.name}: connection {p.connections} {'open' if p.ws else 'closed'}, "
+                     f"seq {p.seq}, turn {p._turn and p._turn[:2]}, pending {p._pending}, "
+                     f"last sends {last}")  # fmt: skip
+    return "; ".join(lines)
 
 
 def _explained(sends: list[Send]) -> bool:

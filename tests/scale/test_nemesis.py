@@ -30,7 +30,7 @@ import pytest
 from tests.api.live import migrate
 from tests.scale.cluster import Cluster
 from tests.scale.nemesis import KINDS, Nemesis, RedisServer
-from tests.scale.players import Player, check
+from tests.scale.players import Player, check, describe
 from tests.servers import postgres_cluster
 
 SECRET = "n" * 40
@@ -75,16 +75,20 @@ async def run(
 async def seat(
     cluster: Cluster, names: list[str], tables: int, seats: int, rng: random.Random
 ) -> tuple[list[Player], dict[str, str]]:
-    """Each table's players, player i of table t on process (t + i) mod n (its first base;
-    the others in turn when it is down): most of them relayed."""
-    bases = [cluster.servers[n].base for n in names]
+    """Each table's players, player i of table t on process (t + i) mod n (the others in
+    turn when it is down): most of them relayed."""
+
+    def where(name: str) -> str:
+        return cluster.servers[name].base
+
+    def route(first: int) -> list[str]:
+        return [names[(first + k) % len(names)] for k in range(len(names))]
+
     players: list[Player] = []
     codes: dict[str, str] = {}
     for t in range(tables):
-        host_base = bases[t % len(bases)]
-        async with httpx.AsyncClient(base_url=host_base, timeout=30) as http:
-            host = Player(f"t{t}p0", 0, "", [], random.Random(rng.random()))
-            host.bases = [bases[(t + k) % len(bases)] for k in range(len(bases))]
+        async with httpx.AsyncClient(base_url=where(names[t % len(names)]), timeout=30) as http:
+            host = Player(f"t{t}p0", 0, "", route(t), where, random.Random(rng.random()))
             await host.join()
             http.cookies.set("omaha_session", host.token)
             r = await http.post("/api/tables", json={"decision_time": 0, "seats": seats})
@@ -94,8 +98,7 @@ async def seat(
         host.code = code
         players.append(host)
         for i in range(1, seats):
-            order = [bases[(t + i + k) % len(bases)] for k in range(len(bases))]
-            player = Player(f"t{t}p{i}", i, code, order, random.Random(rng.random()))
+            player = Player(f"t{t}p{i}", i, code, route(t + i), where, random.Random(rng.random()))
             await player.join()
             players.append(player)
     for player in players:
@@ -118,6 +121,8 @@ async def play(
     playing = [asyncio.create_task(p.play(stop)) for p in players]
     nemesis = Nemesis(rng, cluster, redis, postgres, url, list(codes.values()),  # type: ignore[arg-type]
                       LEASE, RENEW)  # fmt: skip
+    at = {table_id: code for code, table_id in codes.items()}
+    nemesis.describe = lambda table_id: describe([p for p in players if p.code == at[table_id]])
     started = time.monotonic()
     try:
         await nemesis.warm_up()
