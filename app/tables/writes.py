@@ -113,7 +113,13 @@ class Writes(TableState):
         log.error("table %s: the database did not answer a write within %.1f s",
                   self.id, self.runtime.store_timeout)  # fmt: skip
         self._doubt = outcome
-        outcome.add_done_callback(lambda _: self.post(Command("doubt")))
+
+        def answered(done: asyncio.Future[None]) -> None:
+            if not done.cancelled():
+                done.exception()  # retrieved: a table that stops first never looks at it
+            self.post(Command("doubt"))
+
+        outcome.add_done_callback(answered)
 
     def _check_doubt(self) -> None:
         outcome = self._doubt

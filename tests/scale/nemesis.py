@@ -15,10 +15,12 @@ import uuid
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import redis
-from sqlalchemy import func, select
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow
@@ -74,29 +76,59 @@ def stop_postgres(server: PostgresServer, mode: str) -> None:
     server._pg_ctl("-m", mode, "-w", "stop")
 
 
-async def last_actions(url: str, table_ids: list[str]) -> dict[str, float]:
-    """Per table, when its last action was stored (epoch seconds; 0 for none yet)."""
-    engine = create_engine(url)
-    try:
-        async with session_factory(engine)() as s:
-            rows = (await s.execute(
-                select(HandRow.table_id, func.max(HandActionRow.created_at))
-                .join(HandActionRow, HandActionRow.hand_id == HandRow.id)
-                .where(HandRow.table_id.in_([uuid.UUID(t) for t in table_ids]))
-                .group_by(HandRow.table_id))).all()  # fmt: skip
-    finally:
-        await engine.dispose()
-    seen = {str(t): at.timestamp() for t, at in rows}
-    return {t: seen.get(t, 0.0) for t in table_ids}
+class Actions:
+    """When each table stored its actions, read from the database (one engine, made again
+    after PostgreSQL comes back)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: AsyncEngine | None = None
+
+    async def since(self, table_ids: list[str], start: float) -> dict[str, list[float]]:
+        """Per table, the times (epoch seconds) of its actions stored after `start`."""
+        if self.engine is None:
+            self.engine = create_engine(self.url)
+        try:
+            async with session_factory(self.engine)() as s:
+                rows = (await s.execute(
+                    select(HandRow.table_id, HandActionRow.created_at)
+                    .join(HandActionRow, HandActionRow.hand_id == HandRow.id)
+                    .where(HandRow.table_id.in_([uuid.UUID(t) for t in table_ids]),
+                           HandActionRow.created_at > datetime.fromtimestamp(start, UTC))
+                )).all()  # fmt: skip
+        except Exception:
+            await self.close()
+            raise
+        out: dict[str, list[float]] = {t: [] for t in table_ids}
+        for table_id, at in rows:
+            out[str(table_id)].append(at.timestamp())
+        return {t: sorted(times) for t, times in out.items()}
+
+    async def close(self) -> None:
+        if self.engine is not None:
+            engine, self.engine = self.engine, None
+            await engine.dispose()
+
+
+def stall(times: list[float], since: float) -> float:
+    """The longest a table went without storing an action from `since` on (`times`: its
+    actions stored after `since`, sorted)."""
+    longest, last = 0.0, since
+    for at in times:
+        if at > since:
+            longest = max(longest, at - last)
+        last = max(last, at)
+    return longest
 
 
 @dataclass
 class Fault:
     kind: str
     started: float
+    victim: str = ""
     ended: float = 0.0
-    #: per table: seconds from the fault (its start for a server's, its end for Redis's and
-    #: PostgreSQL's) until the table stored an action again
+    #: per table: the longest it went without storing an action, from the fault (its start
+    #: for a server's, its end for Redis's and PostgreSQL's) until it was back after the fault
     unavailable: dict[str, float] = field(default_factory=dict)
 
 
@@ -116,12 +148,16 @@ class Nemesis:
     renew: float
     faults: list[Fault] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    actions: Actions = field(init=False)
     #: what is known of a table that did not come back (its players, its lease)
     describe: Callable[[str], str] = lambda table_id: ""
+    #: seconds after which a table still waiting is late (noted, with what is known of it)
+    late_after: float = float("inf")
+    late: list[str] = field(default_factory=list)
 
     async def warm_up(self) -> None:
         """Every table has stored an action (the players are at it)."""
-        await self._recovered(Fault("warm-up", 0.0), 0.0)
+        await self._recovered(Fault("warm-up", time.time()), 0.0)
 
     async def run(self, kinds: list[str], until: float) -> None:
         """One fault at a time. `until` infinite: each of `kinds` once, in that order (the
@@ -144,7 +180,7 @@ class Nemesis:
     async def one(self, kind: str, *, restore: bool = True) -> None:
         names = sorted(n for n, s in self.cluster.servers.items() if s.alive())
         victim = self.rng.choice(names)
-        fault = Fault(kind, time.time())
+        fault = Fault(kind, time.time(), victim)
         from_end = kind.startswith(("redis", "pg"))
         act: dict[str, Callable[[], Awaitable[None]]] = {
             "kill": lambda: self._kill(victim, restart_at_once=False),
@@ -205,21 +241,30 @@ class Nemesis:
                 await asyncio.to_thread(self.cluster.start, server.name)
 
     async def _recovered(self, fault: Fault, since: float, bound: float = 90.0) -> None:
-        """Wait until every table stored an action after `since`; note each one's time."""
+        """Wait until every table stored an action after the fault ended; note the longest
+        each went without one from `since` on."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + bound
+        late = time.time() < since + self.late_after  # not noted yet
+        after = max(since, fault.ended)
         waiting = set(self.table_ids)
         while waiting:
             try:
-                last = await last_actions(self.url, sorted(waiting))
+                seen = await self.actions.since(self.table_ids, since)
             except Exception:  # the database is coming back
-                last = {}
-            for table_id, at in last.items():
-                if at > since:
-                    fault.unavailable[table_id] = max(0.0, at - since)
+                seen = {}
+            for table_id, times in seen.items():
+                if times and times[-1] > after:
                     waiting.discard(table_id)
             if not waiting:
+                fault.unavailable = {t: stall(times, since) for t, times in seen.items()}
                 return
+            if late and time.time() > since + self.late_after:
+                late = False
+                for table_id in sorted(waiting):
+                    holder = await asyncio.to_thread(lease_of, self.redis.url, table_id)
+                    self.late.append(f"{fault.kind} ({fault.victim}): table {table_id[:8]} "
+                                     f"(lease {holder}): {self.describe(table_id)}")  # fmt: skip
             if loop.time() > deadline:
                 for table_id in sorted(waiting):
                     holder = await asyncio.to_thread(lease_of, self.redis.url, table_id)
@@ -227,6 +272,17 @@ class Nemesis:
                                          f"came back: {self.describe(table_id)}")  # fmt: skip
                 return
             await asyncio.sleep(0.2)
+
+    def __post_init__(self) -> None:
+        self.actions = Actions(self.url)
+
+    def timeline(self) -> list[str]:
+        """One line per fault: when, what, how long it lasted, each table's unavailability."""
+        first = self.faults[0].started if self.faults else 0.0
+        return [f"{f.started - first:6.1f} s {f.kind} ({f.victim or '-'}), "
+                f"{f.ended - f.started:.1f} s: "
+                + " ".join(f"{t:.1f}" for t in sorted(f.unavailable.values(), reverse=True))
+                for f in self.faults]  # fmt: skip
 
     def figures(self) -> dict[str, tuple[int, float, float]]:
         """Per fault kind: how many, and the median and worst unavailability (s)."""

@@ -53,7 +53,7 @@ class Send:
 
 #: seconds without a message before a ping, and without its pong before a reconnect (a real
 #: client's way to leave a socket to a frozen server)
-QUIET, DEAD = 3.0, 3.0
+QUIET, DEAD = 1.0, 2.0
 
 
 @dataclass

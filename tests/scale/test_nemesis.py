@@ -121,6 +121,7 @@ async def play(
     playing = [asyncio.create_task(p.play(stop)) for p in players]
     nemesis = Nemesis(rng, cluster, redis, postgres, url, list(codes.values()),  # type: ignore[arg-type]
                       LEASE, RENEW)  # fmt: skip
+    nemesis.late_after = LEASE + RENEW + SLACK
     at = {table_id: code for code, table_id in codes.items()}
     nemesis.describe = lambda table_id: describe([p for p in players if p.code == at[table_id]])
     started = time.monotonic()
@@ -131,6 +132,7 @@ async def play(
     finally:
         stop.set()
         await asyncio.gather(*playing, return_exceptions=True)
+        await nemesis.actions.close()
     for task in playing:
         if not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
@@ -141,6 +143,8 @@ async def play(
     print(f"messages received: {sum(p.received for p in players)}, "
           f"connections: {sum(p.connections for p in players)}")  # fmt: skip
     bound = LEASE + RENEW + SLACK
+    print("\n".join(["timeline (fault, victim, its length: each table's unavailability):",
+                     *nemesis.timeline(), "late tables:", *nemesis.late]))  # fmt: skip
     for kind, (count, median, worst) in nemesis.figures().items():
         print(f"  {kind:22} x{count}: unavailable {median:5.1f} s median, {worst:5.1f} s worst "
               f"(bound {bound:.1f} s)")  # fmt: skip
