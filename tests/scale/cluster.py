@@ -104,11 +104,12 @@ class Cluster:
             server.process.kill()
             server.process.wait()
 
-    def close(self) -> None:
+    def close(self, *, kill: bool = False) -> None:
+        """Stop every process (`kill`: SIGKILL, not the ordinary shutdown)."""
         for server in self.started:
             if server.alive():
                 server.process.send_signal(signal.SIGCONT)
-                server.process.terminate()
+                server.process.kill() if kill else server.process.terminate()
         for server in self.started:
             try:
                 server.process.wait(20)

@@ -44,7 +44,7 @@ SLACK = 5.0
 async def run(
     tmp_path: Path, names: list[str], tables: int, seats: int, kinds: list[str], seconds: float
 ) -> None:
-    rng = random.Random(SEED)
+    rng, began = random.Random(SEED), time.monotonic()
     with postgres_cluster() as postgres:
         admin = await asyncpg.connect(host=postgres.host, port=postgres.port, user=postgres.user,
                                       database="postgres")  # fmt: skip
@@ -65,10 +65,11 @@ async def run(
                 cluster.launch(name)
             for name in names:
                 cluster.wait(name)
+            print(f"\nready in {time.monotonic() - began:.0f} s")
             players, codes = await seat(cluster, names, tables, seats, rng)
             await play(cluster, redis, postgres, url, players, codes, kinds, seconds, rng)
         finally:
-            cluster.close()
+            cluster.close(kill=True)  # what they stored is checked already
             redis.kill()
 
 
