@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from app.tables.errors import TableError
@@ -58,15 +59,18 @@ class LeaseKeeper:
         return now - self.absent.setdefault(table_id, now) >= self.registry.renew
 
     async def run(self) -> None:
-        """Every `renew` seconds: renew this process's leases, then take the tables nobody
-        holds."""
-        registry = self.registry
+        """Every `renew` seconds: renew this process's leases; and, apart (a sweep that loads
+        tables from a slow database must not hold the renewals back past the lease), take
+        the tables nobody holds."""
         self.renewed = asyncio.get_running_loop().time()
+        await asyncio.gather(self._every(self.renew), self._every(self.sweep))
+
+    async def _every(self, step: Callable[[], Awaitable[None]]) -> None:
+        registry = self.registry
         while not registry.closing:
             await asyncio.sleep(registry.renew)
             try:
-                await self.renew()
-                await self.sweep()
+                await step()
             except Exception as error:  # Redis or the database is down: the next round
                 log.warning("lease keeping failed (%s)", type(error).__name__)
 

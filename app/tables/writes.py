@@ -102,8 +102,13 @@ class Writes(TableState):
         """`call` in a task of its own, kept in `in_flight` until it is done."""
         task = asyncio.ensure_future(call)
         self.in_flight.add(task)
-        task.add_done_callback(self.in_flight.discard)
+        task.add_done_callback(self._landed)
         return task
+
+    def _landed(self, task: asyncio.Future[Any]) -> None:
+        self.in_flight.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: a table dropped meanwhile never looks at it
 
     def _write_failed(self, error: BaseException) -> None:
         # Not `log.exception`: a database error quotes its parameters (a deck, say).
@@ -114,12 +119,7 @@ class Writes(TableState):
                   self.id, self.runtime.store_timeout)  # fmt: skip
         self._doubt = outcome
 
-        def answered(done: asyncio.Future[None]) -> None:
-            if not done.cancelled():
-                done.exception()  # retrieved: a table that stops first never looks at it
-            self.post(Command("doubt"))
-
-        outcome.add_done_callback(answered)
+        outcome.add_done_callback(lambda _: self.post(Command("doubt")))
 
     def _check_doubt(self) -> None:
         outcome = self._doubt
