@@ -9,9 +9,9 @@ from there). It renews all of its tables with one compare-and-extend script ever
 interval (taking back a lease that is absent: Redis restarted and lost it; if another
 process took it meanwhile, the epoch and the marker say so), and releases one with
 compare-and-set to '' (released: another process's sweep takes it at once). A lease that
-lapses (its owner died or froze) is taken by another process's sweep once it has seen it
-absent twice in a row (an owner that lost it to a Redis restart takes it back first). The
-lease only says who should run a table; what keeps a stale owner from writing is the fencing
+lapses (its owner died or froze) is taken by another process's sweep, but not for a renewal
+interval after Redis restarted (`generation`: its owner takes it back first). The lease only
+says who should run a table; what keeps a stale owner from writing is the fencing
 epoch in PostgreSQL (`SqlTableStore.take_table`).
 """
 
@@ -90,6 +90,11 @@ class Ownership(Protocol):
         """As `owners`, telling a released lease ('') from an absent one (None)."""
         ...
 
+    async def generation(self) -> str:
+        """Which run of the leases' store this is: it changes when Redis restarted (and lost
+        every lease)."""
+        ...
+
     async def close(self) -> None: ...
 
     def of(self, kind: str) -> Ownership:
@@ -119,6 +124,9 @@ class SoleLeases:
 
     async def holders(self, table_ids: list[str]) -> dict[str, str | None]:
         return await self.owners(table_ids)
+
+    async def generation(self) -> str:
+        return ""
 
     async def close(self) -> None:
         return None
@@ -203,6 +211,10 @@ class Leases:
         return {
             t: (str(v) if v is not None else None) for t, v in zip(table_ids, values, strict=True)
         }
+
+    async def generation(self) -> str:
+        info = await cast(Awaitable[dict[str, Any]], self.client.info("server"))
+        return str(info.get("run_id", ""))
 
     async def release_held_by(self, incarnation: str) -> int:
         """Release every lease (tables' and tournaments') an ended incarnation held: its

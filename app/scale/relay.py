@@ -217,15 +217,15 @@ class Relay(Gateway, Owner):
             self.on_name_lost()
 
     async def _redis_run_id(self) -> str:
-        info = await cast(Awaitable[dict[str, Any]], self.client.info("server"))
-        return str(info.get("run_id", ""))
+        return await self.leases.generation()
 
     async def _watch(self) -> None:
-        """Every renewal interval: mark this process alive; after a Redis restart, close
-        every relayed connection (entries may be lost: they resume); close those of a table
-        whose owner changed; detach the remote connections of gateways that are gone."""
+        """Twice every renewal interval (a relayed connection whose owner died waits for
+        this to move): mark this process alive; after a Redis restart, close every relayed
+        connection (entries may be lost: they resume); close those of a table whose owner
+        changed; detach the remote connections of gateways that are gone."""
         while not self._closing:
-            await asyncio.sleep(self.tables.renew)
+            await asyncio.sleep(self.tables.renew / 2)
             try:
                 await self._alive()
                 run_id = await self._redis_run_id()

@@ -1,8 +1,8 @@
 """A registry's leases, with several processes (`Ownership.shared`): renewed every `renew`
 seconds (a table whose lease is another's now is dropped), and swept for open tables nobody
-holds: a released lease is taken at once, an absent one (its owner died or froze, or a Redis
-restart lost it) once it has been absent for a renewal interval, so that an owner whose lease
-Redis lost takes it back first.
+holds: a released lease is taken at once, and so is a lapsed one (its owner died or froze),
+but for a renewal interval after Redis restarted (every lease is absent then: their owners
+take them back first) or this process started.
 
 While Redis does not answer, the tables keep running: another process that took one meanwhile
 bumped its fencing epoch, so this one's next write of it is refused and it drops the table
@@ -24,17 +24,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("omaha.tables")
 
-#: absent leases remembered at most (a sweep's look at every open table): then the old go
-ABSENT_KEPT = 10_000
-
-
 class LeaseKeeper:
     def __init__(self, registry: TableRegistry) -> None:
         self.registry = registry
         #: when the leases were last renewed (loop time): past the lease, they may be others'
         self.renewed: float | None = None
-        #: tables whose lease was found absent, and since when (loop time)
-        self.absent: dict[str, float] = {}
+        #: Redis's run as last seen (`Ownership.generation`), and since when (loop time)
+        self.generation: str | None = None
+        self.settled = 0.0
 
     def fresh(self) -> bool:
         """Are this process's leases known to be its own (renewed within a lease)? A process
@@ -44,19 +41,19 @@ class LeaseKeeper:
             return True
         return asyncio.get_running_loop().time() - self.renewed <= registry.lease
 
-    def vacant(self, table_id: str, holder: str | None) -> bool:
-        """May this process take a table whose lease holder is `holder`? Released (''): at
-        once; absent (None): once it has been absent for a renewal interval."""
-        if holder == "":
-            return True
-        if holder is not None:
-            self.absent.pop(table_id, None)
-            return False
-        now = asyncio.get_running_loop().time()
-        if len(self.absent) > ABSENT_KEPT:
-            lease = self.registry.lease
-            self.absent = {t: at for t, at in self.absent.items() if now - at < lease}
-        return now - self.absent.setdefault(table_id, now) >= self.registry.renew
+    async def look(self) -> None:
+        """Note which run of Redis holds the leases: a new one (it restarted and lost them
+        all) leaves their owners a renewal interval to take them back."""
+        generation = await self.registry.ownership.generation()
+        if generation != self.generation:
+            self.generation, self.settled = generation, asyncio.get_running_loop().time()
+
+    def vacant(self, holder: str | None) -> bool:
+        """May this process take a table whose lease holder is `holder`? Released (''), or
+        absent (None) while Redis has run on for a renewal interval since `look` saw it."""
+        if holder is None:
+            return asyncio.get_running_loop().time() - self.settled >= self.registry.renew
+        return holder == ""
 
     async def run(self) -> None:
         """Every `renew` seconds: renew this process's leases; and, apart (a sweep that loads
@@ -92,11 +89,12 @@ class LeaseKeeper:
         async with asyncio.timeout(registry.runtime.store_timeout):
             open_ids = await registry.own_kind(await registry.store.open_tables())
         others = [t for t in open_ids if t not in registry.tables and t not in registry.loading]
+        await self.look()
         holders = await registry.ownership.holders(others)
         for table_id, holder in holders.items():
             if registry.closing or registry.draining:
                 return
-            if self.vacant(table_id, holder):
+            if self.vacant(holder):
                 try:
                     await registry.load(table_id)
                 except TableError:

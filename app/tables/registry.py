@@ -177,8 +177,10 @@ class TableRegistry:
             raise TableError("unavailable", "the table is being restored; try again soon")
         if self.ownership.shared and table_id not in self.loading:
             holder = (await self.ownership.holders([table_id])).get(table_id)
-            if holder is None and not self.keeper.vacant(table_id, holder):
-                raise TableError("unavailable", "the table is changing hands; try again soon")
+            if holder is None:
+                await self.keeper.look()
+                if not self.keeper.vacant(holder):
+                    raise TableError("unavailable", "the table is changing hands; try again soon")
         try:
             return await self.load(table_id)
         except TableError:

@@ -37,6 +37,8 @@ async def test_a_lease_has_one_owner_until_it_lapses(redis_url: str) -> None:
             "type": "taken", "owner": "b"
         }
         assert b.marks["t2"] == (await b.client.xrange("omaha:table:t2:in"))[-1][0]
+        # which run of Redis holds them: the same for all, until it restarts
+        assert await a.generation() == await b.generation() != ""
         assert not await b.take("t1")
         await asyncio.sleep(0.4)  # a stops renewing (dead or frozen): it lapses
         assert await a.owners(["t1"]) == {"t1": None}

@@ -36,6 +36,7 @@ class World:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.held: dict[str, str] = {}
+        self.restarts = 0
 
     async def take(self, table_id: str) -> bool:
         await pause(self.rng)
@@ -67,6 +68,9 @@ class World:
             await asyncio.sleep(0)  # after the world moved on
         return seen
 
+    async def generation(self) -> str:
+        return str(self.restarts)
+
     async def close(self) -> None:
         return None
 
@@ -74,7 +78,12 @@ class World:
         return self
 
     def move(self) -> None:
-        """Another process takes a table, releases it, or Redis loses its lease."""
+        """Another process takes a table, releases it, or its lease lapses; or Redis
+        restarts and every lease is gone."""
+        if self.rng.random() < 0.1:
+            self.held.clear()
+            self.restarts += 1
+            return
         table_id = self.rng.choice(TABLES)
         self.held[table_id] = self.rng.choice(["other@2", "", None])  # type: ignore[assignment]
         if self.held[table_id] is None:
@@ -120,7 +129,7 @@ async def simulate(seed: int) -> int:
             if what == 0:
                 await tables.find(table_id)
             elif what == 1:
-                tables.keeper.absent = {t: at - 5 for t, at in tables.keeper.absent.items()}
+                tables.keeper.settled -= rng.choice([0, 5])  # time passes, or does not
                 await tables.keeper.sweep()
             elif what == 2:
                 await tables.keeper.renew()
