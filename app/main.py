@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from functools import partial
@@ -42,10 +44,12 @@ from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
 from app.rate import SharedWindow, SlidingWindow
+from app.scale.identity import new_incarnation
 from app.scale.lease import Leases, Ownership, SoleLeases
 from app.scale.placement import Placement
 from app.scale.relay import Relay
 from app.scale.solo import AnotherProcess, DatabaseHold, hold_when_up
+from app.scale.wire import Wire
 from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.tables import SqlTableStore
@@ -113,13 +117,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ownership,
                 app.state.tables,
                 app.state.presence,
+                wire=Wire.from_secret(app.state.secret_key),
                 outbox_limit=settings.ws_outbox_limit,
             )
+            app.state.relay.on_name_lost = _stop_this_process
             app.state.tables.on_take = app.state.relay.taken
             app.state.placement = app.state.relay.placement = Placement(
                 app.state.relay, app.state.tables
             )
-            await app.state.relay.start()
+            try:
+                await app.state.relay.start()
+            except AnotherProcess as refused:
+                log.error("not starting: %s", refused)
+                raise
         await app.state.tables.start()
         app.state.tournaments = Hall(
             SqlTournamentStore(app.state.sessions, fenced=True),
@@ -210,15 +220,21 @@ async def _ownership(settings: Settings) -> tuple[DatabaseHold | None, Ownership
     """Shared (PostgreSQL and Redis): leases in Redis. Else this process runs alone, and
     holds the database so that a second one is refused (`AnotherProcess`)."""
     name = settings.effective_process_name
-    if settings.shared:
+    if settings.shared:  # known by its incarnation (app/scale/identity.py)
         assert settings.redis_url is not None
-        return None, Leases.from_url(settings.redis_url, name, settings.lease_seconds)
+        incarnation = new_incarnation(name)
+        return None, Leases.from_url(settings.redis_url, incarnation, settings.lease_seconds)
     try:
         hold = await hold_when_up(settings.effective_database_url)
     except AnotherProcess as refused:
         log.error("not starting: %s", refused)
         raise
     return hold, SoleLeases(name)
+
+
+def _stop_this_process() -> None:
+    """SIGTERM to itself: the ordinary, bounded shutdown."""
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 async def _seal_old_decks(engine: object) -> None:

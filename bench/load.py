@@ -694,8 +694,9 @@ async def owner_base(target: Target, table_id: str, redis: Any) -> int:
     """The index of the process that owns the table (its lease in Redis)."""
     for _ in range(100):
         name = await redis.get(f"omaha:table:{table_id}:owner")
-        if name is not None:
-            return target.names.index(name.decode() if isinstance(name, bytes) else name)
+        if name:  # the owner's incarnation, `<PROCESS_NAME>@<random>` (app/scale/identity.py)
+            text = name.decode() if isinstance(name, bytes) else name
+            return target.names.index(text.split("@", 1)[0])
         await asyncio.sleep(0.05)
     raise RuntimeError(f"table {table_id} has no owner")
 

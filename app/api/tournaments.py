@@ -15,6 +15,7 @@ from app.api.tables import public_base
 from app.config import Settings as ServerSettings
 from app.poker import Betting
 from app.scale.relay import Relay
+from app.scale.wire import TournamentCall
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.errors import TableError
 from app.tournaments.director import Director
@@ -248,9 +249,9 @@ async def answer(
     return await director.request(what, player_id, name=name)
 
 
-async def answer_call(tournaments: Hall, fields: dict[str, str]) -> dict[str, Any]:
+async def answer_call(tournaments: Hall, call: TournamentCall) -> dict[str, Any]:
     """`answer` for another process (`Relay.ask_director`): the player it authenticated."""
-    return await answer(tournaments, fields["o"], fields["w"], fields["p"] or None, fields["n"])
+    return await answer(tournaments, call.code, call.what, call.player, call.name)
 
 
 async def ask(

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from app.presence.base import Presence
 
 
 async def keep_online(
-    presence: Presence, table: Any, player_id: str, entry: str, stop: asyncio.Event
+    presence: Presence,
+    table: Any,
+    player_id: str,
+    entry: str,
+    stop: asyncio.Event,
+    on_seat: Callable[[int | None], None] | None = None,
 ) -> None:
     """Keep this connection (`entry`) online in presence with its player's current seat at
     `table` (a running `Table`): refreshed every third of the TTL, and at once when a seat
-    changes (approved, left, removed). Stops on `stop` (a cancellation can be swallowed
-    inside the Redis client, so it is not relied on)."""
+    changes (approved, left, removed; `on_seat` hears of it too). Stops on `stop` (a
+    cancellation can be swallowed inside the Redis client, so it is not relied on)."""
     loop = asyncio.get_running_loop()
     sent: object = ()  # nothing sent yet
     due = 0.0
@@ -23,6 +29,8 @@ async def keep_online(
         changed = table.seat_changes
         seat = table.seat_of(player_id)
         number = seat.number if seat else None
+        if number != sent and on_seat is not None:
+            on_seat(number)
         if number != sent or loop.time() >= due:
             with contextlib.suppress(Exception):
                 await presence.connect(table.id, entry, number)

@@ -1,36 +1,98 @@
 """The relay's gateway side: a WebSocket on this process whose table another process owns
-(`RemoteTable`), its commands to the owner's in stream and the owner's messages back from this
-process's out stream; requests to other processes (a table's read, a tournament's) and their
-answers."""
+(`RemoteTable`), its entries to the table's in stream and the owner's back from this
+incarnation's own stream; requests to other processes (a table's read, a tournament's, a
+table to place) and their answers.
+
+Each relayed connection (`RelayedConnection`) numbers its commands from 1, so that an entry
+added twice (an `XADD` that timed out and was sent again, having run after all) is applied
+once; its owner numbers what it sends back the same way, so a repeat is dropped here and a
+gap (an entry lost in a Redis restart, or trimmed) closes the connection (1012: the client
+resumes with `stream`/`since`) instead of leaving a hole. A command whose entry cannot be
+added is tried again until it is, or for `reply_timeout` at most: then its fate is unknown
+and the connection is closed (1012), never answered `unavailable` (docs/protocol.md)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
-from typing import Any, cast
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
-import orjson
-
+from app.scale.keys import IN_MAX, OUT_MAX
 from app.scale.streams import BLOCK_MS, MOVED, READS, RelayState
+from app.scale.wire import (
+    Answer,
+    Attach,
+    Attached,
+    Closed,
+    Command,
+    Detach,
+    Entry,
+    InEntry,
+    Malformed,
+    Message,
+    Place,
+    Read,
+    Refusal,
+    Seated,
+    TournamentCall,
+)
 from app.tables.errors import TableError
 from app.tables.viewer import CLOSE_RESTART, Viewer
 
 log = logging.getLogger("omaha.relay")
 
+UNREACHABLE = "the table cannot be reached: reconnect"
+GAP = "messages were lost on the way: reconnect"
+#: recently ended connections remembered (an owner still sending to one is told to detach)
+GONE_KEPT = 4096
+#: seconds between two detaches sent for one ended connection its owner still sends to
+GONE_RESEND = 5.0
+
+
+@dataclass(frozen=True)
+class RemoteSeat:
+    number: int
+
+
+@dataclass(eq=False)
+class RelayedConnection:
+    """A connection on this process attached to a table another process owns."""
+
+    conn: str
+    table: RemoteTable
+    viewer: Viewer
+    #: the last command numbered, and the last of the owner's numbered entries received
+    commands: int = 0
+    received: int = 0
+    seat: int | None = None
+    attached: bool = False
+    #: set once the owner attached it, or it was closed
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+    #: entries for the table's in stream, added one at a time, in order
+    queue: deque[InEntry] = field(default_factory=deque)
+    sender: asyncio.Task[None] | None = None
+
 
 class RemoteTable:
-    """What the WebSocket endpoint holds for a table another process owns: the same calls as
-    a `Table` (`request("attach")`, `tell`, `post_detach`), relayed."""
+    """What the WebSocket endpoint holds for a table another process owns (a `TableHandle`):
+    the same calls as a `Table`, relayed to `owner` (an incarnation)."""
 
     def __init__(self, relay: Gateway, table_id: str, owner: str | None, code: str = "") -> None:
         self.relay = relay
         self.id = table_id
         self.owner = owner
         self.code = code
+        self.connection: RelayedConnection | None = None
 
-    def seat_of(self, player_id: str) -> None:
-        return None  # the owner keeps the connection's presence, with its seat
+    def seat_of(self, player_id: str) -> RemoteSeat | None:
+        """The seat of this connection's player, as its owner last said."""
+        connection = self.connection
+        if connection is None or connection.viewer.player_id != player_id:
+            return None
+        return None if connection.seat is None else RemoteSeat(connection.seat)
 
     async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
         if kind != "attach":
@@ -48,6 +110,10 @@ class RemoteTable:
 
 
 class Gateway(RelayState):
+    #: ended connections: their table and when a detach was last sent for them
+    _gone: OrderedDict[str, tuple[str, float]]
+    _out_cursor: str
+
     async def attach(
         self,
         table: RemoteTable,
@@ -56,42 +122,80 @@ class Gateway(RelayState):
         stream: str | None,
         since: int | None,
     ) -> None:
-        """Ask the owner to attach this connection; returns once its first message (the
-        snapshot, or what it missed) came back; raises `TimeoutError` if none did."""
+        """Ask the owner to attach this connection; returns once it has (its snapshot, or
+        what it missed, is in the viewer's outbox); raises `TimeoutError` if it did not."""
         conn = f"{self.name}/{next(self._ids)}"
-        self.local[conn] = (table, viewer)
+        relayed = RelayedConnection(conn, table, viewer)
+        table.connection = relayed
+        self.local[conn] = relayed
         self._conn_of[viewer.id] = conn
-        entry = {"k": "attach", "c": conn, "g": self.name, "p": player_id or "",
-                 "s": stream or "", "n": "" if since is None else str(since)}  # fmt: skip
-        await self._add(self.in_key(table.id), entry)
+        self._queue(relayed, Attach(conn, self.name, table.owner or "", player_id, stream, since))
         async with asyncio.timeout(self.reply_timeout):
-            while not viewer.outbox and viewer.closed is None:
-                viewer.wake.clear()
-                await viewer.wake.wait()
-        if viewer.closed is not None and not viewer.outbox:
-            raise TableError("unavailable", viewer.closed[1])
+            await relayed.settled.wait()
+        if not relayed.attached and not viewer.outbox:
+            raise TableError("unavailable", (viewer.closed or (0, "not attached"))[1])
 
     def command(
         self, table: RemoteTable, viewer: Viewer, kind: str, ref: Any, data: dict[str, Any]
     ) -> None:
-        conn = self._conn_of.get(viewer.id)
-        if conn is None:
+        relayed = self.local.get(self._conn_of.get(viewer.id, ""))
+        if relayed is None or viewer.closed is not None:
             return
-        entry = {"k": "cmd", "c": conn, "t": kind, "i": orjson.dumps(ref).decode(),
-                 "d": orjson.dumps(data).decode()}  # fmt: skip
-        self._spawn(self._send_or_fail(table, viewer, ref, entry))
+        relayed.commands += 1
+        self._queue(relayed, Command(relayed.conn, relayed.commands, kind, ref, data))
 
-    async def _send_or_fail(
-        self, table: RemoteTable, viewer: Viewer, ref: Any, entry: dict[str, str]
-    ) -> None:
-        try:
-            await self._add(self.in_key(table.id), entry)
-        except Exception:
-            why = "the table cannot be reached; try again"
-            message: dict[str, Any] = {"type": "error", "code": "unavailable", "message": why}
-            if ref is not None:
-                message["id"] = ref
-            viewer.send(message)
+    def detach(self, table: RemoteTable, viewer: Viewer) -> None:
+        conn = self._conn_of.pop(viewer.id, None)
+        relayed = self.local.pop(conn, None) if conn is not None else None
+        if relayed is None:
+            return
+        self._forget(relayed.conn, table.id)
+        self._queue(relayed, Detach(relayed.conn))
+
+    def _queue(self, relayed: RelayedConnection, entry: InEntry) -> None:
+        relayed.queue.append(entry)
+        if relayed.sender is None or relayed.sender.done():
+            relayed.sender = asyncio.ensure_future(self._send(relayed))
+            self._pending.add(relayed.sender)
+            relayed.sender.add_done_callback(self._settled)
+
+    async def _send(self, relayed: RelayedConnection) -> None:
+        """Add the connection's entries in order, each until Redis takes it (its number makes
+        a repeat harmless); after `reply_timeout` of failures, give up and close."""
+        key, loop = self.keys.table_in(relayed.table.id), asyncio.get_running_loop()
+        failing: float | None = None
+        delay = 0.05
+        while relayed.queue and not self._closing:
+            try:
+                await self._add(key, relayed.queue[0], IN_MAX)
+            except Exception as error:
+                failing = failing if failing is not None else loop.time()
+                if loop.time() - failing > self.reply_timeout:
+                    log.warning("relay: %s gave up on %s (%s)", relayed.conn, key,
+                                type(error).__name__)  # fmt: skip
+                    relayed.queue.clear()
+                    self._close(relayed, CLOSE_RESTART, UNREACHABLE)
+                    return
+                await asyncio.sleep(delay)
+                delay = min(1.0, delay * 2)
+                continue
+            relayed.queue.popleft()
+            failing, delay = None, 0.05
+
+    def _forget(self, conn: str, table_id: str) -> None:
+        self._gone[conn] = (table_id, asyncio.get_running_loop().time())
+        while len(self._gone) > GONE_KEPT:
+            self._gone.popitem(last=False)
+
+    def _orphan(self, conn: str) -> None:
+        """An owner sends to a connection that ended here: its detach was lost (Redis was
+        down, or restarted): send it again, now and then."""
+        gone = self._gone.get(conn)
+        now = asyncio.get_running_loop().time()
+        if gone is None or now - gone[1] < GONE_RESEND:
+            return
+        self._gone[conn] = (gone[0], now)
+        self._spawn(self._add(self.keys.table_in(gone[0]), Detach(conn), IN_MAX))
 
     async def ask(
         self, table: RemoteTable, kind: str, sender: str | None, data: dict[str, Any]
@@ -99,100 +203,124 @@ class Gateway(RelayState):
         """A read (`READS`) of the owner's table: its result, or its `TableError`."""
         if kind not in READS:
             raise TableError("unknown_command", f"{kind!r} is not relayed")
-        entry = {"k": "req", "g": self.name, "t": kind, "p": sender or "",
-                 "d": orjson.dumps(data).decode()}  # fmt: skip
         try:
-            return await self.call(self.in_key(table.id), entry, self.reply_timeout)
+            return await self.call(
+                self.keys.table_in(table.id),
+                lambda reply: Read(reply, self.name, kind, sender, data),
+                self.reply_timeout,
+                IN_MAX,
+            )
         except TimeoutError:
             raise TableError("unavailable", "the table did not answer; try again") from None
 
-    async def call(self, key: str, entry: dict[str, str], timeout: float) -> dict[str, Any]:
-        """Add a request to a stream (its reply id as `c`); its answer on this process's
+    async def call(
+        self, key: str, make: Callable[[str], Entry], timeout: float, maxlen: int = OUT_MAX
+    ) -> dict[str, Any]:
+        """Add a request (made with its reply id) to a stream; its answer on this process's
         stream, or its `TableError`; `TimeoutError` after `timeout`."""
         reply = f"{self.name}/r{next(self._ids)}"
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Entry] = asyncio.get_running_loop().create_future()
         self._replies[reply] = future
         try:
-            await self._add(key, {**entry, "c": reply})
             async with asyncio.timeout(timeout):
-                return await future
+                await self._add(key, make(reply), maxlen)
+                answer = await future
         finally:
             self._replies.pop(reply, None)
+        if isinstance(answer, Refusal):
+            raise TableError(answer.code, answer.message)
+        assert isinstance(answer, Answer)
+        return answer.result
 
     async def ask_director(
         self, owner: str, code: str, what: str, player_id: str | None, name: str
     ) -> dict[str, Any]:
         """A read or an action of a tournament another process directs, answered by it."""
-        entry = {"k": "tour", "g": self.name, "o": code, "w": what, "p": player_id or "",
-                 "n": name}  # fmt: skip
         try:
-            return await self.call(self.out_key(owner), entry, self.reply_timeout)
+            return await self.call(
+                self.keys.out(owner),
+                lambda reply: TournamentCall(reply, self.name, code, what, player_id, name),
+                self.reply_timeout,
+            )
         except TimeoutError:
             raise TableError("unavailable", "the tournament did not answer") from None
 
-    def detach(self, table: RemoteTable, viewer: Viewer) -> None:
-        conn = self._conn_of.pop(viewer.id, None)
-        if conn is None:
-            return
-        self.local.pop(conn, None)
-        self._spawn(self._add(self.in_key(table.id), {"k": "detach", "c": conn}))
-
     async def _read_out(self) -> None:
-        """Route the owners' messages to this gateway's connections."""
-        key = self.out_key(self.name)
+        """Route the owners' entries to this gateway's connections, trimming what was read
+        (what this stream holds is in flight: nothing stays in Redis once delivered)."""
+        key = self.keys.out(self.name)
+        trim: str | None = None
         while not self._closing:
             try:
-                found = await self.client.xread({key: self._out_cursor}, count=512, block=BLOCK_MS)
+                async with self.client.pipeline(transaction=False) as pipe:
+                    if trim is not None:
+                        pipe.xtrim(key, minid=trim, approximate=False)
+                    pipe.xread({key: self._out_cursor}, count=512, block=BLOCK_MS)
+                    found = (await pipe.execute())[-1]
             except Exception as error:
-                log.warning("relay: cannot read %s (%s)", key, type(error).__name__)
+                self.quiet.warn("relay: cannot read %s (%s)", key, type(error).__name__)
                 await asyncio.sleep(0.5)
                 continue
+            trim = None
             for _, entries in found or ():
                 for entry_id, fields in entries:
-                    self._out_cursor = entry_id
-                    if fields.get("k") in ("place", "tour"):  # another process asks
-                        self._spawn(self._called(fields))
-                        continue
-                    future = self._replies.get(fields.get("c", ""))
-                    if future is not None and not future.done():
-                        if "q" in fields:
-                            future.set_result(orjson.loads(fields["q"]))
-                        else:
-                            why = orjson.loads(fields.get("e", "{}"))
-                            future.set_exception(TableError(why.get("code", "internal"),
-                                                            why.get("message", "")))  # fmt: skip
-                        continue
-                    local = self.local.get(fields.get("c", ""))
-                    if local is None:
-                        continue
-                    viewer = local[1]
-                    if "m" in fields:
-                        viewer.send(fields["m"])
-                    elif "x" in fields:
-                        viewer.close(int(fields["x"]), fields.get("r", ""), flush=True)
+                    self._out_cursor = trim = entry_id
+                    try:
+                        self._route(self.wire.decode(fields))
+                    except Malformed as bad:
+                        self.quiet.warn("relay: an entry of %s is unreadable (%s)", key, bad)
+                    except Exception:
+                        log.exception("relay: an entry of %s failed", key)
 
-    async def _watch(self) -> None:
-        """Every renewal interval: mark this process alive; close the relayed connections
-        of a table whose owner changed (they resume where it runs now); detach the remote
-        connections of gateways that are gone."""
-        while not self._closing:
-            await asyncio.sleep(self.tables.renew)
-            try:
-                await self._alive()
-                tables = {t.id: t for t, _ in self.local.values()}
-                owners = await self.leases.owners(list(tables))
-                for table, viewer in list(self.local.values()):
-                    if owners.get(table.id) != table.owner:
-                        viewer.close(CLOSE_RESTART, MOVED, flush=True)
-                gateways = sorted({r.gateway for r in self.remote.values()})
-                if gateways:
-                    alive = await cast(
-                        Awaitable[list[Any]],
-                        self.client.mget([self.alive_key(g) for g in gateways]),
-                    )
-                    gone = {g for g, a in zip(gateways, alive, strict=True) if a is None}
-                    for conn, remote in list(self.remote.items()):
-                        if remote.gateway in gone:
-                            self._end_remote(conn)
-            except Exception as error:
-                log.warning("relay: watch failed (%s)", type(error).__name__)
+    def _route(self, entry: Entry) -> None:
+        if isinstance(entry, Place | TournamentCall):  # another process asks
+            self._spawn(self._called(entry))
+            return
+        if isinstance(entry, Answer | Refusal):
+            future = self._replies.get(entry.reply)
+            if future is not None and not future.done():
+                future.set_result(entry)
+            return
+        if not isinstance(entry, Message | Attached | Seated | Closed):
+            return  # Hello, or an in-stream entry that has no business here
+        relayed = self.local.get(entry.conn)
+        if relayed is None:
+            self._orphan(entry.conn)
+            return
+        if isinstance(entry, Closed) and entry.n == 0:  # from an owner it is not attached to
+            self._close(relayed, entry.code, entry.reason)
+            return
+        if entry.n <= relayed.received:
+            return  # a repeat (a batch sent again after a timeout)
+        if entry.n != relayed.received + 1:
+            self._close(relayed, CLOSE_RESTART, GAP)
+            return
+        relayed.received = entry.n
+        if isinstance(entry, Message):
+            relayed.viewer.send(entry.text)
+        elif isinstance(entry, Closed):
+            self._close(relayed, entry.code, entry.reason)
+        else:
+            relayed.seat = entry.seat
+            if isinstance(entry, Attached):
+                relayed.attached = True
+                relayed.settled.set()
+
+    def _close(self, relayed: RelayedConnection, code: int, why: str) -> None:
+        """Close a relayed connection (what it has been sent still goes out first)."""
+        relayed.viewer.close(code, why, flush=True)
+        relayed.settled.set()
+
+    def _owners_seen(self, owners: dict[str, str | None], vanished: set[str]) -> None:
+        """Close the relayed connections of a table whose owner changed (another
+        incarnation: moved or restarted), or whose lease is gone (absent twice): they resume
+        where it runs now."""
+        for relayed in list(self.local.values()):
+            now = owners.get(relayed.table.id)
+            changed = now is not None and now != relayed.table.owner
+            if changed or relayed.table.id in vanished:
+                self._close(relayed, CLOSE_RESTART, MOVED)
+
+    def _restart_all(self, why: str) -> None:
+        for relayed in list(self.local.values()):
+            self._close(relayed, CLOSE_RESTART, why)

@@ -1,7 +1,16 @@
 """The relay's owner side: the connections of other processes' gateways to the tables this
-process owns (attached, told their commands, their messages forwarded to each gateway's out
-stream), the reads of those tables, and the calls of other processes (a table to place here,
-a tournament directed here)."""
+process owns (attached, told their commands, what the table sends them forwarded to each
+gateway's own stream), the reads of those tables, and the calls of other processes (a table
+to place here, a tournament directed here).
+
+A table's in stream is read from its `Taken` marker on (added with the lease, in one step):
+- an `Attach` is applied by the owner it names alone (the lease holder its gateway saw), so
+  one connection is attached by one owner, never by an old and a new one at once;
+- a `Command` by the owner its connection is attached to, once (by its number), in order;
+- another owner's `Taken` marker means the table was taken from this process: it stops
+  reading the stream there and drops the table;
+- a process that has not renewed its leases within a lease (it was frozen) applies nothing
+  until it has (`TableRegistry.fresh`)."""
 
 from __future__ import annotations
 
@@ -11,19 +20,27 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from app.presence import connection_id
 from app.presence.keeper import keep_online
-from app.scale.streams import (
-    BLOCK_MS,
-    MOVED,
-    READS,
-    STREAM_MAX,
-    STREAM_TTL_MS,
-    RelayState,
-    _refusal,
-    _text,
+from app.scale.keys import OUT_MAX, STREAM_TTL_MS
+from app.scale.streams import BLOCK_MS, MOVED, READS, RelayState
+from app.scale.wire import (
+    Answer,
+    Attach,
+    Attached,
+    Call,
+    Closed,
+    Command,
+    Detach,
+    Malformed,
+    Message,
+    Place,
+    Read,
+    Refusal,
+    Seated,
+    Taken,
+    ToConnection,
+    message_text,
 )
 from app.tables.errors import TableError
 from app.tables.table import Table
@@ -31,6 +48,8 @@ from app.tables.viewer import CLOSE_RESTART, Viewer
 from app.tables.views import table_view
 
 log = logging.getLogger("omaha.relay")
+
+GAP = "commands were lost on the way: reconnect"
 
 
 def facts(table: Table) -> dict[str, Any]:
@@ -45,138 +64,200 @@ def facts(table: Table) -> dict[str, Any]:
     }
 
 
-@dataclass
-class _Remote:
-    """A connection on another gateway, attached to a table this process owns."""
+def gateway_of(conn: str) -> str:
+    """The incarnation whose connection this is (`<incarnation>/<number>`)."""
+    return conn.split("/", 1)[0]
 
+
+@dataclass(eq=False)
+class RemoteViewer:
+    """A connection on another process's gateway, attached to a table this process owns."""
+
+    conn: str
     table_id: str
     gateway: str
     viewer: Viewer
+    #: the last of its gateway's numbered commands applied; the last entry numbered to it
+    applied: int = 0
+    sent: int = 0
+    #: its seat as last sent (None: watching), and seat news not sent yet
+    seat: int | None = None
+    news: list[tuple[bool, int | None]] = field(default_factory=list)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def seated(self, seat: int | None, *, first: bool = False) -> None:
+        if first or seat != self.seat:
+            self.seat = seat
+            self.news.append((first, seat))
+            self.viewer.wake.set()
+
+    def numbered(self, batch: list[dict[str, Any] | str]) -> list[ToConnection]:
+        """The entries for what the table sent (then the seat news), numbered on."""
+        entries: list[ToConnection] = []
+        for message in batch:
+            self.sent += 1
+            entries.append(Message(self.conn, self.sent, message_text(message)))
+        for first, seat in self.news:
+            self.sent += 1
+            entries.append((Attached if first else Seated)(self.conn, self.sent, seat))
+        self.news.clear()
+        return entries
 
 
 class Owner(RelayState):
     async def _read_in(self) -> None:
-        """Apply the entries of the in streams of this process's tables, in order."""
+        """Apply the entries of the in streams of this process's tables, in order, trimming
+        what was applied."""
+        trims: dict[str, str] = {}
         while not self._closing:
             running = self.tables.tables
             for table_id in [t for t in self.cursors if t not in running]:
                 if table_id not in self.tables.launching:  # dropped, not being taken
                     del self.cursors[table_id]
-            streams = {
-                self.in_key(t): c for t, c in self.cursors.items() if t in self.tables.tables
-            }
-            if not streams:
+            of_key = {self.keys.table_in(t): t for t in self.cursors if t in running}
+            if not of_key or not self.tables.fresh():
                 await asyncio.sleep(BLOCK_MS / 1000)
                 continue
+            streams = {key: self.cursors[t] for key, t in of_key.items()}
             try:
-                found = await self.client.xread(streams, count=256, block=BLOCK_MS)  # type: ignore[arg-type]
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for key, last in trims.items():
+                        pipe.xtrim(key, minid=last, approximate=False)
+                    pipe.xread(streams, count=256, block=BLOCK_MS)  # type: ignore[arg-type]
+                    found = (await pipe.execute())[-1]
             except Exception as error:
-                log.warning("relay: cannot read the tables' streams (%s)", type(error).__name__)
+                self.quiet.warn("relay: cannot read the tables' streams (%s)",
+                                type(error).__name__)  # fmt: skip
                 await asyncio.sleep(0.5)
                 continue
+            trims = {}
             for key, entries in found or ():
-                table_id = key.split(":")[2]
+                if (read := of_key.get(key)) is None:
+                    continue
                 for entry_id, fields in entries:
-                    self.cursors[table_id] = entry_id
+                    if read not in self.cursors:
+                        break  # taken from this process: nothing after the marker is its
+                    self.cursors[read] = trims[key] = entry_id
                     try:
-                        self._apply(table_id, fields)
+                        self._apply(read, fields)
                     except Exception:
-                        log.exception("relay: an entry of table %s failed", table_id)
+                        log.exception("relay: an entry of table %s failed", read)
 
     def _apply(self, table_id: str, fields: dict[str, str]) -> None:
-        kind, conn = fields.get("k"), fields.get("c", "")
-        table = self.tables.tables.get(table_id)
-        if table is None or kind == "taken":
-            return
-        if kind == "attach":
-            viewer = Viewer(fields["p"] or None, limit=self.outbox_limit)
-            remote = _Remote(table_id, fields["g"], viewer)
-            self.remote[conn] = remote
-            since = int(fields["n"]) if fields["n"] else None
-            remote.tasks.append(asyncio.ensure_future(self._forward(conn, remote)))
-            remote.tasks.append(
-                asyncio.ensure_future(self._attach(table, remote, fields["s"] or None, since))
-            )
-        elif kind == "cmd":
-            known = self.remote.get(conn)
-            if known is None or known.table_id != table_id:  # attached to a former owner
-                self._spawn(self._add(self.out_key(conn.split("/")[0]), {"c": conn,
-                            "x": str(CLOSE_RESTART), "r": MOVED}))  # fmt: skip
-                return
-            data = orjson.loads(fields["d"])
-            table.tell(fields["t"], known.viewer.player_id, known.viewer,
-                       orjson.loads(fields["i"]), data)  # fmt: skip
-        elif kind == "detach":
-            self._end_remote(conn)
-        elif kind == "req":
-            self._spawn(self._answer(table, conn, fields))
-
-    async def _called(self, fields: dict[str, str]) -> None:
-        """Answer another process: a new table here (`place`), or a tournament's read or
-        action (`tour`) for a tournament this process directs."""
-        reply, out = fields["c"], self.out_key(fields["g"])
         try:
-            if fields["k"] == "place":
+            entry = self.wire.decode(fields)
+        except Malformed as bad:
+            self.quiet.warn("relay: an entry of table %s is unreadable (%s)", table_id, bad)
+            return
+        table = self.tables.tables.get(table_id)
+        if table is None:
+            return
+        if isinstance(entry, Taken):
+            if entry.owner != self.name:
+                log.warning("table %s: taken by %s; dropped here", table_id, entry.owner)
+                del self.cursors[table_id]
+                self.tables.lost(table_id)
+        elif isinstance(entry, Attach):
+            if entry.owner == self.name and entry.conn not in self.remote:
+                self._attach(table, entry)
+        elif isinstance(entry, Command):
+            self._command(table, entry)
+        elif isinstance(entry, Detach):
+            known = self.remote.get(entry.conn)
+            if known is not None and known.table_id == table_id:
+                self._end_remote(entry.conn)
+        elif isinstance(entry, Read):
+            self._spawn(self._answer(table, entry))
+
+    def _attach(self, table: Table, entry: Attach) -> None:
+        remote = RemoteViewer(entry.conn, table.id, entry.gateway,
+                              Viewer(entry.player, limit=self.outbox_limit))  # fmt: skip
+        self.remote[entry.conn] = remote
+        remote.tasks.append(asyncio.ensure_future(self._forward(remote)))
+        remote.tasks.append(asyncio.ensure_future(self._attached(table, remote, entry)))
+
+    def _command(self, table: Table, entry: Command) -> None:
+        remote = self.remote.get(entry.conn)
+        if remote is None or remote.table_id != table.id:  # attached elsewhere, or gone
+            closed = Closed(entry.conn, 0, CLOSE_RESTART, MOVED)
+            self._spawn(self._add(self.keys.out(gateway_of(entry.conn)), closed, OUT_MAX))
+            return
+        viewer = remote.viewer
+        if entry.n <= remote.applied or viewer.closed is not None:
+            return  # a repeat (its entry added twice), or a connection closing
+        if entry.n != remote.applied + 1:
+            viewer.close(CLOSE_RESTART, GAP, flush=True)
+            return
+        remote.applied = entry.n
+        table.tell(entry.kind, viewer.player_id, viewer, entry.ref, entry.data)
+
+    async def _called(self, call: Call) -> None:
+        """Answer another process: a new table here (`Place`), or a tournament's read or
+        action (`TournamentCall`) for a tournament this process directs."""
+        answer: Answer | Refusal
+        try:
+            if isinstance(call, Place):
                 if self.placement is None:
                     raise TableError("unavailable", "no placement here")
-                result = await self.placement.place(fields)
+                result = await self.placement.place(call)
             else:
                 if self.on_tournament is None:
                     raise TableError("no_such_tournament", "no such tournament")
-                result = await self.on_tournament(fields)
-            answer = {"c": reply, "q": orjson.dumps(result).decode()}
+                result = await self.on_tournament(call)
+            answer = Answer(call.reply, result)
         except TableError as refused:
-            answer = {"c": reply, "e": _refusal(refused.code, refused.message)}
+            answer = Refusal(call.reply, refused.code, refused.message)
         except Exception as error:
             log.warning("relay: a call failed (%s)", type(error).__name__)
-            answer = {"c": reply, "e": _refusal("unavailable", "that could not be done")}
-        await self._add(out, answer)
+            answer = Refusal(call.reply, "unavailable", "that could not be done")
+        await self._add(self.keys.out(call.gateway), answer, OUT_MAX)
 
-    async def _answer(self, table: Table, reply: str, fields: dict[str, str]) -> None:
-        kind, out = fields["t"], self.out_key(fields["g"])
-        answer: dict[str, str]
+    async def _answer(self, table: Table, read: Read) -> None:
+        answer: Answer | Refusal
         try:
-            if kind == "view":
+            if read.kind == "view":
                 result = table_view(table, None)
-            elif kind == "facts":
+            elif read.kind == "facts":
                 result = facts(table)
-            elif kind == "snapshot":  # the table page's (app/api/table_page.py): `p`'s own
+            elif read.kind == "snapshot":  # the table page's (app/api/table_page.py): its own
                 async with asyncio.timeout(self.reply_timeout):
-                    seen = await table.request("view", fields["p"] or None)
-                result = {"snapshot": seen["snapshot"].decode()}  # as `p`'s socket gets it
-            elif kind in READS:
+                    seen = await table.request("view", read.player)
+                result = {"snapshot": seen["snapshot"].decode()}  # as its socket gets it
+            elif read.kind in READS:
                 async with asyncio.timeout(self.reply_timeout):
-                    result = await table.request(kind, fields["p"] or None,
-                                                 **orjson.loads(fields["d"]))  # fmt: skip
+                    result = await table.request(read.kind, read.player, **read.args)
             else:
-                raise TableError("unknown_command", f"{kind!r} is not relayed")
-            answer = {"c": reply, "q": orjson.dumps(result).decode()}
+                raise TableError("unknown_command", f"{read.kind!r} is not relayed")
+            answer = Answer(read.reply, result)
         except TableError as refused:
-            answer = {"c": reply, "e": _refusal(refused.code, refused.message)}
+            answer = Refusal(read.reply, refused.code, refused.message)
         except TimeoutError:
-            answer = {"c": reply, "e": _refusal("unavailable", "the table did not answer")}
-        await self._add(out, answer)
+            answer = Refusal(read.reply, "unavailable", "the table did not answer")
+        await self._add(self.keys.out(read.gateway), answer, OUT_MAX)
 
-    async def _attach(
-        self, table: Any, remote: _Remote, stream: str | None, since: int | None
-    ) -> None:
+    async def _attached(self, table: Table, remote: RemoteViewer, entry: Attach) -> None:
         viewer = remote.viewer
         try:
             async with asyncio.timeout(self.reply_timeout):
-                await table.request("attach", viewer.player_id, viewer=viewer, stream=stream,
-                                    since=since)  # fmt: skip
+                await table.request("attach", viewer.player_id, viewer=viewer,
+                                    stream=entry.stream, since=entry.since)  # fmt: skip
         except (TableError, TimeoutError):
             viewer.close(1011, "the table did not answer", flush=True)
             return
-        if viewer.player_id is not None:
-            entry = connection_id(viewer.player_id)
-            await keep_online(self.presence, table, viewer.player_id, entry, remote.stop)
+        player = viewer.player_id
+        seat = table.seat_of(player) if player is not None else None
+        remote.seated(seat.number if seat is not None else None, first=True)
+        if player is not None:
+            entry_id = connection_id(player)
+            await keep_online(self.presence, table, player, entry_id, remote.stop,
+                              on_seat=remote.seated)  # fmt: skip
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.presence.disconnect(table.id, entry), 2.0)
+                await asyncio.wait_for(self.presence.disconnect(table.id, entry_id), 2.0)
 
-    def _end_remote(self, conn: str) -> None:
+    def _end_remote(self, conn: str, why: str | None = None) -> None:
+        """Detach a remote connection; `why`: also tell its gateway to close it (it may be
+        alive after all: its mark was missed)."""
         remote = self.remote.pop(conn, None)
         if remote is None:
             return
@@ -185,32 +266,58 @@ class Owner(RelayState):
         if table is not None:
             table.post_detach(remote.viewer)
         remote.viewer.close(1000, "detached")
+        if why is not None:
+            closed = Closed(conn, 0, CLOSE_RESTART, why)
+            self._spawn(self._add(self.keys.out(remote.gateway), closed, OUT_MAX))
 
-    async def _forward(self, conn: str, remote: _Remote) -> None:
-        """The owner's writer for a remote connection: its outbox to its gateway's stream."""
-        viewer, key = remote.viewer, self.out_key(remote.gateway)
+    async def _forward(self, remote: RemoteViewer) -> None:
+        """The owner's writer for a remote connection: its outbox to its gateway's stream,
+        each batch sent again until Redis takes it (numbered: a repeat is dropped there)."""
+        viewer, key = remote.viewer, self.keys.out(remote.gateway)
         try:
             while True:
-                while not viewer.outbox and viewer.closed is None:
+                while not viewer.outbox and not remote.news and viewer.closed is None:
                     viewer.wake.clear()
                     await viewer.wake.wait()
                 batch = viewer.take()
-                if not batch:
-                    break
-                # MULTI/EXEC: the gateway's blocked XREAD sees the whole burst at once (without
-                # it, Redis wakes the reader after the first XADD), so a connection that asked
-                # for batched frames gets it as one frame.
+                entries = remote.numbered(batch)
+                ended = viewer.closed is not None and not batch
+                if ended and self.remote.get(remote.conn) is remote:  # closed here
+                    code, reason = viewer.closed or (1000, "")
+                    remote.sent += 1
+                    entries.append(Closed(remote.conn, remote.sent, code, reason[:120]))
+                if entries and not await self._deliver(remote, key, entries):
+                    return
+                if ended:
+                    return
+        finally:
+            if self.remote.get(remote.conn) is remote:
+                self._end_remote(remote.conn)
+
+    async def _deliver(self, remote: RemoteViewer, key: str, entries: list[ToConnection]) -> bool:
+        """Add a batch in one MULTI/EXEC (the gateway's blocked XREAD sees the whole burst
+        at once, so a connection that asked for batched frames gets it as one frame), until
+        Redis takes it; False if the connection ended meanwhile."""
+        delay = 0.05
+        while True:
+            try:
                 async with self.client.pipeline(transaction=True) as pipe:
-                    for message in batch:
-                        pipe.xadd(key, {"c": conn, "m": _text(message)}, maxlen=STREAM_MAX,
+                    for entry in entries:
+                        pipe.xadd(key, self.wire.encode(entry), maxlen=OUT_MAX,  # type: ignore[arg-type]
                                   approximate=True)  # fmt: skip
                     pipe.pexpire(key, STREAM_TTL_MS)
                     await pipe.execute()
-            if viewer.closed is not None and conn in self.remote:  # closed here, not detached
-                code, reason = viewer.closed
-                await self._add(key, {"c": conn, "x": str(code), "r": reason[:120]})
-        except Exception as error:
-            log.warning("relay: cannot forward to %s (%s)", remote.gateway, type(error).__name__)
-        finally:
-            if conn in self.remote:
-                self._end_remote(conn)
+                return True
+            except Exception as error:
+                if remote.stop.is_set() or self._closing:
+                    return False
+                self.quiet.warn("relay: cannot forward to %s (%s)", remote.gateway,
+                                type(error).__name__)  # fmt: skip
+                await asyncio.sleep(delay)
+                delay = min(1.0, delay * 2)
+
+    def _gateways_seen(self, gone: set[str]) -> None:
+        """Detach the remote connections of gateways that are gone (their mark missed twice)."""
+        for conn, remote in list(self.remote.items()):
+            if remote.gateway in gone:
+                self._end_remote(conn, MOVED)

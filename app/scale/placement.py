@@ -2,9 +2,9 @@
 
 Every process publishes its load (the tables it runs) in the hash `omaha:load`, when it
 marks itself alive and after each table it creates. A create on a process that is not the
-least loaded asks the chosen one to create the table: an entry `place` on the chosen one's
-own stream (`omaha:gateway:<name>:out`, which only it reads), answered on the asker's with
-the table's id and code. The chosen process runs the ordinary create (its lease, then its
+least loaded asks the chosen one to create the table: a `Place` entry on the chosen one's
+own stream (`omaha:gateway:<incarnation>:out`, which only it reads), answered on the asker's
+with the table's id and code. The chosen process runs the ordinary create (its lease, then its
 row, then its actor), so the lease is taken by the process that runs the table, as for any
 other table. If it does not answer in time or refuses (it is stopping), the table is made
 where it was asked for. A tournament's tables are never placed: they run with their
@@ -17,8 +17,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-import orjson
-
+from app.scale.wire import Place
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
@@ -42,7 +41,7 @@ class Placement:
         self.relay = relay
         self.tables = tables
         self.timeout = timeout
-        self.key = f"{relay.prefix}:load"
+        self.key = relay.keys.load
 
     def load(self) -> int:
         return len(self.tables.tables) + len(self.tables.launching)
@@ -60,7 +59,7 @@ class Placement:
         now = await cast(Awaitable[tuple[int, int]], client.time())
         ms = now[0] * 1000 + now[1] // 1000
         alive = await cast(
-            Awaitable[list[str]], client.zrangebyscore(self.relay.alive_set, ms, "+inf")
+            Awaitable[list[str]], client.zrangebyscore(self.relay.keys.processes, ms, "+inf")
         )
         others = [name for name in alive if name != self.relay.name]
         values = await cast(Awaitable[list[Any]], client.hmget(self.key, others)) if others else []
@@ -81,10 +80,13 @@ class Placement:
             except Exception as error:  # Redis does not answer: made here
                 log.warning("placement: loads unknown (%s)", type(error).__name__)
         if target != self.relay.name:
-            entry = {"k": "place", "g": self.relay.name, "h": host_id,
-                     "d": config.model_dump_json()}  # fmt: skip
+            asked = config.model_dump(mode="json")
             try:
-                placed = await self.relay.call(self.relay.out_key(target), entry, self.timeout)
+                placed = await self.relay.call(
+                    self.relay.keys.out(target),
+                    lambda reply: Place(reply, self.relay.name, host_id, asked),
+                    self.timeout,
+                )
                 return Placed(str(placed["id"]), str(placed["code"]))
             except Exception as error:  # refused, no answer, Redis down: made here
                 log.warning("placement: %s did not create the table (%s); made here",
@@ -93,12 +95,12 @@ class Placement:
         await self._publish_quietly()
         return Placed(table.id, table.code)
 
-    async def place(self, fields: dict[str, str]) -> dict[str, Any]:
+    async def place(self, asked: Place) -> dict[str, Any]:
         """Asked by another process: create a table here."""
         if self.tables.draining:
             raise TableError("unavailable", "this process is stopping")
-        config = TableConfig.model_validate(orjson.loads(fields["d"]))
-        table = await self.tables.create(fields["h"], config)
+        config = TableConfig.model_validate(asked.config)
+        table = await self.tables.create(asked.host, config)
         await self._publish_quietly()
         return {"id": table.id, "code": table.code}
 

@@ -1,26 +1,28 @@
 """The relay: a WebSocket on a process that does not own its table talks to the owner
 through Redis Streams. The protocol is unchanged for the client: the owner's table renders
 every message for the connection as for a local one (sequence, resume, redaction), and the
-gateway writes those texts to the socket as they come.
+gateway writes those texts to the socket as they come. The entries are app/scale/wire.py's.
 
-- In, per table: `omaha:table:<id>:in`, entries `attach` (the connection's id, its gateway,
-  player, name, stream and since), `cmd` (the connection's id, the message's type, `id` and
-  data), `detach`, and `req`: a read of the HTTP API (`READS`), answered to its gateway.
-  The owner reads the streams of its tables from the moment it took each (a marker it adds
-  at the take), so an entry is applied once, by one owner, or never (it
-  came before the take: the gateway then learns the owner changed and its client resumes).
-- Out, per gateway: `omaha:gateway:<name>:out`, entries `m` (one message's text), `x` (close
-  code and reason), `q` or `e` (a read's result or error), each addressed to one connection
-  (or read). A gateway reads only its own stream:
-  it never holds a message, nor a card, meant for a connection elsewhere.
-- Every process marks itself alive (`omaha:process:<name>`, renewed with its leases); an owner
-  detaches the connections of a gateway that is gone. A gateway watches the owners of the
-  tables it relays: when one changes, its connections there are closed with 1012 and resume
-  (by the client) where the table runs now.
+- In, per table: `omaha:table:<id>:in`: `Taken` (the lease taken, by whom), `Attach`,
+  `Command`, `Detach` of a connection, and `Read` (of the HTTP API, `READS`), answered to its
+  gateway. The owner reads it from its `Taken` marker on (app/scale/owner.py says who applies
+  what), and trims what it applied.
+- Out, per incarnation: `omaha:gateway:<incarnation>:out`: each relayed connection's
+  numbered entries (`Message`, `Attached`, `Seated`, `Closed`), the answers to this process's
+  calls, and other processes' calls to it. A gateway reads only its own stream, and trims it
+  as it reads: it never holds a message, nor a card, meant for a connection elsewhere, and
+  what is delivered does not stay in Redis.
+- A process is its incarnation (app/scale/identity.py): every process marks itself alive
+  (`omaha:process:<incarnation>`, renewed with its leases, with its claim on its name). An
+  owner detaches the connections of a gateway whose mark is gone (missed twice: a Redis
+  restart loses every mark for a moment) and tells it so. A gateway watches the owners of the
+  tables it relays: when one changes (moved, or restarted: a new incarnation), its
+  connections there are closed with 1012 and resume (by the client) where the table runs now;
+  when Redis restarts (entries may be lost), all of them are.
 
 `Relay` is assembled here from its two sides, each a module: `Gateway` (app/scale/gateway.py)
 and `Owner` (app/scale/owner.py), over what they share (app/scale/streams.py); this module
-adds the process's own part: its mark of life, start and close.
+adds the process's own part: its name, its mark of life, start and close.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -35,14 +39,33 @@ import redis.asyncio as aioredis
 
 from app.presence import Presence
 from app.scale.gateway import Gateway, RemoteTable
+from app.scale.identity import Holder, NameClaim, NameTaken, name_of
+from app.scale.keys import OUT_MAX, Keys
 from app.scale.lease import Leases
-from app.scale.owner import Owner, _Remote, facts
+from app.scale.owner import Owner, RemoteViewer, facts
 from app.scale.placement import Placement
+from app.scale.streams import Absence, Quiet
+from app.scale.wire import Entry, Hello, Wire
 from app.tables.registry import Elsewhere, TableRegistry
 from app.tables.table import Table
-from app.tables.viewer import CLOSE_RESTART, Viewer
+from app.tables.viewer import CLOSE_RESTART
 
 __all__ = ["Relay", "RemoteTable", "facts", "find_or_relay"]
+
+log = logging.getLogger("omaha.relay")
+
+# The mark of life: extended (which adds no data: it still runs at Redis's memory cap, where
+# a SET is refused), or made.
+_MARK = """
+if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then
+  redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+end
+return 1
+"""
+
+#: seconds a starting process tries to reach Redis to claim its name before it gives up
+CLAIM_SECONDS = 60.0
+REDIS_RESTARTED = "the relay restarted: reconnect"
 
 
 async def find_or_relay(
@@ -55,6 +78,8 @@ async def find_or_relay(
         if relay is None:
             raise
         owner = (await relay.leases.owners([table_id])).get(table_id)
+        if owner is None or owner == relay.name:  # changing hands: come back in a moment
+            raise
         return RemoteTable(relay, table_id, owner, code)
 
 
@@ -69,40 +94,65 @@ class Relay(Gateway, Owner):
         tables: TableRegistry,
         presence: Presence,
         *,
+        wire: Wire,
         outbox_limit: int,
         reply_timeout: float = 15.0,
-        prefix: str = "omaha",
+        keys: Keys | None = None,
     ) -> None:
         self.client = client
         self.leases = leases
         self.name = leases.name
+        self.keys = keys or Keys()
+        self.wire = wire
         self.tables = tables
         self.presence = presence
         self.outbox_limit = outbox_limit
         self.reply_timeout = reply_timeout
-        self.prefix = prefix
+        self.claim = NameClaim(client, name_of(self.name), Holder.here(self.name), leases.ms,
+                               self.keys)  # fmt: skip
+        #: called when another incarnation holds this one's name (it was frozen past its
+        #: lease and another process took the name): the process stops (`app.main`)
+        self.on_name_lost: Callable[[], None] = lambda: None
         self._ids = itertools.count(1)
-        #: gateway side: this process's relayed connections, by connection id
-        self.local: dict[str, tuple[RemoteTable, Viewer]] = {}
-        self._conn_of: dict[int, str] = {}  # viewer.id -> connection id
-        #: owner side: the connections of other gateways on this process's tables
-        self.remote: dict[str, _Remote] = {}
-        #: owner side: per table, the id of the last entry read from its in stream
-        self.cursors: dict[str, str] = {}
-        self._tasks: list[asyncio.Task[None]] = []
-        self._pending: set[asyncio.Task[Any]] = set()
+        self.local = {}
+        self._conn_of = {}
+        self.remote: dict[str, RemoteViewer] = {}
+        self.cursors = {}
+        self._tasks = []
+        self._pending = set()
         self._out_cursor = "0-0"
-        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._replies: dict[str, asyncio.Future[Entry]] = {}
         self._closing = False
-        #: where new tables go (`app.scale.placement`): its load is published with the mark
+        self._gone = OrderedDict()
+        self.quiet = Quiet()
         self.placement: Placement | None = None
-        #: a tournament's read or action asked by another process (`app.api.tournaments`)
-        self.on_tournament: Callable[[dict[str, str]], Awaitable[dict[str, Any]]] | None = None
-        #: every live process, scored with the time its mark lapses (Redis time, ms)
-        self.alive_set = f"{prefix}:processes"
+        self.on_tournament: Callable[[Any], Awaitable[dict[str, Any]]] | None = None
+        self._run_id: str | None = None
+        self._mark = client.register_script(_MARK)
+        self._owners_absent, self._gateways_absent = Absence(), Absence()
 
     async def start(self) -> None:
-        self._out_cursor = await self._add(self.out_key(self.name), {"hello": "1"})
+        """Claim the process's name (`NameTaken` if a live process has it), then read."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLAIM_SECONDS
+        while True:
+            try:
+                predecessor = await self.claim.take()
+                break
+            except NameTaken:
+                raise
+            except Exception as error:
+                if loop.time() > deadline:
+                    raise
+                self.quiet.warn("relay: Redis does not answer yet (%s)", type(error).__name__)
+                await asyncio.sleep(1.0)
+        if predecessor is not None:  # it ended (a restart): nobody waits for its lease
+            released = await self.leases.release_held_by(predecessor)
+            log.warning("this process restarted: %s is gone (%d leases released)",
+                        predecessor, released)  # fmt: skip
+            await self._declare_gone(predecessor)
+        self._out_cursor = await self._add(self.keys.out(self.name), Hello(), OUT_MAX)
+        self._run_id = await self._redis_run_id()
         await self._alive()
         loop = asyncio.get_running_loop()
         self._tasks = [
@@ -110,6 +160,14 @@ class Relay(Gateway, Owner):
             loop.create_task(self._read_in()),
             loop.create_task(self._watch()),
         ]
+
+    async def _declare_gone(self, incarnation: str) -> None:
+        """An ended incarnation: its mark goes at once, so owners drop its connections."""
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.delete(self.keys.alive(incarnation), self.keys.out(incarnation))
+            pipe.zrem(self.keys.processes, incarnation)
+            pipe.hdel(self.keys.load, incarnation)
+            await pipe.execute()
 
     async def close(self) -> None:
         self._closing = True
@@ -119,33 +177,75 @@ class Relay(Gateway, Owner):
             remote.stop.set()
             for task in remote.tasks:
                 task.cancel()
-        for _, viewer in list(self.local.values()):
-            viewer.close(CLOSE_RESTART, "server stopping")
+        for relayed in list(self.local.values()):
+            relayed.viewer.close(CLOSE_RESTART, "server stopping")
         pending = [*self._tasks, *self._pending]
         pending += [t for r in self.remote.values() for t in r.tasks]
         if pending:  # bounded: a cancellation can be swallowed inside the Redis client
             await asyncio.wait(pending, timeout=5)
         with contextlib.suppress(Exception):
-            await cast(Awaitable[int], self.client.delete(self.alive_key(self.name)))
-            await cast(Awaitable[int], self.client.zrem(self.alive_set, self.name))
-            if self.placement is not None:
-                await self.placement.forget()
+            await self._declare_gone(self.name)
+            await self.claim.release()
         await self.client.aclose()
 
     async def taken(self, table_id: str) -> None:
-        """A hook of the registry, at the take (before the epoch bump): entries from here on
-        are this owner's to apply."""
-        self.cursors[table_id] = await self._add(self.in_key(table_id), {"k": "taken"})
+        """A hook of the registry, after the take (before the epoch bump): entries from the
+        take's marker on are this owner's to apply."""
+        mark = self.leases.marks.pop(table_id, None)
+        if mark is None:  # (not taken through these leases' script: from now on)
+            mark = await self._add(self.keys.table_in(table_id), Hello(), OUT_MAX)
+        self.cursors[table_id] = mark
 
     async def _alive(self) -> None:
+        """The mark of life, the claim on the name, the load; the marks that lapsed go."""
         now = await cast(Awaitable[tuple[int, int]], self.client.time())
-        lapse = now[0] * 1000 + now[1] // 1000 + self.leases.ms
+        ms = now[0] * 1000 + now[1] // 1000
         async with self.client.pipeline(transaction=False) as pipe:
-            pipe.set(self.alive_key(self.name), "1", px=self.leases.ms)
-            pipe.zadd(self.alive_set, {self.name: lapse})
+            await self._mark(keys=[self.keys.alive(self.name)], args=[self.leases.ms], client=pipe)
+            pipe.zadd(self.keys.processes, {self.name: ms + self.leases.ms})
             if self.placement is not None:
-                pipe.hset(self.placement.key, self.name, str(self.placement.load()))
-            await pipe.execute()
+                pipe.hset(self.keys.load, self.name, str(self.placement.load()))
+            pipe.zrangebyscore(self.keys.processes, "-inf", ms)
+            lapsed = (await pipe.execute())[-1]
+        if lapsed:
+            async with self.client.pipeline(transaction=False) as pipe:
+                pipe.zrem(self.keys.processes, *lapsed)
+                pipe.hdel(self.keys.load, *lapsed)
+                await pipe.execute()
+        if not await self.claim.keep():
+            log.error("another process holds the name %r now: stopping", self.claim.name)
+            self.on_name_lost()
+
+    async def _redis_run_id(self) -> str:
+        return await self.leases.generation()
+
+    async def _watch(self) -> None:
+        """Twice every renewal interval (a relayed connection whose owner died waits for
+        this to move): mark this process alive; after a Redis restart, close every relayed
+        connection (entries may be lost: they resume); close those of a table whose owner
+        changed; detach the remote connections of gateways that are gone."""
+        while not self._closing:
+            await asyncio.sleep(self.tables.renew / 2)
+            try:
+                await self._alive()
+                run_id = await self._redis_run_id()
+                if run_id != self._run_id:
+                    log.warning("relay: Redis restarted: relayed connections resume")
+                    self._run_id = run_id
+                    self._restart_all(REDIS_RESTARTED)
+                tables = sorted({r.table.id for r in self.local.values()})
+                owners = await self.leases.owners(tables)
+                vanished = {t for t, o in owners.items() if o is None}
+                self._owners_seen(owners, self._owners_absent.twice(vanished))
+                gateways = sorted({r.gateway for r in self.remote.values()})
+                alive = await cast(
+                    Awaitable[list[Any]],
+                    self.client.mget([self.keys.alive(g) for g in gateways]),
+                ) if gateways else []  # fmt: skip
+                missing = {g for g, a in zip(gateways, alive, strict=True) if a is None}
+                self._gateways_seen(self._gateways_absent.twice(missing))
+            except Exception as error:
+                self.quiet.warn("relay: watch failed (%s)", type(error).__name__)
 
     async def others_alive(self) -> bool:
         """Is another server process alive (to hand this one's tables over to)?"""
@@ -153,7 +253,7 @@ class Relay(Gateway, Owner):
             now = await cast(Awaitable[tuple[int, int]], self.client.time())
             ms = now[0] * 1000 + now[1] // 1000
             names = await cast(
-                Awaitable[list[str]], self.client.zrangebyscore(self.alive_set, ms, "+inf")
+                Awaitable[list[str]], self.client.zrangebyscore(self.keys.processes, ms, "+inf")
             )
         except Exception:
             return False

@@ -1,5 +1,5 @@
-"""What both sides of the relay share (`app.scale.relay`, which assembles them): the streams'
-names and limits, adding an entry, and the state each side keeps.
+"""What both sides of the relay share (`app.scale.relay`, which assembles them): the keys, the
+codec, adding entries, background work, and the state each side keeps.
 
 `Relay` is one class made of two mixins over `RelayState`: `Gateway` (app/scale/gateway.py:
 this process's connections to tables other processes own) and `Owner` (app/scale/owner.py:
@@ -11,26 +11,27 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-import orjson
 import redis.asyncio as aioredis
 
 from app.presence import Presence
+from app.scale.keys import STREAM_TTL_MS, Keys
 from app.scale.lease import Leases
+from app.scale.wire import Call, Entry, Wire
 from app.tables.registry import TableRegistry
-from app.tables.viewer import Viewer
 
 if TYPE_CHECKING:
-    from app.scale.gateway import RemoteTable
-    from app.scale.owner import _Remote
+    from app.scale.gateway import RelayedConnection
+    from app.scale.owner import RemoteViewer
     from app.scale.placement import Placement
 
-#: entries a stream keeps at most (trimmed approximately), and how long an idle one lives
-STREAM_MAX = 10_000
-STREAM_TTL_MS = 3_600_000
+log = logging.getLogger("omaha.relay")
+
 #: ms an XREAD waits for entries before looking at the list of streams again
 BLOCK_MS = 250
 MOVED = "the table moved to another server: reconnect"
@@ -40,12 +41,30 @@ MOVED = "the table moved to another server: reconnect"
 READS = frozenset({"view", "facts", "ledger", "snapshot"})
 
 
-def _refusal(code: str, message: str) -> str:
-    return orjson.dumps({"code": code, "message": message}).decode()
+class Quiet:
+    """One warning per `every` seconds for a failure that repeats (Redis down: every read)."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        self.every = every
+        self._last: dict[str, float] = {}
+
+    def warn(self, what: str, *args: Any) -> None:
+        now = time.monotonic()
+        if now - self._last.get(what, -self.every) >= self.every:
+            self._last[what] = now
+            log.warning(what, *args)
 
 
-def _text(message: dict[str, Any] | str) -> str:
-    return message if isinstance(message, str) else orjson.dumps(message).decode()
+class Absence:
+    """Things seen missing at two looks in a row (a Redis restart loses every key for a
+    moment: one look is not enough to call a process gone, or a lease lost)."""
+
+    def __init__(self) -> None:
+        self._missing: set[str] = set()
+
+    def twice(self, missing: set[str]) -> set[str]:
+        before, self._missing = self._missing, missing
+        return missing & before
 
 
 class RelayState(ABC):
@@ -53,60 +72,53 @@ class RelayState(ABC):
 
     client: aioredis.Redis
     leases: Leases
+    #: this process's incarnation (`app.scale.identity`)
     name: str
+    keys: Keys
+    wire: Wire
     tables: TableRegistry
     presence: Presence
     outbox_limit: int
     reply_timeout: float
-    prefix: str
     _ids: itertools.count[int]
     #: gateway side: this process's relayed connections, by connection id
-    local: dict[str, tuple[RemoteTable, Viewer]]
+    local: dict[str, RelayedConnection]
     _conn_of: dict[int, str]  # viewer.id -> connection id
     #: owner side: the connections of other gateways on this process's tables
-    remote: dict[str, _Remote]
+    remote: dict[str, RemoteViewer]
     #: owner side: per table, the id of the last entry read from its in stream
     cursors: dict[str, str]
     _tasks: list[asyncio.Task[None]]
     _pending: set[asyncio.Task[Any]]
-    _out_cursor: str
-    _replies: dict[str, asyncio.Future[dict[str, Any]]]
+    _replies: dict[str, asyncio.Future[Entry]]
     _closing: bool
+    quiet: Quiet
     #: where new tables go (`app.scale.placement`): its load is published with the mark
     placement: Placement | None
     #: a tournament's read or action asked by another process (`app.api.tournaments`)
-    on_tournament: Callable[[dict[str, str]], Awaitable[dict[str, Any]]] | None
-    #: every live process, scored with the time its mark lapses (Redis time, ms)
-    alive_set: str
+    on_tournament: Callable[[Any], Awaitable[dict[str, Any]]] | None
 
-    # ------------------------------------------------------------------ keys
-    def in_key(self, table_id: str) -> str:
-        return f"{self.prefix}:table:{table_id}:in"
-
-    def out_key(self, gateway: str) -> str:
-        return f"{self.prefix}:gateway:{gateway}:out"
-
-    def alive_key(self, name: str) -> str:
-        return f"{self.prefix}:process:{name}"
-
-    async def _add(self, key: str, entry: dict[str, str]) -> str:
+    async def _add(self, key: str, entry: Entry, maxlen: int) -> str:
         async with self.client.pipeline(transaction=False) as pipe:
-            pipe.xadd(key, entry, maxlen=STREAM_MAX, approximate=True)  # type: ignore[arg-type]
+            pipe.xadd(key, self.wire.encode(entry), maxlen=maxlen, approximate=True)  # type: ignore[arg-type]
             pipe.pexpire(key, STREAM_TTL_MS)
             added, _ = await pipe.execute()
         return str(added)
 
     def _spawn(self, work: Awaitable[Any]) -> None:
+        """Background work whose failure is logged, never left unretrieved."""
         task = asyncio.ensure_future(work)
         self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        task.add_done_callback(self._settled)
+
+    def _settled(self, task: asyncio.Task[Any]) -> None:
+        self._pending.discard(task)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            self.quiet.warn("relay: background work failed (%s)", type(error).__name__)
 
     # ------------------------------------------------------------------ the other side's
     @abstractmethod
-    async def _alive(self) -> None: ...
+    async def _called(self, call: Call) -> None: ...
 
     @abstractmethod
-    async def _called(self, fields: dict[str, str]) -> None: ...
-
-    @abstractmethod
-    def _end_remote(self, conn: str) -> None: ...
+    def _end_remote(self, conn: str, why: str | None = None) -> None: ...

@@ -32,8 +32,9 @@ INFO = b"omaha deck v1"
 _key: AESGCM = AESGCM(os.urandom(32))
 
 
-def derive_key(secret: str) -> bytes:
-    hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=INFO)
+def derive_key(secret: str, info: bytes = INFO) -> bytes:
+    """A 32-byte key from SECRET_KEY; `info` names what it seals (each use its own key)."""
+    hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info)
     key: bytes = hkdf.derive(secret.encode("utf-8"))
     return key
 

@@ -3,10 +3,14 @@ references, and restarts a table whose actor failed, from durable state, without
 the others. A table that cannot be loaded (the database is down) is tried again with backoff
 until it can; `restoring` says which are waiting (`/readyz` reports them).
 
+A table runs in one actor, by construction: every start goes through `load`, which returns
+the running table, or joins the load under way, and only otherwise launches one (`_start`
+is the one place an actor is made, and refuses a second).
+
 With several processes (`Ownership.shared`), a table runs where its lease is: a process takes
 a table only when its lease is free (bumping the table's fencing epoch before loading it),
-renews the leases of its tables, drops a table whose lease or epoch it lost, and sweeps for
-tables whose lease lapsed (their owner died), which it takes and continues."""
+and drops a table whose lease or epoch it lost; its `LeaseKeeper` renews the leases and sweeps
+for tables nobody holds (app/tables/leasing.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +25,8 @@ from typing import Any
 from app.scale.lease import Ownership, SoleLeases
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.store_protocol import OwnershipLost, TableStore
+from app.tables.leasing import LeaseKeeper
+from app.tables.store_protocol import OwnershipLost, StoredTable, TableStore
 from app.tables.table import Reload, Runtime, Table
 from app.tables.viewer import CLOSE_RESTART
 
@@ -70,8 +75,8 @@ class TableRegistry:
         self.launching: set[str] = set()
         #: stopping (`drain`): no table is taken any more
         self.draining = False
-        #: when the leases were last renewed (loop time): past `lease`, they may be others'
-        self._renewed = 0.0
+        #: shared: renews the leases, sweeps for tables nobody holds (app/tables/leasing.py)
+        self.keeper = LeaseKeeper(self)
         self.runtime = runtime or Runtime()
         self.deck_source = deck_source
         self.tables: dict[str, Table] = {}
@@ -83,10 +88,10 @@ class TableRegistry:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._restarts: dict[str, int] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self._closing = False
+        self.closing = False
         #: stored open tables not running yet (restored lazily), and the loads under way
         self._stored: set[str] = set()
-        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self.loading: dict[str, asyncio.Future[Table]] = {}
         #: tables waiting to be loaded (the database did not answer); "*" while the list of
         #: tables itself could not be read
         self.restoring: set[str] = set()
@@ -97,11 +102,10 @@ class TableRegistry:
         (`find`) is restored at once. Those with a hand in progress continue it. While the
         database is down, the list and each table are tried again with backoff."""
         if self.ownership.shared:
-            self._renewed = asyncio.get_running_loop().time()
-            self._keeper = asyncio.get_running_loop().create_task(self._keep())
+            self._keeper = asyncio.get_running_loop().create_task(self.keeper.run())
         try:
             async with asyncio.timeout(self.runtime.store_timeout):
-                table_ids = await self._own_kind(await self.store.open_tables())
+                table_ids = await self.own_kind(await self.store.open_tables())
         except Exception as error:
             log.error("cannot list the stored tables (%s: is the database up and migrated?); "
                       "trying again", type(error).__name__)  # fmt: skip
@@ -110,7 +114,7 @@ class TableRegistry:
             return
         self._begin(table_ids)
 
-    async def _own_kind(self, table_ids: list[str]) -> list[str]:
+    async def own_kind(self, table_ids: list[str]) -> list[str]:
         """Shared, the tables a process takes by itself: not the tournaments' (their director
         takes them, `adopt`)."""
         if not self.ownership.shared:
@@ -124,12 +128,12 @@ class TableRegistry:
 
     async def _start_later(self) -> None:
         delay = BACKOFF[0]
-        while not self._closing:
+        while not self.closing:
             await asyncio.sleep(delay)
             delay = min(BACKOFF[1], delay * 2)
             try:
                 async with asyncio.timeout(self.runtime.store_timeout):
-                    table_ids = await self._own_kind(await self.store.open_tables())
+                    table_ids = await self.own_kind(await self.store.open_tables())
             except Exception:
                 continue
             self.restoring.discard("*")
@@ -140,7 +144,7 @@ class TableRegistry:
         for table_id in table_ids:
             if table_id in self._stored and table_id not in self.restoring:
                 try:
-                    await self._load(table_id)
+                    await self.load(table_id)
                 except TableError:  # another process owns it (or it closed meanwhile)
                     self._stored.discard(table_id)
                 except Exception as error:
@@ -148,7 +152,7 @@ class TableRegistry:
 
     def _retry(self, table_id: str, error: BaseException) -> None:
         """A load failed (the database is down): try again in the background until it loads."""
-        if table_id in self.restoring or self._closing:
+        if table_id in self.restoring or self.closing:
             return
         log.error("table %s cannot be loaded now (%s); trying again",
                   table_id, type(error).__name__)  # fmt: skip
@@ -171,23 +175,33 @@ class TableRegistry:
             self.get(table_id)  # raises: unavailable while restoring, else no such table
         if table_id in self.restoring:
             raise TableError("unavailable", "the table is being restored; try again soon")
+        if self.ownership.shared and table_id not in self.loading:
+            holder = (await self.ownership.holders([table_id])).get(table_id)
+            if holder is None:
+                await self.keeper.look()
+                if not self.keeper.vacant(holder):
+                    raise TableError("unavailable", "the table is changing hands; try again soon")
         try:
-            return await self._load(table_id)
+            return await self.load(table_id)
         except TableError:
             raise
         except Exception as error:
             self._retry(table_id, error)
             raise TableError("unavailable", "the table is being restored; try again soon") from None
 
-    async def _load(self, table_id: str) -> Table:
-        """Load a stored table once, however many ask for it at the same time."""
-        loading = self._loading.get(table_id)
+    async def load(self, table_id: str) -> Table:
+        """The running table, else load it once, however many ask for it at the same time
+        (a find, a sweep, a restore, an adoption, a create)."""
+        running = self.tables.get(table_id)
+        if running is not None:
+            return running
+        loading = self.loading.get(table_id)
         if loading is None:
             loading = asyncio.ensure_future(self._launch(table_id))
-            self._loading[table_id] = loading
+            self.loading[table_id] = loading
 
             def loaded(done: asyncio.Future[Table]) -> None:
-                self._loading.pop(table_id, None)
+                self.loading.pop(table_id, None)
                 if not done.cancelled() and done.exception() is None:
                     self._stored.discard(table_id)
                     self.restoring.discard(table_id)
@@ -209,7 +223,7 @@ class TableRegistry:
             with contextlib.suppress(Exception):
                 await self.ownership.release(table_id)
             raise
-        return await self._launch(table_id)
+        return await self.load(table_id)
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -221,7 +235,7 @@ class TableRegistry:
 
     async def _launch(self, table_id: str) -> Table:
         """Take the table (its lease, then its epoch: the load sees every write the previous
-        owner made, and none it makes later is stored) and run it."""
+        owner made, and none it makes later is stored) and run it. Only `load` calls it."""
         if self.draining:
             raise Elsewhere()
         if not await self.ownership.take(table_id):
@@ -251,6 +265,12 @@ class TableRegistry:
             raise
         finally:
             self.launching.discard(table_id)
+        return self._start(table_id, stored)
+
+    def _start(self, table_id: str, stored: StoredTable) -> Table:
+        """The one place a table's actor is made: never a second one beside a running one."""
+        if table_id in self.tables:
+            raise RuntimeError(f"table {table_id} runs already: a second actor is refused")
         table = Table(stored, self.store, self.runtime, self.deck_source)
         table.director = self.directors.get(table_id)  # a tournament's, after a restart too
         task = asyncio.create_task(table.run(), name=f"table-{table_id}")
@@ -260,13 +280,13 @@ class TableRegistry:
         return table
 
     def _finished(self, table_id: str, table: Table, task: asyncio.Task[None]) -> None:
-        if self._closing or task.cancelled():
+        if self.closing or task.cancelled():
             return
         error = task.exception()
         if isinstance(error, OwnershipLost) and self.ownership.shared:
             log.warning("table %s: another process took it; dropped here", table_id)
             if self.tables.get(table_id) is table:
-                self._lose(table_id)
+                self.lost(table_id)
             return
         if error is None and table.closed:  # the host closed it: its records stay stored
             if self.tables.get(table_id) is table:
@@ -297,13 +317,13 @@ class TableRegistry:
 
     async def _restore(self, table_id: str, delay: float = BACKOFF[0]) -> None:
         """Load the table until it loads: while the database is down, with backoff."""
-        while not self._closing:
+        while not self.closing:
             await asyncio.sleep(delay)
             delay = min(BACKOFF[1], max(BACKOFF[0], delay * 2))
             if table_id in self.tables:
                 break
             try:
-                await self._load(table_id)
+                await self.load(table_id)
             except TableError:  # another process owns it now (or it closed)
                 self._stored.discard(table_id)
                 break
@@ -315,7 +335,23 @@ class TableRegistry:
         self.restoring.discard(table_id)
 
     # ------------------------------------------------------------------ ownership
-    def _lose(self, table_id: str) -> None:
+    def fresh(self) -> bool:
+        """Are this process's leases known to be its own (`LeaseKeeper.fresh`)?"""
+        return self.keeper.fresh()
+
+    def lost(self, table_id: str) -> None:
+        """Another process took the table (its epoch, or its marker in the relay, says so):
+        stop it here, and release the lease if it is still this process's."""
+        self.drop(table_id)
+
+        async def release() -> None:
+            with contextlib.suppress(Exception):
+                await self.ownership.release(table_id)
+
+        if not self.closing:
+            self._in_background(release())
+
+    def drop(self, table_id: str) -> None:
         """Stop running a table another process owns now: its writes are refused from here
         on, its connections are told to reconnect (they resume where it runs now)."""
         self.store.drop_table(table_id)
@@ -327,55 +363,11 @@ class TableRegistry:
             table.shutdown(CLOSE_RESTART, MOVED)
         self._stored.discard(table_id)
 
-    async def _keep(self) -> None:
-        """Every `renew` seconds: renew this process's leases, then take the tables whose
-        lease lapsed."""
-        while not self._closing:
-            await asyncio.sleep(self.renew)
-            try:
-                await self._renew_leases()
-                await self._sweep()
-            except Exception as error:  # Redis or the database is down: the next round
-                log.warning("lease keeping failed (%s)", type(error).__name__)
-
-    async def _renew_leases(self) -> None:
-        loop = asyncio.get_running_loop()
-        owned = list(self.tables)
-        try:
-            kept = await self.ownership.renew(owned)
-        except Exception:
-            if loop.time() - self._renewed > self.lease:  # lapsed: others may run them now
-                log.error("leases not renewed for %.1f s: dropping %d tables",
-                          loop.time() - self._renewed, len(self.tables))  # fmt: skip
-                for table_id in list(self.tables):
-                    self._lose(table_id)
-            raise
-        self._renewed = loop.time()
-        for table_id in owned:
-            if table_id not in kept and table_id in self.tables:
-                log.warning("table %s: its lease is another process's; dropped here", table_id)
-                self._lose(table_id)
-
-    async def _sweep(self) -> None:
-        """Take the open tables nobody holds a lease on (their owner died or froze)."""
-        if self.draining:
-            return
-        async with asyncio.timeout(self.runtime.store_timeout):
-            open_ids = await self._own_kind(await self.store.open_tables())
-        others = [t for t in open_ids if t not in self.tables and t not in self._loading]
-        for table_id, owner in (await self.ownership.owners(others)).items():
-            if owner is None and not self._closing:
-                try:
-                    await self._load(table_id)
-                except TableError:
-                    continue
-                log.info("table %s: its lease lapsed; taken by this process", table_id)
-
     async def adopt(self, table_id: str) -> Table:
         """Take a table of a tournament whose director this process runs (or is taking)."""
         self.adoptable.add(table_id)
         table = self.tables.get(table_id)
-        return table if table is not None else await self._load(table_id)
+        return table if table is not None else await self.load(table_id)
 
     async def hand_back(self, table_id: str) -> None:
         """Stop running a tournament's table and release it (its director went elsewhere)."""
@@ -412,7 +404,7 @@ class TableRegistry:
 
     async def _hand_over(self, table_id: str) -> None:
         task = self.tasks.get(table_id)
-        self._lose(table_id)
+        self.drop(table_id)
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
         with contextlib.suppress(Exception):
@@ -420,17 +412,17 @@ class TableRegistry:
         log.info("table %s handed over between hands", table_id)
 
     async def close(self) -> None:
-        self._closing = True
+        self.closing = True
         if self._keeper is not None:
             self._keeper.cancel()
             await asyncio.gather(self._keeper, return_exceptions=True)
         for waiting in self._background:  # restores sleeping between tries
             waiting.cancel()
         # The loads under way end first (each within the store's timeout), and their tables
-        # stop below with the others. `_load` shields a load from whoever awaits it: the
+        # stop below with the others. `load` shields a load from whoever awaits it: the
         # restores cancelled above left it running, and it started its table after this
         # close, writing on after the engine was disposed.
-        await asyncio.gather(*self._loading.values(), return_exceptions=True)
+        await asyncio.gather(*self.loading.values(), return_exceptions=True)
         for table_id, task in list(self.tasks.items()):
             task.cancel()
             self.tables[table_id].shutdown()

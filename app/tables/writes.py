@@ -118,8 +118,13 @@ class Writes:
         """`call` in a task of its own, kept in `in_flight` until it is done."""
         task = asyncio.ensure_future(call)
         self.in_flight.add(task)
-        task.add_done_callback(self.in_flight.discard)
+        task.add_done_callback(self._landed)
         return task
+
+    def _landed(self, task: asyncio.Future[Any]) -> None:
+        self.in_flight.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: a table dropped meanwhile never looks at it
 
     def _failed(self, error: BaseException) -> None:
         # Not `log.exception`: a database error quotes its parameters (a deck, say).

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,7 +18,6 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-import redis
 from sqlalchemy import select
 
 from app.store import decks
@@ -28,9 +25,10 @@ from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow, TableRow
 from app.store.tables import SqlTableStore
 from tests.api.live import Client, migrate
-from tests.api.test_crash import ROOT, actor_of, passive
+from tests.api.test_crash import actor_of, passive
 from tests.api.test_play import replay_table
-from tests.servers import free_port, wait_for_port
+from tests.scale.cluster import Cluster
+from tests.scale.cluster import owner as owner  # re-exported: the scale tests import it here
 
 LEASE, RENEW = 1.5, 0.3
 SECRET = "f" * 40
@@ -47,44 +45,16 @@ async def environment(tmp_path: Path, postgres_url: str, redis_url: str) -> dict
 @contextmanager
 def processes(env: dict[str, str], *names: str) -> Iterator[dict[str, tuple[Any, str]]]:
     """Server processes by name: (the process, its base URL), started side by side; each
-    one's log in DATA_DIR/<name>.log (warnings and errors)."""
-    ports = {name: free_port() for name in names}
-    logs = Path(env["DATA_DIR"])
-    logs.mkdir(parents=True, exist_ok=True)
-    started = {
-        name: subprocess.Popen(
-            [sys.executable, "-m", "app", "serve"],
-            cwd=ROOT,
-            env={**env, "PORT": str(ports[name]), "PROCESS_NAME": name},
-            stdout=subprocess.DEVNULL,
-            stderr=(logs / f"{name}.log").open("wb"),
-        )
-        for name in names
-    }
+    one's log in DATA_DIR (warnings and errors)."""
+    cluster = Cluster(env)
     try:
         for name in names:
-            wait_for_port("127.0.0.1", ports[name], timeout=30)
-        yield {name: (started[name], f"http://127.0.0.1:{ports[name]}") for name in names}
+            cluster.launch(name)
+        for name in names:
+            cluster.wait(name)
+        yield {n: (cluster.servers[n].process, cluster.servers[n].base) for n in names}
     finally:
-        for process in started.values():
-            if process.poll() is None:
-                process.send_signal(signal.SIGCONT)
-                process.terminate()
-        for process in started.values():
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def owner(redis_url: str, table_id: str) -> str | None:
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
-    try:
-        value = client.get(f"omaha:table:{table_id}:owner")
-        return None if value is None else str(value)
-    finally:
-        client.close()
+        cluster.close()
 
 
 async def table_id_of(url: str, code: str) -> str:

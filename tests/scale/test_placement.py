@@ -10,13 +10,15 @@ from pathlib import Path
 import redis
 
 from tests.api.live import Client
-from tests.scale.test_failover import environment, owner, processes, table_id_of
+from tests.scale.cluster import incarnation_name, owner
+from tests.scale.test_failover import environment, processes, table_id_of
 
 
 def loads(redis_url: str) -> dict[str, int]:
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        return {k: int(v) for k, v in client.hgetall("omaha:load").items()}  # type: ignore[union-attr]
+        loaded = client.hgetall("omaha:load").items()  # type: ignore[union-attr]
+        return {str(incarnation_name(k)): int(v) for k, v in loaded}
     finally:
         client.close()
 

@@ -19,7 +19,8 @@ from app.scale.owner import Owner
 from tests.api.live import Client, live_server
 from tests.api.test_play import live_settings
 from tests.api.test_table_page import BLOCK, embedded, heads_up_dealt
-from tests.scale.test_failover import LEASE, RENEW, owner, table_id_of
+from tests.scale.cluster import owner
+from tests.scale.test_failover import LEASE, RENEW, table_id_of
 
 
 @asynccontextmanager
@@ -68,7 +69,7 @@ async def test_a_page_from_the_other_process_carries_the_owners_snapshot(
             assert 'data-first-paint="1"' in text  # and the table drawn from it
 
         # The owner does not answer the page's read: the plain page, within the bound.
-        async def silent(self: Owner, table: Any, reply: str, fields: dict[str, str]) -> None:
+        async def silent(self: Owner, table: Any, read: Any) -> None:
             return None
 
         monkeypatch.setattr(Owner, "_answer", silent)

@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from app.store.db import create_engine, session_factory
 from app.store.models import HandRow, LedgerEntry, TournamentEntryRow, TournamentRow
 from app.store.tables import SqlTableStore
+from tests.scale.cluster import incarnation_name
 from tests.scale.test_failover import LEASE, RENEW, environment, owner, processes
 
 PLAYERS, STACK = 6, 100
@@ -35,7 +36,7 @@ def director_of(redis_url: str, tid: str) -> str | None:
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
         value = client.get(f"omaha:tournament:{tid}:owner")
-        return None if value is None else str(value)
+        return incarnation_name(None if value is None else str(value))
     finally:
         client.close()
 
