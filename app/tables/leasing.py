@@ -14,19 +14,40 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any, Protocol
 
+from app.scale.lease import Ownership
 from app.tables.errors import TableError
-
-if TYPE_CHECKING:
-    from app.tables.registry import TableRegistry
+from app.tables.runtime import Runtime
+from app.tables.store_protocol import TableStore
 
 log = logging.getLogger("omaha.tables")
 
 
+class Leased(Protocol):
+    """What the keeper reads and calls of its registry (`app.tables.registry.TableRegistry`;
+    a protocol, so that the registry imports the keeper and not the other way round)."""
+
+    ownership: Ownership
+    lease: float
+    renew: float
+    closing: bool
+    draining: bool
+    runtime: Runtime
+    store: TableStore
+
+    @property
+    def tables(self) -> Mapping[str, Any]: ...
+    @property
+    def loading(self) -> Collection[str]: ...
+    def drop(self, table_id: str) -> None: ...
+    async def load(self, table_id: str) -> Any: ...
+    async def own_kind(self, table_ids: list[str]) -> list[str]: ...
+
+
 class LeaseKeeper:
-    def __init__(self, registry: TableRegistry) -> None:
+    def __init__(self, registry: Leased) -> None:
         self.registry = registry
         #: when the leases were last renewed (loop time): past the lease, they may be others'
         self.renewed: float | None = None

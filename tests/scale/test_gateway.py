@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import redis.asyncio as aioredis
-from app.tables.store import MemoryTableStore
 
 from app.presence import InProcessPresence
 from app.scale.lease import Leases
@@ -18,6 +17,7 @@ from app.scale.relay import Relay
 from app.scale.wire import Message, Wire
 from app.tables.registry import TableRegistry
 from tests.scale.test_numbering import relayed
+from tests.tables.stores import MemoryTableStore
 
 WIRE = Wire.from_secret("k" * 40)
 

@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import redis.asyncio as aioredis
-from app.tables.store import MemoryTableStore
 
 from app.presence import InProcessPresence
 from app.scale.gateway import RelayedConnection, RemoteTable
@@ -21,6 +20,7 @@ from app.scale.relay import Relay
 from app.scale.wire import Attached, Closed, Command, Message, Seated, Wire
 from app.tables.registry import TableRegistry
 from app.tables.viewer import CLOSE_RESTART, Viewer
+from tests.tables.stores import MemoryTableStore
 
 
 @contextmanager

@@ -14,13 +14,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
-from app.tables.store import MemoryTableStore
 
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Table
-from tests.tables.test_table import FAST
+from tests.tables.harness import FAST
+from tests.tables.stores import MemoryTableStore
 
 
 class HeldLeases:

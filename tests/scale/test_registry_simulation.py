@@ -11,12 +11,12 @@ import asyncio
 import random
 from collections import Counter
 
-from app.tables.store import MemoryTableStore, StoredTable
-
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-from tests.tables.test_table import FAST
+from app.tables.store_protocol import StoredTable
+from tests.tables.harness import FAST
+from tests.tables.stores import MemoryTableStore
 
 SEEDS = 60
 TABLES = ("t1", "t2", "t3")

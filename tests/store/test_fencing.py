@@ -18,10 +18,9 @@ from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.store_protocol import OwnershipLost
 from app.tables.table import Table
-from tests.tables.harness import FAST
+from tests.tables.harness import FAST, within
 from tests.tables.stores import TestStore as SqlStore
 from tests.tables.stores import sql_store
-from tests.tables.test_faults import until
 
 
 @asynccontextmanager
@@ -58,7 +57,7 @@ async def test_a_stale_owner_is_refused_and_its_table_stops(database_url: str) -
         task = asyncio.create_task(table.run())
         await table.request("sit", host, seat=0, buy_in=100, name="host")
         await table.request("sit", guest, seat=1, buy_in=100, name="guest")
-        await until(lambda: table.hand is not None and table.hand.state.actor is not None)
+        await within(lambda: table.hand is not None and table.hand.state.actor is not None)
         hand = table.hand
         assert hand is not None
         pid = hand.players[hand.state.actor or 0]
