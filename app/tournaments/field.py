@@ -1,0 +1,138 @@
+"""The field: registering and unregistering (late too, and re-entries), the start's random
+draw of seats, the tournament's tables and seating a player at one with their stack."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import secrets
+from typing import Any
+
+from app.tables.command import Command
+from app.tables.config import MAX_CHIPS, TableConfig
+from app.tables.errors import TableError
+from app.tournaments.entry import Entry
+from app.tournaments.places import Standings
+from app.tournaments.state import DirectorState, FieldTable
+from app.tournaments.structure import Level
+
+draw = secrets.SystemRandom()
+
+
+class Field(DirectorState):
+    async def _on_register(self, c: Command) -> dict[str, Any]:
+        pid = c.player_id
+        if pid is None:
+            raise TableError("no_session", "join the server with a name first")
+        late = self.status in ("running", "paused")
+        if not (self.status == "registering" or (late and self.late_registration_open())):
+            raise TableError("registration_closed", "registration is closed")
+        if pid in self.live:
+            raise TableError("already_registered", "you are registered already")
+        number = 1 + sum(1 for e in self.entries.values() if e.player_id == pid)
+        if number - 1 > self.settings.reentries:
+            raise TableError("no_reentry", "no more re-entries for you in this tournament")
+        if len(self.entries) >= self.settings.max_players:
+            raise TableError("full", "the tournament is full")
+        name = str(c.data.get("name") or "player")[:32]
+        entry = Entry(pid, name, bot=bool(c.data.get("bot", False)), number=number)
+        await self._write(self.store.add_entry(self.id, entry))
+        self.entries[entry.key] = entry
+        self.live[pid] = entry.key
+        if late:  # seated at once where there is room (a new table if there is none)
+            self.standings.entries += 1
+            await self._seat_late(pid)
+        elif self.settings.start_when_full and len(self.entries) == self.settings.max_players:
+            with contextlib.suppress(TableError):  # registered either way
+                await self._on_start(Command("start", self.host_id))
+        return {"registered": len(self.entries), "entry": number}
+
+    def late_registration_open(self) -> bool:
+        """Late registration (and re-entry) is open until the end of level
+        `late_registration_level` (1 is the first level; 0: none)."""
+        moment = self.settings.schedule.at(self.elapsed())
+        return moment.level < self.settings.late_registration_level
+
+    async def _seat_late(self, pid: str) -> None:
+        open_seats = [t for t in self.tables.values() if len(t.seats) < self.settings.seats]
+        if open_seats:
+            target = min(open_seats, key=lambda t: len(t.seats)).id
+        else:
+            level = self.settings.schedule.levels[self.settings.schedule.at(self.elapsed()).level]
+            config = self._table_config(level, len(self.tables))
+            table = await self.registry.create(self.host_id, config)
+            self.registry.directors[table.id] = table.director = self.hand_ended
+            self.tables[table.id] = FieldTable(table.id)
+            target = table.id
+            await self._save_state()
+        await self._seat(pid, target, None, self.settings.starting_stack)
+        if not any(t.playing for t in self.tables.values()) and self.status == "running":
+            self._deal_all(self.between_hands)
+
+    async def _on_unregister(self, c: Command) -> dict[str, Any]:
+        pid = str(c.player_id)
+        if self.status != "registering" or pid not in self.entries:
+            raise TableError("not_registered", "you are not registered (or it has started)")
+        await self._write(self.store.remove_entry(self.id, pid))
+        del self.entries[pid]
+        del self.live[pid]
+        return {"registered": len(self.entries)}
+
+    async def _on_start(self, c: Command) -> dict[str, Any]:
+        """Draw the seats at random, seat everyone with the starting stack, start the clock
+        and deal."""
+        if c.player_id != self.host_id:
+            raise TableError("not_host", "only the host can do that")
+        if self.status != "registering":
+            raise TableError("started", "the tournament has started")
+        if len(self.entries) < 2:
+            raise TableError("too_few", "a tournament needs two players at least")
+        players = list(self.live)
+        self.shuffle(players)
+        count = math.ceil(len(players) / self.settings.seats)
+        level = self.settings.schedule.levels[0]
+        for t in range(count):
+            table = await self.registry.create(self.host_id, self._table_config(level, t))
+            self.registry.directors[table.id] = table.director = self.hand_ended
+            self.tables[table.id] = FieldTable(table.id)
+        ids = list(self.tables)
+        for k, pid in enumerate(players):  # round robin: table sizes within one
+            await self._seat(pid, ids[k % count], None, self.settings.starting_stack)
+        self.standings = Standings(len(players))
+        self.status = "running"
+        self._since = self.clock()
+        await self._save_state()
+        self._deal_all()
+        return {"tables": ids}
+
+    def _table_config(self, level: Level, number: int) -> TableConfig:
+        s = self.settings
+        return TableConfig(
+            name=f"{s.name} {number + 1}"[:40],
+            game=s.game,
+            betting=s.betting,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            big_blind_ante=level.big_blind_ante,
+            seats=s.seats,
+            buy_in_min=MAX_CHIPS,  # nobody buys in: the director seats players with stacks
+            buy_in_max=MAX_CHIPS,
+            decision_time=s.decision_time,
+            time_bank=s.time_bank,
+            cap_heads_up=True,
+            tournament=True,
+        )
+
+    async def _seat(self, pid: str, table_id: str, seat: int | None, stack: int) -> None:
+        state = self.tables[table_id]
+        if seat is None:
+            free = [n for n in range(self.settings.seats) if n not in state.seats]
+            seat = free[draw.randrange(len(free))]
+        entry = self.entry_of(pid)
+        await self.registry.get(table_id).request(
+            "t_seat", None, player_id=pid, name=entry.name, seat=seat, stack=stack, bot=entry.bot
+        )
+        state.seats[seat] = pid
+        state.stacks[pid] = stack
+        entry.table, entry.seat = table_id, seat
