@@ -63,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         decks.use_secret(app.state.secret_key)
         app.state.session_rate = PerMinute(settings.sessions_per_minute)
         app.state.table_rate = PerMinute(settings.tables_per_minute)
+        app.state.read_rate = PerMinute(settings.reads_per_minute)
         app.state.connections = Connections(settings.ws_per_session, settings.ws_per_table)
         app.state.engine = create_engine(settings.effective_database_url)
         app.state.sessions = session_factory(app.state.engine)
@@ -94,6 +95,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.table_rate = SharedPerMinute(
                 ownership.client, settings.tables_per_minute, "tables"
             )
+            app.state.read_rate = SharedPerMinute(
+                ownership.client, settings.reads_per_minute, "reads"
+            )
             app.state.relay = Relay(
                 ownership.client,
                 ownership,
@@ -111,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             SqlTournamentStore(app.state.sessions, fenced=True),
             app.state.tables,
             between_hands=settings.between_hands,
+            tables_per_host=settings.tables_per_host,
         )
         await app.state.tournaments.start()
         if app.state.relay is not None:  # others ask this process of tournaments it directs

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from app.api.history import _table_id
+from app.api.limits import check_rate
 from app.api.tables import store, stored
 
 router = APIRouter(tags=["verifiable deals"])
@@ -19,6 +20,7 @@ router = APIRouter(tags=["verifiable deals"])
 @router.get("/api/tables/{code}/deals.json")
 async def deals_export(code: str, request: Request) -> JSONResponse:
     """The table's deals for `python -m app verify-deals FILE` (the newest 5,000 hands)."""
+    await check_rate(request.app.state.read_rate, request, "reads")
     table_id = await _table_id(request, code)
     export: dict[str, Any] = await stored(request, store(request).export_deals(table_id))
     return JSONResponse(

@@ -3,6 +3,8 @@ standings, the deal figures, and the results as CSV."""
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, Response
@@ -65,6 +67,8 @@ class TournamentIn(BaseModel):
     addon_chips: StrictInt = Field(default=0, ge=0, le=10**9)
     addon_price: StrictInt = Field(default=0, ge=0, le=MAX_CHIPS)
     addon_level: StrictInt = Field(default=0, ge=0, le=100)
+    #: the start at this time (Unix seconds, within `START_WITHIN` from now); None: the host's
+    start_at: float | None = Field(default=None, allow_inf_nan=False)
 
     def settings(self) -> Settings:
         """The director's settings; raises `BadSchedule` or `BadPayout`."""
@@ -100,7 +104,7 @@ class TournamentIn(BaseModel):
             decision_time=self.decision_time, time_bank=self.time_bank,
             late_registration_level=self.late_registration_level, reentries=self.reentries,
             start_when_full=self.start_when_full, addon_chips=self.addon_chips,
-            addon_price=self.addon_price, addon_level=self.addon_level,
+            addon_price=self.addon_price, addon_level=self.addon_level, start_at=self.start_at,
         )  # fmt: skip
 
 
@@ -117,7 +121,8 @@ def hall(request: Request) -> Hall:
 
 
 def refused(error: TableError) -> HTTPException:
-    status = {"no_such_tournament": 404, "unavailable": 503, "not_host": 403}.get(error.code, 409)
+    status = {"no_such_tournament": 404, "unavailable": 503, "not_host": 403,
+              "too_many_tables": 429}.get(error.code, 409)  # fmt: skip
     return HTTPException(status, detail={"code": error.code, "message": error.message})
 
 
@@ -138,11 +143,16 @@ async def create_tournament(body: TournamentIn, request: Request, player: Player
         raise bad(str(error)) from None
     except ValidationError as error:
         raise bad(str(error.errors()[0].get("msg", "invalid settings"))) from None
-    hosted = [d for d in hall(request).directors.values()
-              if d.host_id == host and d.status != "finished"]  # fmt: skip
-    if len(hosted) >= server.tournaments_per_host:
+    if body.start_at is not None and not 0 < body.start_at - time.time() <= START_WITHIN:
+        raise bad("start at: a time in the next 30 days")
+    try:  # counted in the database: the same limit whichever process is asked
+        hosted = await hall(request).store.hosted(host)
+    except Exception:
+        raise HTTPException(503, detail={"code": "unavailable", "message":
+                            "the database did not answer"}) from None  # fmt: skip
+    if hosted >= server.tournaments_per_host:
         raise HTTPException(429, detail={"code": "too_many_tournaments", "message":
-                            f"you host {len(hosted)} unfinished tournaments"})  # fmt: skip
+                            f"you host {hosted} unfinished tournaments"})  # fmt: skip
     await check_rate(request.app.state.table_rate, request, "tables")
     director = await hall(request).create(settings, host)
     base = public_base(request)
@@ -151,11 +161,13 @@ async def create_tournament(body: TournamentIn, request: Request, player: Player
                    clock_url=f"{base}tournaments/{director.code}/clock")  # fmt: skip
 
 
+#: how far ahead a start time may be set
+START_WITHIN = 30 * 24 * 3600.0
 #: the clock's part of the state: what a tournament table's page shows beside the felt
 CLOCK = ("name", "status", "level", "on_break", "remaining", "blinds", "next", "players_left",
-         "entries", "average_stack", "payouts")  # fmt: skip
+         "entries", "average_stack", "payouts", "hand_for_hand")  # fmt: skip
 ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips",
-           "addon")  # fmt: skip
+           "chop_withdraw", "addon", "add_bot")  # fmt: skip
 #: what a process answers of a tournament it directs, for itself or for another (relayed)
 READS = ("state", "deal", "results")
 #: the read of a table's clock, asked of the process running the table (`o`: its code)
@@ -192,10 +204,22 @@ def clock_of_table(tournaments: Hall, table_code: str, player_id: str | None) ->
     director, _ = found
     full = director.status_view()
     view = {k: full[k] for k in CLOCK}
+    view["you"] = your_result(director, player_id)
+    if director.status == "finished":  # every table page says who won, and where each came
+        view["standings"] = full["standings"]
     if (seat := your_table(tournaments, director, player_id)) is not None:
         view["code"] = director.code
         view["your_table"] = seat
     return view
+
+
+def your_result(director: Director, player_id: str | None) -> dict[str, Any] | None:
+    """The viewer's latest entry: their place and prize once placed (None while still in)."""
+    mine = [e for e in director.entries.values() if e.player_id == player_id]
+    if not mine:
+        return None
+    entry = max(mine, key=lambda e: e.number)
+    return {"place": entry.place, "prize": entry.prize, "entries": len(mine)}
 
 
 async def table_elsewhere(request: Request, relay: Relay, table_code: str) -> str:
@@ -225,7 +249,7 @@ async def answer(
     (`ACTIONS`) of `player_id`; or (`TABLE_CLOCK`) the clock of the table of code `code`."""
     if what == TABLE_CLOCK:
         return clock_of_table(tournaments, code, player_id)
-    director = tournaments.get(code)
+    director = await tournaments.find(code)
     if what == "state":
         view = director.status_view()
         view["your_table"] = your_table(tournaments, director, player_id)
@@ -234,18 +258,30 @@ async def answer(
         view["tables"] = [{"id": t.id, "players": len(t.seats)}
                           for t in director.tables.values()]  # fmt: skip
         view["schedule"] = director.settings.schedule.to_json()
-        view["registered"] = [{"player_id": e.player_id, "name": e.name, "addon": e.addon}
-                              for e in director.entries.values()]  # fmt: skip
+        view["registered"] = [{"player_id": e.player_id, "name": e.name, "addon": e.addon,
+                               "bot": e.bot} for e in director.entries.values()]  # fmt: skip
+        view["deal"] = director.deal_view(player_id)
+        view["you"] = your_result(director, player_id)
+        view["tables_needed"] = tables_needed(director)
         return view
     if what == "deal":
-        return {"players": director.deal_figures()}
+        return {"players": await director.deal_figures()}
     if what == "results":
         return {"results": director.results()}
     if what not in ACTIONS or player_id is None:
         raise TableError("unknown_action", "no such action")
-    if what.startswith("chop_"):  # ask for (or agree to) a deal of this kind
+    if what.startswith("chop_"):  # ask for (or agree to) a deal of this kind, or withdraw
         return await director.request("chop", player_id, kind=what[5:])
     return await director.request(what, player_id, name=name)
+
+
+def tables_needed(director: Director) -> int:
+    """The tables a start would open now, or a registration now (late: none is free): what
+    the per-address table limit counts before the action is asked."""
+    if director.status == "registering":
+        return math.ceil(len(director.live) / director.settings.seats)
+    seated = sum(len(t.seats) for t in director.tables.values())
+    return 1 if seated >= len(director.tables) * director.settings.seats else 0
 
 
 async def answer_call(tournaments: Hall, fields: dict[str, str]) -> dict[str, Any]:
@@ -279,13 +315,16 @@ async def tournament_state(code: str, request: Request, player: MaybePlayerDep) 
 
 
 @router.get("/{code}/deal")
-async def deal(code: str, request: Request) -> dict[str, Any]:
-    """The chip-chop and ICM (Malmuth–Harville) figures for the players left."""
+async def deal(code: str, request: Request, player: PlayerDep) -> dict[str, Any]:
+    """The chip-chop and ICM (Malmuth–Harville) figures for the players left (computed once
+    per change of stacks, off the event loop; the state's `deal` carries them too)."""
+    await check_rate(request.app.state.read_rate, request, "reads")
     return await ask(request, code, "deal")
 
 
 @router.get("/{code}/results.csv")
 async def results_csv(code: str, request: Request) -> Response:
+    await check_rate(request.app.state.read_rate, request, "reads")
     rows: list[list[Any]] = [["place", "player", "prize"]]
     results = (await ask(request, code, "results"))["results"]
     rows += [[r["place"], r["name"], r["prize"]] for r in results]
@@ -297,4 +336,10 @@ async def results_csv(code: str, request: Request) -> Response:
 async def act(code: str, action: str, request: Request, player: PlayerDep) -> dict[str, Any]:
     if action not in ACTIONS:
         raise HTTPException(404, detail={"code": "unknown_action", "message": "no such action"})
+    if action in ("start", "register", "add_bot"):  # a tournament's tables are tables too
+        state = await ask(request, code, "state", str(player.id))
+        starting = action == "start"  # registering, it opens the tables; later, one may
+        if starting == (state["status"] == "registering"):
+            for _ in range(state["tables_needed"]):
+                await check_rate(request.app.state.table_rate, request, "tables")
     return await ask(request, code, action, str(player.id), player.display_name)

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.history.deals import FORMAT, export_session
 from app.store.fenced import FencedWrites
-from app.store.models import DealSeedRow, HandRow
+from app.store.models import DealSeedRow, HandRow, TableRow
 from app.tables.fairness import HandDeal, ServerSeed
 from app.tables.store import DealSeedStart
 
@@ -44,6 +44,23 @@ class DealStore(DealSeedStart, FencedWrites):
             if new is not None:
                 s.add(DealSeedRow(id=uuid.UUID(new[0]), table_id=tid, seed=new[1].hex(),
                                   seed_hash=new[2]))  # fmt: skip
+
+    async def reveal_seeds(self, table_ids: list[str]) -> None:
+        ids = [uuid.UUID(t) for t in table_ids]
+        if not ids:
+            return
+        async with self.sessions.begin() as s:
+            configs = await s.execute(
+                select(TableRow.id, TableRow.config).where(TableRow.id.in_(ids))
+            )
+            shown = [tid for tid, config in configs
+                     if cast(dict[str, Any], config).get("reveal_seed", True)]  # fmt: skip
+            if shown:
+                await s.execute(
+                    update(DealSeedRow)
+                    .where(DealSeedRow.table_id.in_(shown), DealSeedRow.ended_at.is_not(None))
+                    .values(revealed=True)
+                )
 
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         await self._update_seat(table_id, seat, client_seed=seed)

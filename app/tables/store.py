@@ -231,6 +231,10 @@ class TableStore(Protocol):
         """End a session's seed (`reveal`: it may be shown from now on), and start the next
         session's seed `(id, seed, hash)` in the same transaction."""
 
+    async def reveal_seeds(self, table_ids: list[str]) -> None:
+        """Reveal the ended seeds of these closed tables (a tournament's broken tables, kept
+        sealed until the tournament ends), those of tables that reveal their seeds."""
+
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         """Store a seated player's latest client seed."""
 
@@ -516,6 +520,15 @@ class MemoryTableStore(DealSeedStart):
                 self.seeds[new[0]] = {"table": table_id, "seed": new[1], "hash": new[2],
                                       "ended": False, "revealed": False}  # fmt: skip
                 t.deal_seed = ServerSeed(new[0], new[1])
+
+        await self._write(apply)
+
+    async def reveal_seeds(self, table_ids: list[str]) -> None:
+        def apply() -> None:
+            for seed in self.seeds.values():
+                table = self.tables.get(seed["table"])
+                if seed["table"] in table_ids and seed["ended"] and table is not None:
+                    seed["revealed"] = seed["revealed"] or table.config.reveal_seed
 
         await self._write(apply)
 

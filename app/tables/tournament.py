@@ -31,6 +31,8 @@ class TournamentTable(TableState):
         table."""
         if self.config.tournament and c.kind in CASH_ONLY:
             raise TableError("tournament", "not at a tournament table: chips stay in play")
+        if self.config.tournament and c.kind == "rotate_seed":  # it shows the folded hands
+            raise TableError("tournament", "a tournament table's seed is revealed at its end")
         if not self.config.tournament and c.kind in DIRECTOR_COMMANDS:
             raise TableError("unknown_command", f"unknown command {c.kind!r}")
 
@@ -119,9 +121,16 @@ class TournamentTable(TableState):
                        "started": started, "stacks": stacks})  # fmt: skip
 
     async def _on_t_close(self, c: Command) -> dict[str, Any]:
-        """The tournament is over at this table (it broke, or ended): close it."""
+        """The tournament is over at this table (it broke, or ended): close it; `reveal`
+        false (a break) keeps its seed sealed."""
         if self._hand_running():
             raise TableError("hand_running", "a hand is being played")
+        seed = self.server_seed
+        if not c.data.get("reveal", True) and seed is not None:
+            # A table broken mid-tournament: its seed would show hands of players still in;
+            # it ends sealed, revealed with the tournament's end (`reveal_seeds`).
+            await self._store(self.store.end_deal_seed(self.id, seed.id, False))
+            self.server_seed = None
         self.closing = True
         await self._finish_close()
         return {"status": "closed"}

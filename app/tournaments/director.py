@@ -34,6 +34,7 @@ from app.tournaments.addon import Addon
 from app.tournaments.chop import Chop
 from app.tournaments.clock import Clock
 from app.tournaments.field import Field, draw
+from app.tournaments.figures import Figures
 from app.tournaments.places import Standings
 from app.tournaments.reading import Reading
 from app.tournaments.rounds import Rounds
@@ -55,10 +56,13 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
         *,
         tournament_id: str | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
         between_hands: float = 2.0,
         shuffle: Callable[[list[str]], None] = draw.shuffle,
         store: TournamentStore | None = None,
         code: str | None = None,
+        deal_hold: float = 30.0,
+        tables_per_host: int | None = None,
     ) -> None:
         self.id = tournament_id or str(uuid.uuid4())
         self.code = code or secrets.token_urlsafe(16)
@@ -66,10 +70,17 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
         self._stored = False  # created in the store (by `run`, before any command)
         self._ended = False
         self.chop_votes = {}
+        self.figures = Figures()
+        self.deal_hold = deal_hold
+        self.tables_per_host = tables_per_host
+        self._talks_until: float | None = None
+        self._talks_pending = False
+        self._talks_called: set[tuple[str, int]] = set()
         self.settings = settings
         self.host_id = host_id
         self.registry = tables
         self.clock = clock
+        self.wall = wall
         self.between_hands = between_hands
         self.shuffle = shuffle
         self.status = "registering"  # then running, paused, finished
@@ -77,11 +88,15 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
         self.live = {}
         self.standings = Standings(0)
         self.tables: dict[str, FieldTable] = {}
+        self.broken: list[str] = []
+        self.table_codes: dict[str, str] = {}  # invite code -> id, of every table it opened
+        self.hand_for_hand = False
         self.hands: list[HandLog] = []
         self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
         self._elapsed = 0.0  # tournament time before `_since`
         self._since: float | None = None  # the clock when it last started running
         self._timer: asyncio.TimerHandle | None = None
+        self._start_timer: asyncio.TimerHandle | None = None
         #: stacks of players between their table and the next (moves, the final table draw)
         self._carried: dict[str, int] = {}
 
@@ -102,19 +117,27 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
         placed = {k: e.place for k, e in d.entries.items() if e.place is not None}
         d.standings = Standings(len(d.entries), placed)
         busted: list[tuple[str, str]] = []
+        try:
+            still_open = await tables.store.tournament_tables()
+        except Exception:
+            raise TableError("unavailable", "the database does not answer") from None
         for tid in stored.tables:
+            if tid not in still_open:
+                d.broken.append(tid)  # broken and closed: its seed is revealed at the end
+                continue
             try:  # loaded now if the registry has not restored it yet
                 table = await tables.find(tid)
             except TableError as error:
                 if error.code == "unavailable":
                     raise  # the database does not answer: the hall tries again later
-                continue  # broken and closed
+                continue  # closed meanwhile
             seated = [s for s in table.seats if s is not None]
             d.tables[tid] = FieldTable(tid, {s.number: s.player_id for s in seated},
                                        {s.player_id: s.stack for s in seated}, table.button,
                                        playing=table.hand is not None
                                        and not table.hand.state.complete)  # fmt: skip
             tables.directors[tid] = table.director = d.hand_ended
+            d.table_codes[table.code] = tid
             for s in seated:
                 entry = d.entry_of(s.player_id)
                 entry.table, entry.seat = tid, s.number
@@ -130,6 +153,20 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
         if d.status == "running":
             d._since = d.clock()
             d._deal_all()
+        return d
+
+    @classmethod
+    def finished(
+        cls, stored: StoredTournament, tables: TableRegistry, store: TournamentStore
+    ) -> Director:
+        """A finished tournament as stored, to be read (never run): its places and prizes."""
+        d = cls(Settings.from_json(stored.settings), stored.host_id, tables,
+                tournament_id=stored.id, store=store, code=stored.code)  # fmt: skip
+        d._stored = d._ended = True
+        d.status, d._elapsed = stored.status, stored.elapsed
+        d.entries = {e.key: e for e in stored.entries}
+        places = {k: e.place for k, e in d.entries.items() if e.place is not None}
+        d.standings = Standings(len(d.entries), places)
         return d
 
     # ----------------------------------------------------------------- outside API
@@ -157,6 +194,7 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
 
     async def run(self) -> None:
         await self.create()
+        self._arm_start()
         while True:
             command = await self.mailbox.get()
             handler = getattr(self, f"_on_{command.kind}", None)
@@ -180,8 +218,9 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
                 return
 
     def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        for timer in (self._timer, self._start_timer):
+            if timer is not None:
+                timer.cancel()
 
     async def _write(self, write: Coroutine[Any, Any, None]) -> None:
         """A store write before the answer: refused (`unavailable`) if it fails."""
@@ -194,5 +233,5 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
             raise TableError("unavailable", "that could not be stored; try again") from None
 
     async def _save_state(self) -> None:
-        await self._write(self.store.save_state(self.id, self.status, self.elapsed(),
-                                                list(self.tables)))  # fmt: skip
+        tables = [*self.tables, *self.broken]  # the broken: to reveal their seeds at the end
+        await self._write(self.store.save_state(self.id, self.status, self.elapsed(), tables))

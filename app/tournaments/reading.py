@@ -45,6 +45,9 @@ class Reading(DirectorState):
             if self.settings.addon_chips
             else None,
             "standings": self.results(),
+            "hand_for_hand": self.hand_for_hand,
+            "seats": self.settings.seats,
+            "start_at": self.settings.start_at,
         }
 
     def results(self) -> list[dict[str, Any]]:

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
 from app.tables.command import Command
 from app.tables.errors import TableError
 from app.tournaments.balance import TableSeats, plan
 from app.tournaments.payouts import prizes, split
 from app.tournaments.state import DirectorState, HandLog
+
+log = logging.getLogger("omaha.tournaments")
 
 
 class Rounds(DirectorState):
@@ -28,6 +31,9 @@ class Rounds(DirectorState):
             return
         if (kind := self._chop_agreed()) is not None:
             await self._finish(kind)
+            return
+        if (talks := self._deal_talks()) > 0:  # the players left talk of a deal: wait
+            self._deal_all(talks)
             return
         elapsed = self.elapsed()  # one reading: the level and the hand's time agree
         moment = self.settings.schedule.at(elapsed)
@@ -111,9 +117,10 @@ class Rounds(DirectorState):
             await self._seat(
                 move.player, move.to_table, move.to_seat, self._carried.pop(move.player)
             )
-        for gone in decided.broken:
-            await self.registry.get(gone).request("t_close")
+        for gone in decided.broken:  # its seed stays sealed until the end (players still in)
+            await self.registry.get(gone).request("t_close", None, reveal=False)
             del self.tables[gone]
+            self.broken.append(gone)
 
     async def _unseat(self, table_id: str, pid: str) -> None:
         result = await self.registry.get(table_id).request("t_unseat", None, player_id=pid)
@@ -128,7 +135,13 @@ class Rounds(DirectorState):
         amounts = split(self.prize_pool(), self.payouts())
         chopped: dict[str, int] = {}
         if chop is not None:
-            chopped = self._chop(chop, amounts)
+            try:
+                chopped = await self._chop(chop)
+            except TableError as error:  # no figures (the worker failed): no deal, play on
+                log.warning("tournament %s: the deal failed (%s)", self.id, error.code)
+                self.chop_votes.clear()
+                self._deal_all(self.between_hands)
+                return
         else:
             winner = next(k for k, e in self.entries.items() if e.place is None)
             self.standings.win(winner)
@@ -151,3 +164,8 @@ class Rounds(DirectorState):
                 await table.request("t_unseat", None, player_id=pid)
             await table.request("t_close")
             self.registry.directors.pop(t.id, None)
+        try:  # the broken tables' seeds, sealed while their players played on
+            await self.registry.store.reveal_seeds(self.broken)
+        except Exception as error:
+            log.error("tournament %s: broken tables' seeds not revealed (%s)", self.id,
+                      type(error).__name__)  # fmt: skip

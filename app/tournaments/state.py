@@ -18,6 +18,7 @@ from typing import Any
 from app.tables.command import Command
 from app.tables.registry import TableRegistry
 from app.tournaments.entry import Entry
+from app.tournaments.figures import Figures
 from app.tournaments.places import Standings
 from app.tournaments.settings import Settings
 from app.tournaments.store import TournamentStore
@@ -56,19 +57,34 @@ class DirectorState(ABC):
     host_id: str
     registry: TableRegistry
     clock: Callable[[], float]
+    wall: Callable[[], float]  # the wall clock (Unix seconds): a set start time
     between_hands: float
+    #: open tables the host may have, the tournament's counted (None: no limit)
+    tables_per_host: int | None
     shuffle: Callable[[list[str]], None]
     status: str  # registering, running, paused, finished
     entries: dict[str, Entry]  # by `Entry.key`
     live: dict[str, str]  # player -> the key of their entry still in play
     standings: Standings
     tables: dict[str, FieldTable]
+    #: tables broken during play (closed; their seeds revealed when the tournament ends)
+    broken: list[str]
+    table_codes: dict[str, str]  # invite code -> id, of every table it opened
+    #: hand-for-hand play at the bubble: shown on every table and the clock page
+    hand_for_hand: bool
     hands: list[HandLog]
     mailbox: asyncio.Queue[Command]
-    chop_votes: dict[str, str]  # player left -> the deal they asked for
+    #: player left -> the deal they asked for and the stacks they saw (`chop.Chop`)
+    chop_votes: dict[str, tuple[str, tuple[int, ...]]]
+    figures: Figures  # the deal's figures, once per change of stacks
+    deal_hold: float  # seconds the next deal waits for deal talks
+    _talks_until: float | None  # the clock when the deal talks end
+    _talks_pending: bool  # talks asked for: they start when the hand being played ends
+    _talks_called: set[tuple[str, int]]  # (player, level): one call for talks a level each
     _elapsed: float  # tournament time before `_since`
     _since: float | None  # the clock when it last started running
     _timer: asyncio.TimerHandle | None
+    _start_timer: asyncio.TimerHandle | None
     #: stacks of players between their table and the next (moves, the final table draw)
     _carried: dict[str, int]
 
@@ -117,7 +133,10 @@ class DirectorState(ABC):
     def _chop_agreed(self) -> str | None: ...
 
     @abstractmethod
-    def _chop(self, kind: str, amounts: list[int]) -> dict[str, int]: ...
+    async def _chop(self, kind: str) -> dict[str, int]: ...
+
+    @abstractmethod
+    def _deal_talks(self) -> float: ...
 
     @abstractmethod
     def payouts(self) -> tuple[int, ...]: ...
