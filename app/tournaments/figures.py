@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
 from app.tables.errors import TableError
@@ -30,7 +31,9 @@ def _worker() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
         # spawn, not fork: the server's process has threads (database drivers) and an event loop
-        _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        # and niced: a long computation yields the CPU to the server's own process
+        _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=os.nice, initargs=(10,))  # fmt: skip
     return _pool
 
 
@@ -64,7 +67,7 @@ class Figures:
             await asyncio.wait([self._result])  # the older stacks' figures: then these
         try:
             return await asyncio.shield(future)
-        except BrokenExecutor:  # the worker died (killed): the next ask starts another
+        except (BrokenExecutor, RuntimeError):  # the worker died: the next ask starts another
             shutdown()
             raise TableError(
                 "unavailable", "the deal figures could not be made; try again"
@@ -84,7 +87,12 @@ class Figures:
             future = loop.create_future()
             future.set_result(compute(stacks, prizes))
         else:
-            future = loop.run_in_executor(_worker(), compute, stacks, prizes)
+            try:
+                future = loop.run_in_executor(_worker(), compute, stacks, prizes)
+            except (BrokenExecutor, RuntimeError) as error:  # the worker died, or shut down
+                shutdown()
+                future = loop.create_future()
+                future.set_exception(error)
             # read by someone or not, its failure is not logged as never retrieved
             future.add_done_callback(_usable)
         self._key, self._result = key, future
