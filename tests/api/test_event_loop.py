@@ -74,15 +74,16 @@ class LoopWatch:
             if threading.get_ident() != self.thread:
                 return original(handle)
             self.collecting = 0.0
+            path = request_path(handle)  # before the step: a request's task may end in it
             start = time.thread_time()
             try:
                 return original(handle)
             finally:
                 held = time.thread_time() - start - self.collecting
                 if held > self.longest:
-                    self.longest, self.what = held, describe(handle)
+                    self.longest, self.what = held, f"{path or ''} {describe(handle)}"
 
-        asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign,assignment]
         thresholds = gc.get_threshold()
         gc.callbacks.append(self._gc)
         tune_gc()  # as `python -m app serve` does
@@ -95,12 +96,23 @@ class LoopWatch:
             asyncio.events.Handle._run = original  # type: ignore[method-assign]
 
 
+def request_path(handle: asyncio.Handle) -> str | None:
+    """The path of the HTTP request whose task this callback steps (uvicorn's `run_asgi`)."""
+    task = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
+    coro: Any = task.get_coro() if isinstance(task, asyncio.Task) else None
+    frame = getattr(coro, "cr_frame", None)
+    cycle = frame.f_locals.get("self") if frame is not None else None
+    scope = getattr(cycle, "scope", None)
+    return str(scope.get("path")) if isinstance(scope, dict) else None
+
+
 def describe(handle: asyncio.Handle) -> str:
     """A callback, and for a task's step the coroutines it waits in now (the endpoint)."""
     task = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
     if not isinstance(task, asyncio.Task):
         return repr(handle)[:300]
-    names, coro = [], task.get_coro()
+    names: list[str] = []
+    coro: Any = task.get_coro()
     while coro is not None and len(names) < 40:
         code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
         names.append(code.co_name if code is not None else type(coro).__name__)
