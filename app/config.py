@@ -124,6 +124,10 @@ class Settings(BaseSettings):
     tables_per_host: int = Field(
         default=20, ge=1, le=100000, description="Open tables one player may host."
     )
+    reads_per_minute: int = Field(
+        default=60, ge=1, le=100000,
+        description="Costly reads (ledgers, exports, deal figures) per client address a minute.",
+    )  # fmt: skip
     tournaments_per_host: int = Field(
         default=3, ge=1, le=1000, description="Unfinished tournaments one player may host."
     )

@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         decks.use_secret(app.state.secret_key)
         app.state.session_rate = SlidingWindow(settings.sessions_per_minute, MINUTE)
         app.state.table_rate = SlidingWindow(settings.tables_per_minute, MINUTE)
+        app.state.read_rate = SlidingWindow(settings.reads_per_minute, MINUTE)
         app.state.connections = Connections(settings.ws_per_session, settings.ws_per_table)
         app.state.engine = create_engine(settings.effective_database_url)
         app.state.sessions = session_factory(app.state.engine)
@@ -112,6 +113,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.table_rate = SharedWindow(
                 ownership.client, settings.tables_per_minute, "tables", MINUTE
             )
+            app.state.read_rate = SharedWindow(
+                ownership.client, settings.reads_per_minute, "reads", MINUTE
+            )
             app.state.relay = Relay(
                 ownership.client,
                 ownership,
@@ -135,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             SqlTournamentStore(app.state.sessions, fenced=True),
             app.state.tables,
             between_hands=settings.between_hands,
+            tables_per_host=settings.tables_per_host,
         )
         await app.state.tournaments.start()
         if app.state.relay is not None:  # others ask this process of tournaments it directs

@@ -17,6 +17,7 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 
 from app.api.identity import MaybePlayerDep, PlayerDep
+from app.api.limits import check_rate
 from app.history.phh import phh_hand, phhs_session
 from app.history.pokerstars import export_hand, export_session
 from app.history.record import StoredHand, build, luck
@@ -196,6 +197,7 @@ async def session_text(
     until: UntilQuery = None,
 ) -> PlainTextResponse:
     """A table's hands (oldest first, at most 5,000) in PokerStars' layout."""
+    await check_rate(request.app.state.read_rate, request, "reads")
     hands = await _session(request, code, since, until)
     viewer = str(player.id) if player is not None else None
     text = await asyncio.to_thread(
@@ -213,6 +215,7 @@ async def session_phhs(
     until: UntilQuery = None,
 ) -> PlainTextResponse:
     """A table's hands (oldest first, at most 5,000) as one PHH session file."""
+    await check_rate(request.app.state.read_rate, request, "reads")
     hands = await _session(request, code, since, until)
     viewer = str(player.id) if player is not None else None
     text = await asyncio.to_thread(phhs_session, hands, viewer)

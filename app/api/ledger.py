@@ -15,6 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from app.api.history import all_in_luck
 from app.api.identity import PlayerDep
+from app.api.limits import check_rate
 from app.api.tables import table_by_code
 from app.scale.relay import RemoteTable
 from app.tables.errors import TableError
@@ -141,6 +142,7 @@ async def ledger(code: str, request: Request, player: PlayerDep) -> Ledger:
     """Per player: buy-ins, top-ups, adjustments, cash-outs, stack, chips in play and net
     (bots marked), the identity's totals, and the fewest payments between people that square
     every person's net (a practice bot's result is apart: `bots_net`, `unsettled`)."""
+    await check_rate(request.app.state.read_rate, request, "reads")
     table = await table_by_code(request, code)
     return await read_ledger(
         table, request.app.state.table_store, await all_in_luck(request, table.id)
@@ -162,6 +164,7 @@ def _csv(rows: list[list[Any]]) -> str:
 async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response:
     """The ledger as CSV: one row per player, then the settle-up payments, then the host's
     adjustments with their reasons, then (with practice bots) what nobody pays."""
+    await check_rate(request.app.state.read_rate, request, "reads")
     table = await table_by_code(request, code)
     data = await read_ledger(
         table, request.app.state.table_store, await all_in_luck(request, table.id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.store.models import TournamentEntryRow, TournamentRow
@@ -156,3 +156,13 @@ class SqlTournamentStore:
                 select(TournamentRow.id).where(TournamentRow.status != "finished")
             )
             return [str(r) for r in rows]
+
+    async def hosted(self, host_id: str) -> int:
+        async with self.sessions() as s:
+            count = await s.scalar(
+                select(func.count())
+                .select_from(TournamentRow)
+                .where(TournamentRow.host_id == uuid.UUID(host_id))
+                .where(TournamentRow.status != "finished")
+            )
+            return int(count or 0)

@@ -364,7 +364,6 @@ class TAddon(TableCommand):
         return cls(sender=sender, player_id=str(data["player_id"]), amount=_int(data["amount"]))
 
 
-#: the stakes a director sets with each deal (the level in force)
 #: what a deal may change: the level's stakes, and the fixed-limit cap heads-up (TDA 48)
 STAKES = ("small_blind", "big_blind", "ante", "big_blind_ante", "cap_heads_up")
 
@@ -384,6 +383,12 @@ class TDeal(TableCommand):
 class TClose(TableCommand):
     kind = "t_close"
     who = Who.DIRECTOR
+    #: false (a table broken mid-tournament): its seed ends sealed, shown at the end
+    reveal: bool = True
+
+    @classmethod
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
+        return cls(sender=sender, reveal=bool(data.get("reveal", True)))
 
 
 # --------------------------------------------------------------- the table
@@ -451,6 +456,8 @@ def check_kind(kind: str, sender: str | None, host_id: str, tournament: bool) ->
     """Who may send `kind` at this table, before anything else is looked at."""
     if tournament and kind in CASH_ONLY:
         raise TableError("tournament", "not at a tournament table: chips stay in play")
+    if tournament and kind == "rotate_seed":  # it shows the folded hands of players still in
+        raise TableError("tournament", "a tournament table's seed is revealed at its end")
     if not tournament and kind in DIRECTOR_COMMANDS:
         raise TableError("unknown_command", f"unknown command {kind!r}")
     if kind in HOST_COMMANDS and sender != host_id:

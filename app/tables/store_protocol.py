@@ -230,6 +230,10 @@ class TableStore(Protocol):
         """End a session's seed (`reveal`: it may be shown from now on), and start the next
         session's seed `(id, seed, hash)` in the same transaction."""
 
+    async def reveal_seeds(self, table_ids: list[str]) -> None:
+        """Reveal the ended seeds of these closed tables (a tournament's broken tables, kept
+        sealed until the tournament ends), those of tables that reveal their seeds."""
+
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         """Store a seated player's latest client seed."""
 

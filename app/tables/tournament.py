@@ -12,7 +12,7 @@ from app.tables.core import Flow, Reply, TableCore
 from app.tables.effects import TellDirector, Write
 from app.tables.errors import TableError
 from app.tables.host import finish_close
-from app.tables.ops import SeatPlayer
+from app.tables.ops import EndDealSeed, SeatPlayer
 from app.tables.seat import Seat, SeatState
 from app.tables.seating import add_chips, after_hand, cash_out
 
@@ -95,9 +95,16 @@ def tell_director(t: TableCore) -> None:
 
 
 def t_close(t: TableCore, c: TClose) -> Flow[Reply]:
-    """The tournament is over at this table (it broke, or ended): close it."""
+    """The tournament is over at this table (it broke, or ended): close it; `reveal`
+    false (a break) keeps its seed sealed."""
     if t.hand_running():
         raise TableError("hand_running", "a hand is being played")
+    seed = t.kept.server_seed
+    if not c.reveal and seed is not None:
+        # A table broken mid-tournament: its seed would show hands of players still in; it
+        # ends sealed, revealed with the tournament's end (`TableStore.reveal_seeds`).
+        yield Write(EndDealSeed(seed.id, False, None))
+        t.kept = t.kept._replace(server_seed=None)
     t.closing = True
     yield from finish_close(t)
     return {"status": "closed"}

@@ -16,16 +16,20 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections import OrderedDict
 from typing import Any
 
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.store_protocol import OwnershipLost
+from app.tournaments import figures
 from app.tournaments.director import Director
 from app.tournaments.settings import Settings
 from app.tournaments.store import TournamentStore
 
 log = logging.getLogger("omaha.tournaments")
+#: finished tournaments kept in memory for their pages (more are read from the store again)
+FINISHED_KEPT = 64
 
 
 class Hall:
@@ -36,6 +40,8 @@ class Hall:
         self.director_options = director
         self.directors: dict[str, Director] = {}
         self.codes: dict[str, str] = {}
+        #: finished tournaments, the latest `FINISHED_KEPT`, read-only (their pages' reads)
+        self.finished: OrderedDict[str, Director] = OrderedDict()
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self._later: asyncio.Task[None] | None = None
         self._keeper: asyncio.Task[None] | None = None
@@ -54,6 +60,9 @@ class Hall:
         if task.cancelled() or self._closing:
             return
         error = task.exception()
+        if error is None and director.status == "finished":
+            self._keep_finished(director)
+            return
         if isinstance(error, OwnershipLost):
             log.warning("tournament %s: another process directs it; dropped here", director.id)
             if self.directors.get(director.id) is director:
@@ -76,20 +85,50 @@ class Hall:
         self._run(director)
         return director
 
+    def _keep_finished(self, director: Director) -> None:
+        """A finished tournament leaves the running ones for the few kept to be read."""
+        if self.directors.get(director.id) is director:
+            del self.directors[director.id]
+            self.tasks.pop(director.id, None)
+            self.codes.pop(director.code, None)
+        self.finished[director.code] = director
+        self.finished.move_to_end(director.code)
+        while len(self.finished) > FINISHED_KEPT:
+            self.finished.popitem(last=False)
+
     def get(self, code: str) -> Director:
         tid = self.codes.get(code)
         if tid is None:
+            if code in self.finished:
+                return self.finished[code]
             raise TableError("no_such_tournament", "no such tournament")
         return self.directors[tid]
 
+    async def find(self, code: str) -> Director:
+        """`get`, or a finished tournament read from the store (kept among the finished)."""
+        try:
+            return self.get(code)
+        except TableError:
+            if len(code) > 64:
+                raise
+        try:
+            tid = await self.store.find(code)
+            stored = await self.store.load(tid) if tid is not None else None
+        except Exception:
+            raise TableError("unavailable", "the database did not answer") from None
+        if stored is None or stored.status != "finished":
+            raise TableError("no_such_tournament", "no such tournament")
+        director = Director.finished(stored, self.tables, self.store)
+        self._keep_finished(director)
+        return director
+
     def of_table(self, table_code: str) -> tuple[Director, str] | None:
-        """The tournament playing at the table with this invite code, and the table's id (a
-        scan of the running tournaments' tables: a home server runs a handful)."""
-        for director in self.directors.values():
-            for tid in director.tables:
-                table = self.tables.tables.get(tid)
-                if table is not None and table.code == table_code:
-                    return director, tid
+        """The tournament playing (or that played, to its end or its table's break) at the
+        table with this invite code, and the table's id."""
+        for director in (*self.directors.values(), *self.finished.values()):
+            tid = director.table_codes.get(table_code)
+            if tid is not None:
+                return director, tid
         return None
 
     async def director_elsewhere(self, code: str) -> str:
@@ -243,6 +282,7 @@ class Hall:
 
     async def close(self) -> None:
         self._closing = True
+        figures.shutdown()
         for waiting in (self._later, self._keeper):
             if waiting is not None:
                 waiting.cancel()

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import cache
+from math import comb
 
-#: beyond this many players the exact sum over orders is too slow for a page (10! orders)
+#: beyond this many players the exact figures take too long even off the event loop
 MAX_PLAYERS = 10
 
 
@@ -19,31 +19,43 @@ class DealError(ValueError):
 
 def icm(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
     """Each player's expected prize under Malmuth–Harville. `prizes` are those of the places
-    still to be paid, best first (fewer than the players: the rest get nothing)."""
+    still to be paid, best first (fewer than the players: the rest get nothing).
+
+    Over the sets of players placed so far rather than over orders: `reach[S]` is the chance
+    that the players of S take the first |S| places (in some order), and the next place goes
+    to `i` outside S with `reach[S] * stacks[i] / (chips outside S)`. So player i's equity is
+    `stacks[i]` times the sum, over the sets S without i, of `reach[S] * prize / (chips
+    outside S)`: one pass per paid place over the sets of that size, O(n·2ⁿ) in all."""
     n = len(stacks)
     if n == 0 or any(s <= 0 for s in stacks):
         raise DealError("every player left has chips")
     if n > MAX_PLAYERS:
         raise DealError(f"ICM is figured for at most {MAX_PLAYERS} players")
-    paid = tuple(prizes[:n])
-    chips = tuple(stacks)
+    total = sum(stacks)
+    reach: dict[int, tuple[Fraction, int]] = {0: (Fraction(1), 0)}  # set -> chance, its chips
+    weight = [Fraction(0)] * n
+    for prize in prizes[:n]:
+        after: dict[int, tuple[Fraction, int]] = {}
+        for placed, (chance, chips) in reach.items():
+            share = chance / (total - chips)
+            paid = share * prize
+            for i in range(n):
+                if placed >> i & 1:
+                    continue
+                weight[i] += paid
+                bigger = placed | 1 << i
+                step = share * stacks[i]
+                known = after.get(bigger)
+                after[bigger] = (
+                    (step, chips + stacks[i]) if known is None else (known[0] + step, known[1])
+                )
+        reach = after
+    return [w * s for w, s in zip(weight, stacks, strict=True)]
 
-    @cache
-    def equity(left: frozenset[int], place: int) -> tuple[Fraction, ...]:
-        """Expected prize of each player in `left` over places `place`.. (0-based)."""
-        out = [Fraction(0)] * n
-        if place >= len(paid) or not left:
-            return tuple(out)
-        total = sum(chips[i] for i in left)
-        for i in left:
-            p = Fraction(chips[i], total)
-            out[i] += p * paid[place]
-            rest = equity(left - {i}, place + 1)
-            for j in left - {i}:
-                out[j] += p * rest[j]
-        return tuple(out)
 
-    return list(equity(frozenset(range(n)), 0))
+def cost(players: int, paid: int) -> int:
+    """The steps `icm` takes for this many players and paid places (each a sum of fractions)."""
+    return sum(comb(players, k) * (players - k) for k in range(min(paid, players)))
 
 
 def chip_chop(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:

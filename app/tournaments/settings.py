@@ -35,6 +35,8 @@ class Settings:
     addon_chips: int = 0
     addon_price: int = 0
     addon_level: int = 0
+    #: the start, at this wall-clock time (Unix seconds), if the host has not started it
+    start_at: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -47,7 +49,7 @@ class Settings:
             "late_registration_level": self.late_registration_level,
             "reentries": self.reentries, "start_when_full": self.start_when_full,
             "addon_chips": self.addon_chips, "addon_price": self.addon_price,
-            "addon_level": self.addon_level,
+            "addon_level": self.addon_level, "start_at": self.start_at,
         }  # fmt: skip
 
     @classmethod
@@ -65,6 +67,7 @@ class Settings:
             addon_chips=int(data.get("addon_chips", 0)),
             addon_price=int(data.get("addon_price", 0)),
             addon_level=int(data.get("addon_level", 0)),
+            start_at=float(data["start_at"]) if data.get("start_at") is not None else None,
         )  # fmt: skip
 
     def addon_at(self) -> int:

@@ -56,6 +56,10 @@ class TournamentStore(Protocol):
     async def unfinished(self) -> list[str]:
         """Tournaments to restore at start-up."""
 
+    async def hosted(self, host_id: str) -> int:
+        """How many unfinished tournaments this player hosts (counted in the database: the
+        same for every process)."""
+
 
 class MemoryTournamentStore:
     def __init__(self) -> None:
@@ -103,3 +107,7 @@ class MemoryTournamentStore:
 
     async def unfinished(self) -> list[str]:
         return [t.id for t in self.tournaments.values() if t.status != "finished"]
+
+    async def hosted(self, host_id: str) -> int:
+        return sum(1 for t in self.tournaments.values()
+                   if t.host_id == host_id and t.status != "finished")  # fmt: skip

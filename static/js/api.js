@@ -32,3 +32,5 @@ export const setName = (name) => call('POST', '/api/session', { name });
 export const createTable = (config) => call('POST', '/api/tables', config);
 export const myTables = () => call('GET', '/api/tables');
 export const tableLedger = (code) => call('GET', `/api/tables/${encodeURIComponent(code)}/ledger`);
+export const createTournament = (body) => call('POST', '/api/tournaments', body);
+export const previewTournament = (body) => call('POST', '/api/tournaments/preview', body);

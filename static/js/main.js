@@ -9,7 +9,10 @@ import { tableView } from './views/table.js';
 import { TableCtrl } from './table-ctrl.js';
 import { ReplayCtrl } from './replay.js';
 import { replayView } from './views/replay.js';
-import { TournamentCtrl, clockView, standingsView } from './views/tournament.js';
+import { clockView } from './views/tournament.js';
+import { TournamentCtrl, follow, takeNotice } from './tournament-ctrl.js';
+import { standingsView } from './views/tournament-page.js';
+import { TournamentForm } from './views/tournament-form.js';
 import { code, session, early } from './boot.js';
 import { afterRender } from './focus.js';
 
@@ -57,6 +60,7 @@ function homeCtrl(me) {
     message: null,
     redraw,
     next: null, // a table to open once the viewer has a name
+    tournament: new TournamentForm(redraw),
     async saveName(name) {
       try {
         home.me = await api.setName(name.trim());
@@ -93,6 +97,37 @@ function homeCtrl(me) {
   return home;
 }
 
+// A tournament's page: its state, and a first-time visitor's name (and registration).
+function tournamentPage(code, me) {
+  const page = {
+    me,
+    message: null,
+    copied: false,
+    ctrl: new TournamentCtrl(code, me, redraw, {
+      onState: (s, before) => {
+        // Seated while this page is open (the start, a late registration): off to the table.
+        if (before && !before.your_table && s.your_table) {
+          follow(s.your_table, `The tournament has started: you play at ${s.your_table_name || 'this table'}.`);
+        }
+      },
+    }),
+    async join(name, register) {
+      try {
+        page.me = page.ctrl.me = await api.setName(name.trim());
+        page.message = null;
+        if (register) await page.ctrl.act('register');
+        else await page.ctrl.load();
+      } catch (e) { page.message = e.message; }
+      redraw();
+    },
+    async copy(link) {
+      try { await navigator.clipboard.writeText(link); page.copied = true; } catch { page.copied = false; }
+      redraw();
+    },
+  };
+  return page;
+}
+
 async function start() {
   const replay = location.pathname.match(/^\/h\/(\d+)$/);
   if (replay) {
@@ -108,10 +143,10 @@ async function start() {
   const me = await session;
   const tournament = location.pathname.match(/^\/tournaments\/([^/]+)(\/clock)?$/);
   if (tournament) {
-    const t = new TournamentCtrl(decodeURIComponent(tournament[1]), me, redraw);
-    window.__omaha.tournament = t;
-    view = () => (tournament[2] ? clockView(t) : standingsView(t));
-    t.start();
+    const page = tournamentPage(decodeURIComponent(tournament[1]), me);
+    window.__omaha.tournament = page.ctrl;
+    view = () => (tournament[2] ? clockView(page.ctrl) : standingsView(page));
+    page.ctrl.start();
     return;
   }
   if (code && me) {
@@ -119,13 +154,23 @@ async function start() {
     window.addEventListener('keydown', (e) => ctrl.key(e));
     window.__omaha.ctrl = ctrl;
     // A tournament's table shows its clock: read every two seconds while the table is one.
+    // After a move the player's seat is at another table: the page goes there.
     ctrl.tournament = new TournamentCtrl(null, me, redraw, {
-      url: `/api/tournaments/table/${encodeURIComponent(code)}`, every: 2000, deal: false,
+      url: `/api/tournaments/table/${encodeURIComponent(code)}`, every: 2000,
       active: () => !!(ctrl.state && ctrl.state.table.config.tournament),
+      onState: (t) => {
+        if (t.your_table && t.your_table !== code) follow(t.your_table, `You moved to ${t.your_table_name || 'another table'}.`);
+      },
     });
     view = () => tableView(ctrl);
     ctrl.start();
     ctrl.tournament.start();
+    const notice = takeNotice();
+    if (notice) {
+      window.__omaha.notice = notice; // what the page was told on arrival (the tests read it)
+      ctrl.flash(notice);
+      redraw();
+    }
   } else {
     const home = homeCtrl(me);
     home.next = code || null;

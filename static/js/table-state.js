@@ -29,6 +29,7 @@ export function fromSnapshot(s) {
       pots: h.pots,
       order: h.players.map((p) => p.seat),
       players,
+      names: namesAt(state.seats, h.players.map((p) => p.seat)),
       actor: h.actor,
       counter: h.counter,
       legal: h.legal || null,
@@ -82,7 +83,7 @@ export function applyEvent(state, ev) {
         id: ev.hand, number: ev.number, button: ev.button, bombPot: ev.bomb_pot,
         straddle: ev.straddle, street: 'preflop', phase: 'betting',
         boards: emptyBoards(state.table.config.boards), pots: [], order: ev.seats.slice(),
-        players, actor: null, counter: 0, legal: null, deadline: null, timeout: null,
+        players, names: namesAt(state.seats, ev.seats), actor: null, counter: 0, legal: null, deadline: null, timeout: null,
         timeBank: null, inBank: false, reader: null, awards: [], votes: {}, offered: [],
         ended: false,
       };
@@ -271,6 +272,12 @@ export function applyEvent(state, ev) {
 function addToPot(hand, amount) {
   if (hand.pots.length === 0) hand.pots = [{ amount: 0, seats: hand.order.slice() }];
   hand.pots = hand.pots.map((p, i) => (i === 0 ? { ...p, amount: p.amount + amount } : p));
+}
+
+// Who sat in the hand's seats as it began: its result names them after they leave (a
+// tournament's last hand ends with everyone unseated).
+function namesAt(seats, numbers) {
+  return Object.fromEntries(numbers.map((n) => [n, seats[n] ? seats[n].name : null]));
 }
 
 // What is in the middle: gathered pots plus the bets in front of the players.

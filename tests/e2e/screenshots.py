@@ -5,7 +5,11 @@
 1. a six-handed pot-limit Omaha showdown (desktop);
 2. a double-board hi-lo hand split high and low (desktop);
 3. the phone layout (375x667), at the player's turn after the flop;
-4. the screen-reader mode (desktop), at the player's turn: the command box and what it said.
+4. the screen-reader mode (desktop), at the player's turn: the command box and what it said;
+5. a tournament, each on a laptop (1280x720) and a phone: the home page's form with its
+   preview, the tournament's page as the host fills it (invite link, players, bots), a table
+   at the player's turn (the tournament bar above the felt), the big-screen clock, and a
+   table page at the end (who won, the player's place and prize).
 The viewer plays from the page; the other seats are protocol bots that check and call. The
 viewer, as host, pauses the table during each hand so the showdown stays on screen.
 """
@@ -17,14 +21,23 @@ import tempfile
 import time
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser, sync_playwright
 
 from tests.e2e.harness import Bot, Player, calling_station, launch, server
 from tests.e2e.play import act_once, wait_for_hand
 from tests.e2e.test_games import new_table
+from tests.e2e.tourney import (
+    act,
+    create_tournament,
+    finished,
+    play_until,
+    register_by_link,
+    until,
+)
 
 NAMES = ["Maya", "Theo", "Ines", "Kofi", "Lena", "Ravi", "Sam"]
 DESKTOP = {"viewport": {"width": 1280, "height": 1000}, "device_scale_factor": 1}
+LAPTOP = {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 1}
 PHONE = {
     "viewport": {"width": 375, "height": 667},
     "device_scale_factor": 2,
@@ -153,7 +166,84 @@ def main(out: Path) -> None:
         shoot(s, out / "screen-reader.png")
         for b in bots:
             b.close()
+        tournament(browser, base, out)
         browser.close()
+
+
+def still(p: Player, path: Path) -> None:
+    """A picture of the page as it is, once its notice (a toast: 5 s) has gone."""
+    p.page.mouse.move(0, 0)
+    p.page.evaluate("() => window.scrollTo(0, 0)")
+    p.page.locator(".toast").wait_for(state="detached", timeout=8000)
+    p.page.wait_for_timeout(300)  # let the last redraw land
+    p.page.screenshot(path=str(path))
+
+
+def at_turn(p: Player, others: list[Player]) -> None:
+    """Wait until it is this player's turn (the others check or call meanwhile), with the
+    action buttons drawn."""
+
+    def mine() -> bool:
+        for other in others:
+            act(other, shove=False)
+        return p.my_turn()
+
+    until(mine)
+    p.page.wait_for_selector("[data-act]:not([disabled])")
+
+
+def tournament(browser: Browser, base: str, out: Path) -> None:
+    host = Player(browser, base, NAMES[0], **LAPTOP)
+    host.join()
+    phone_host = Player(browser, base, "Phone host", **PHONE)
+    phone_host.join()
+    settings = {"name": "Friday sit-and-go", "prize_pool": 60, "decision_time": 600,
+                "time_bank": 0, "level_minutes": 1}  # fmt: skip
+    # The form, preset and previewed, on both screens (the phone's is the same form).
+    for p, name in ((host, "tournament-form.png"), (phone_host, "tournament-form-phone.png")):
+        form = p.page.locator("details.create-tournament")
+        form.locator("> summary").click()
+        form.locator("[data-preview-level]").first.wait_for()
+        form.scroll_into_view_if_needed()
+        p.page.wait_for_timeout(300)
+        p.page.screenshot(path=str(out / name))
+    phone_host.close()
+    host.open("/")
+    code, link = create_tournament(host, "sng-turbo", **settings)
+    theo = Player(browser, base, NAMES[1], **LAPTOP)
+    ines = Player(browser, base, NAMES[2], **PHONE)
+    register_by_link(theo, link, first_visit=True)
+    ines.page.goto(link)  # a first visit on a phone: the name box and Register
+    ines.page.locator("input[name=name]").wait_for()
+    still(ines, out / "tournament-invite-phone.png")
+    register_by_link(ines, link, first_visit=True)
+    for _ in range(4):
+        host.page.click("[data-cmd=add-bot]")
+    until(lambda: host.page.locator(".registered li").count() == 6)
+    still(host, out / "tournament-registration.png")
+    host.page.click("[data-cmd=start]")
+    for p in (theo, ines):
+        p.page.wait_for_url("**/t/*")
+        p.wait_live()
+    # At each player's turn: the bar above the felt, the action buttons on screen.
+    at_turn(theo, [ines])
+    still(theo, out / "tournament-table.png")
+    at_turn(ines, [theo])
+    still(ines, out / "tournament-table-phone.png")
+    host.open(f"/tournaments/{code}/clock")
+    host.page.get_by_role("timer").wait_for()
+    still(host, out / "tournament-clock.png")
+    clock = Player(browser, base, "Clock", **PHONE)
+    clock.open(f"/tournaments/{code}/clock")
+    clock.page.get_by_role("timer").wait_for()
+    still(clock, out / "tournament-clock-phone.png")
+    clock.close()
+    # To the end: both go all in; each page says who won and the player's place and prize.
+    play_until([theo, ines], lambda p: "shove", finished([theo, ines]))
+    still(theo, out / "tournament-end.png")
+    still(ines, out / "tournament-end-phone.png")
+    for p in (host, theo, ines):
+        p.close()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, server
@@ -111,14 +111,14 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
     code = create_and_register(host, body, [alice, bob])
     host.page.goto(f"{host.base}/tournaments/{code}")
     host.page.click("[data-cmd=start]")
-    # A player's standings page leads to their table; its page shows the tournament's clock.
+    # A player's standings page, open at the start, takes them to their table; its page
+    # shows the tournament's clock.
     page = alice.page
-    page.click("[data-cmd=my-table]")
     page.wait_for_url("**/t/*")
     bar = page.locator(".tournament-bar")
     expect(bar).to_be_visible()
     expect(bar.locator("[data-status=running]")).to_be_visible()
-    expect(bar.locator(".players-left")).to_have_text("2")
+    expect(bar.locator(".players-left")).to_have_text("2 of 2 left")
     expect(bar.locator(".average")).to_have_text("100000")
     expect(bar.locator(".payouts li")).to_have_count(2)
     countdown = bar.get_by_role("timer")
@@ -128,7 +128,7 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
         "(t) => document.querySelector('.tournament-bar .countdown').textContent !== t",
         arg=first, timeout=5000,
     )  # fmt: skip
-    level = int(bar.locator(".level").inner_text())
+    level = int(bar.locator("[data-level]").get_attribute("data-level") or 0)
     expect(bar.locator(f"[data-level='{level + 1}']")).to_be_visible(timeout=10_000)
     sb = TABLE_LEVELS[level]["small_blind"]
     expect(bar.locator(".blinds")).to_have_text(f"{sb} / {2 * sb}")
@@ -155,9 +155,49 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
     expect(panel.locator("form, [data-host-seat]")).to_have_count(0)
     # Bob on a phone: the same bar, laid out for 375 px, within the screen's width.
     bob.page.set_viewport_size(phone["viewport"])
-    bob.page.click("[data-cmd=my-table]")
     bob.page.wait_for_url("**/t/*")
     small = bob.page.locator(".tournament-bar")
     expect(small.get_by_role("timer")).to_be_visible()
     box = small.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
+
+
+def hand_for_hand(p: Player) -> None:
+    """From now on this page reads the tournament's state with hand-for-hand play on (the
+    director sets it at the bubble: `hand_for_hand` in its state)."""
+
+    def fulfil(route: Route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, json={**response.json(), "hand_for_hand": True})
+
+    p.page.route("**/api/tournaments/**", fulfil)
+
+
+def test_the_pages_before_the_start_and_hand_for_hand(players: PlayerFactory) -> None:
+    host, alice = players("Host"), players("Alice")
+    host.join()
+    body = {"name": "Bubble", "starting_stack": 100_000, "structure": "custom",
+            "levels": TABLE_LEVELS, "decision_time": 0.05, "time_bank": 0}  # fmt: skip
+    code = create_and_register(host, body, [alice])
+    # Before the start: the site's top bar, a way home, and the field as registered.
+    for path in (f"/tournaments/{code}", f"/tournaments/{code}/clock"):
+        host.open(path)
+        expect(host.page.locator(".topbar .home-link")).to_have_attribute("href", "/")
+        expect(host.page.locator(".topbar")).to_contain_text("Bubble")
+        expect(host.page.locator("body")).to_contain_text("1 registered")
+        expect(host.page.locator("body")).not_to_contain_text("0 players left")
+    expect(host.page.locator("[data-hand-for-hand]")).to_have_count(0)
+    host.open(f"/tournaments/{code}")
+    host.page.click("[data-cmd=add-bot]")
+    host.page.click("[data-cmd=start]")
+    alice.page.wait_for_url("**/t/*")
+    alice.wait_live()
+    bar = alice.page.locator(".tournament-bar")
+    expect(bar.locator("[data-status=running]")).to_be_visible()
+    expect(bar.locator("[data-hand-for-hand]")).to_have_count(0)
+    # At the bubble the director plays hand for hand: every table and the clock say so.
+    hand_for_hand(alice)
+    expect(bar.locator("[data-hand-for-hand]")).to_have_text("Hand for hand")
+    hand_for_hand(host)
+    host.open(f"/tournaments/{code}/clock")
+    expect(host.page.locator(".tournament-clock [data-hand-for-hand]")).to_be_visible()

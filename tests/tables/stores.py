@@ -352,6 +352,15 @@ class MemoryTableStore(DealSeedStart):
 
         await self._write(apply)
 
+    async def reveal_seeds(self, table_ids: list[str]) -> None:
+        def apply() -> None:
+            for seed in self.seeds.values():
+                table = self.tables.get(seed["table"])
+                if seed["table"] in table_ids and seed["ended"] and table is not None:
+                    seed["revealed"] = seed["revealed"] or table.config.reveal_seed
+
+        await self._write(apply)
+
     async def set_client_seed(self, table_id: str, seat: int, seed: str) -> None:
         def apply() -> None:
             t = self.tables[table_id]

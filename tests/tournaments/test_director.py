@@ -12,7 +12,6 @@ from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime, Table
 from app.tournaments.director import Director
-from app.tournaments.icm import icm, whole
 from app.tournaments.settings import Settings
 from app.tournaments.store import MemoryTournamentStore
 from app.tournaments.structure import Level, Schedule
@@ -314,41 +313,3 @@ async def test_no_re_entry_beyond_the_limit() -> None:
     director.stop()
     task.cancel()
     await registry.close()
-
-
-async def test_a_deal_by_icm_when_everyone_left_agrees() -> None:
-    # Nobody connects: the clock checks or folds for everyone, so nobody busts meanwhile.
-    schedule = Schedule((Level(1, 2, minutes=1),))
-    runtime = Runtime(between_hands=0, deal_unwatched=True)
-    registry = TableRegistry(MemoryTableStore(), runtime)
-    settings = Settings(name="deal", schedule=schedule, starting_stack=1000, seats=6,
-                        payouts=(5_000, 3_000, 2_000), prize_pool=1000, decision_time=0.1,
-                        time_bank=0)  # fmt: skip
-    director = Director(settings, "host", registry, between_hands=0.0)
-    task = asyncio.create_task(director.run())
-    for k in range(3):
-        await director.request("register", f"p{k}", name=f"Player {k}")
-    await director.request("start", "host")
-    with pytest.raises(TableError) as bad:
-        await director.request("chop", "p0", kind="half")
-    assert bad.value.code == "bad_deal"
-    with pytest.raises(TableError) as stranger:
-        await director.request("chop", "nobody", kind="icm")
-    assert stranger.value.code == "not_playing"
-    first = await director.request("chop", "p0", kind="icm")
-    assert first == {"votes": 1, "of": 3, "agreed": False}
-    await director.request("chop", "p1", kind="icm")
-    assert not (await director.request("chop", "p2", kind="chips"))["agreed"]  # not the same
-    assert director.status == "running"
-    assert (await director.request("chop", "p2", kind="icm"))["agreed"]
-    await asyncio.wait_for(task, 10)  # applied when the hand being played ends
-    await registry.close()
-    assert director.status == "finished"
-    stacks = {p: s for t in director.tables.values() for p, s in t.stacks.items()}
-    assert sum(stacks.values()) == 3000 and set(stacks) == {"p0", "p1", "p2"}
-    order = ["p0", "p1", "p2"]
-    expected = whole(icm([stacks[p] for p in order], [500, 300, 200]))
-    assert [director.entries[p].prize for p in order] == expected
-    assert sum(expected) == 1000
-    for p in order:  # places by stack, equal stacks sharing
-        assert director.entries[p].place == 1 + sum(stacks[q] > stacks[p] for q in order)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
+from functools import cache
 
 import pytest
 
-from app.tournaments.icm import DealError, chip_chop, icm, whole
+from app.tournaments.icm import DealError, chip_chop, cost, icm, whole
 
 
 def test_icm_of_three_players_against_a_hand_calculation() -> None:
@@ -46,3 +48,41 @@ def test_bad_spots_are_refused() -> None:
         icm([10, 0], [10])
     with pytest.raises(DealError):
         icm([1] * 11, [10])
+
+
+def by_orders(stacks: list[int], prizes: list[int]) -> list[Fraction]:
+    """Malmuth–Harville as first written (the sum over finishing orders, memoised by the
+    players left and the place): the reference for the sum over sets."""
+    n, paid = len(stacks), tuple(prizes[: len(stacks)])
+
+    @cache
+    def equity(left: frozenset[int], place: int) -> tuple[Fraction, ...]:
+        out = [Fraction(0)] * n
+        if place >= len(paid) or not left:
+            return tuple(out)
+        total = sum(stacks[i] for i in left)
+        for i in left:
+            p = Fraction(stacks[i], total)
+            out[i] += p * paid[place]
+            rest = equity(left - {i}, place + 1)
+            for j in left - {i}:
+                out[j] += p * rest[j]
+        return tuple(out)
+
+    return list(equity(frozenset(range(n)), 0))
+
+
+def test_icm_is_exactly_the_sum_over_finishing_orders() -> None:
+    rng = random.Random(27)
+    for _ in range(60):
+        n = rng.randint(2, 7)
+        stacks = [rng.choice((1, 7, 100, rng.randint(1, 10**6))) for _ in range(n)]
+        prizes = sorted((rng.randint(0, 10**4) for _ in range(rng.randint(1, n + 1))),
+                        reverse=True)  # fmt: skip
+        assert icm(stacks, prizes) == by_orders(stacks, prizes), (stacks, prizes)
+
+
+def test_the_cost_counts_the_steps_over_sets() -> None:
+    assert cost(10, 10) == 10 * 2**9  # n·2ⁿ⁻¹: every set without one player, once
+    assert cost(3, 2) == 3 + 3 * 2
+    assert cost(4, 9) == cost(4, 4)

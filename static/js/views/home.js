@@ -2,6 +2,7 @@
 // opening a table from an invite link or code.
 import { html } from '../html.js';
 import { GAME_NAMES, BETTING } from '../format.js';
+import { tournamentFormView } from './tournament-form.js';
 
 // Six-max pot-limit Omaha 1/2, buy-in 40 to 100 big blinds, 30 s to act.
 export const DEFAULTS = {
@@ -24,6 +25,7 @@ export function homeView(home) {
     ${home.message ? html`<div class="toast error" role="alert">${home.message}</div>` : null}
     ${nameView(home)}
     ${home.me ? html`${joinView(home)}${tablesView(home)}${createView(home)}` : null}
+    ${home.me && home.tournament ? tournamentFormView(home.tournament) : null}
   </div>`;
 }
 

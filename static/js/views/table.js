@@ -12,7 +12,7 @@ import { chatView } from './chat.js';
 import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
-import { tournamentBar } from './tournament.js';
+import { tournamentBar, tournamentClosed, tournamentEnd } from './tournament.js';
 import { handLogView } from './hand-log.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
@@ -27,7 +27,7 @@ export function tableView(ctrl) {
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
     ${topbar(ctrl)}
     ${banner(ctrl)}
-    ${c.tournament ? tournamentBar(ctrl.tournament) : null}
+    ${c.tournament ? tournamentEnd(ctrl.tournament) : null}
     ${screenReaderView(ctrl)}
     <div class="table-body">
     <div class="table-main">
@@ -75,6 +75,7 @@ function topbar(ctrl) {
       <span class="sub">${s.table.labels.game} · ${s.table.labels.stakes}${h ? html` · <span class="hand-no">Hand #${h.number}</span>${dealMark(ctrl, h)}` : null}
       ${s.table.paused ? html` · <span class="paused">paused</span>` : null}</span>
     </div>
+    ${c.tournament ? tournamentBar(ctrl.tournament) : null}
     <nav class=${`menu ${ctrl.ui.menuOpen ? 'open' : ''}`}>
       <button type="button" class="btn ghost icon menu-toggle" aria-label="Menu" aria-expanded=${!!ctrl.ui.menuOpen}
         onClick=${() => { ctrl.ui.menuOpen = !ctrl.ui.menuOpen; ctrl.redraw(); }}>☰</button>
@@ -98,6 +99,7 @@ function topbar(ctrl) {
 function banner(ctrl) {
   // The first connection (the table drawn from the page's own snapshot meanwhile): no banner.
   if (ctrl.conn === 'open' || ctrl.conn === 'connecting' && (!ctrl.state || !ctrl.socket.opened)) return null;
+  if (ctrl.conn === 'closed' && ctrl.state && ctrl.state.table.config.tournament) return tournamentClosed(ctrl.tournament);
   if (ctrl.conn === 'closed') return html`<div class="banner" role="alert" data-conn="closed">The host closed this table. Its hands and ledger stay readable. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'gone') return html`<div class="banner error" role="alert">This table does not exist. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'connecting') return html`<div class="banner" role="status">Reconnecting…</div>`;
@@ -253,7 +255,8 @@ function myHandView(ctrl) {
   const h = s.hand;
   if (s.you.seat == null) {
     // A tournament seats its players itself: nobody picks a seat there.
-    const note = s.table.config.tournament ? 'A tournament table: its players are seated by the tournament.'
+    const over = ctrl.tournament && ctrl.tournament.state && ctrl.tournament.state.status === 'finished';
+    const note = over ? 'The tournament is over.' : s.table.config.tournament ? 'A tournament table: its players are seated by the tournament.'
       : s.seats.some((x) => !x) ? 'Pick an open seat to play.' : 'The table is full.';
     return html`<div class="my-hand spectator"><p>You are watching. ${note}</p></div>`;
   }
@@ -285,7 +288,7 @@ export function resultsView(ctrl) {
   const s = ctrl.state;
   const h = s.hand && s.hand.awards.length ? s.hand : s.lastHand;
   if (!h || !h.awards.length) return null;
-  const name = (seat) => (s.seats[seat] ? s.seats[seat].name : `Seat ${seat + 1}`);
+  const name = (seat) => (h.names && h.names[seat]) || (s.seats[seat] ? s.seats[seat].name : `Seat ${seat + 1}`);
   // By pot (main, side pot 1, 2…), then by run and board within it.
   const pots = new Map();
   h.awards.forEach((a) => {

@@ -1,0 +1,155 @@
+"""Issue 27, done when: a host runs a tournament from the browser alone. A sit-and-go made
+on the home page by clicking, three friends join by its link (one a first-time visitor),
+the host adds three bots, and it plays to a winner: every table page and the standings show
+the right places and prizes. Then two tables: a move and a table break, each player taken
+to their table.
+
+The server lets bots act at once and deals 0.1 s after a hand; levels are short (the form's
+"minutes a level", or the host's own levels) and the friends go all in when the test says:
+a minute or so each. Everything waits on what the pages show, never on a time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PlayerFactory
+from tests.e2e.harness import Player, server
+from tests.e2e.tourney import (
+    check_the_end,
+    create_tournament,
+    finished,
+    notice,
+    play_until,
+    register_by_link,
+    state,
+    until,
+)
+
+FAST = {"level_minutes": 0.05, "decision_time": 5, "time_bank": 0, "prize_pool": 100}
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with server(tmp_path_factory.mktemp("e2e-tourney"), BETWEEN_HANDS="0.1", BOT_THINK="0") as url:
+        yield url
+
+
+def test_a_sit_and_go_from_the_home_page_to_a_winner(players: PlayerFactory) -> None:
+    host, alice, bob, carol = (players(n) for n in ("Host", "Alice", "Bob", "Carol"))
+    host.join()
+    code, link = create_tournament(host, "sng-turbo", name="Friday SNG", betting="no-limit", **FAST)
+    # Alice has never been here: the link asks her name, then she registers.
+    register_by_link(alice, link, first_visit=True)
+    for friend in (bob, carol):
+        friend.join()
+        register_by_link(friend, link, first_visit=False)
+    # What anyone does is seen by all: the host's page lists the three.
+    expect(host.page.locator(".registered li")).to_have_count(3)
+    carol.page.click("[data-cmd=unregister]")
+    expect(alice.page.locator(".registered li")).to_have_count(2)
+    carol.page.click("[data-cmd=register]")
+    expect(host.page.locator(".registered li")).to_have_count(3)
+    for _ in range(3):
+        count = host.page.locator(".registered li").count()
+        host.page.click("[data-cmd=add-bot]")
+        expect(host.page.locator(".registered li")).to_have_count(count + 1)
+    expect(alice.page.locator(".registered .tag", has_text="bot")).to_have_count(3)
+    host.page.click("[data-cmd=start]")
+    # Each friend is taken to their table, with a word of why.
+    friends = [alice, bob, carol]
+    for f in friends:
+        f.page.wait_for_url("**/t/*")
+        f.wait_live()
+        assert "The tournament has started" in notice(f)
+        expect(f.page.locator(".tournament-bar")).to_be_visible()
+    # It plays to a winner (the friends go all in); every page says who won, and each
+    # friend's place and prize.
+    play_until(friends, lambda p: "shove", finished(friends))
+    standings = check_the_end(friends, code)
+    assert_places(standings, 6)
+    assert sum(r["prize"] for r in standings) == 100
+    # The standings page: the site's top bar, the places and prizes, not "0 players left".
+    host.open(f"/tournaments/{code}")
+    expect(host.page.locator(".topbar .home-link")).to_be_visible()
+    rows = host.page.locator(".standings tbody tr")
+    expect(rows).to_have_count(6)
+    shown = [(int(r.get_attribute("data-place") or 0), r.locator("td").last.inner_text())
+             for r in rows.all()]  # fmt: skip
+    assert shown == [(r["place"], str(r["prize"])) for r in standings]
+    expect(host.page.locator(".topbar")).not_to_contain_text("0 players left")
+    assert state(host, code)["status"] == "finished"
+
+
+def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactory) -> None:
+    host, alice, bob, carol = (players(n) for n in ("Host", "Alice", "Bob", "Carol"))
+    for p in (host, alice, bob, carol):
+        p.join()
+    # Three a table. A first level too deep for anyone to lose their stack in pot limit, then
+    # blinds of half of it: the all-ins come with the second level.
+    settings = {"time_bank": 0, "prize_pool": 100, "seats": 3, "max_players": 6,
+                "structure": "custom", "starting_stack": 100_000,
+                "levels_text": "1/2 0.1\n25000/50000 5",
+                "late_registration_level": 1, "decision_time": 0.3}  # fmt: skip
+    code, link = create_tournament(host, "multi", name="Two tables", **settings)
+    register_by_link(carol, link, first_visit=False)
+    for _ in range(2):
+        host.page.click("[data-cmd=add-bot]")
+    expect(host.page.locator(".registered li")).to_have_count(3)
+    host.page.click("[data-cmd=start]")
+    carol.page.wait_for_url("**/t/*")
+    # Paused while Alice and Bob register late: the clock stops, and once the hand being
+    # played ends nobody moves (moves are made as hands end).
+    host.page.click("[data-cmd=pause]")
+    expect(host.page.locator("[data-cmd=resume]")).to_be_visible()
+    until(lambda: not any(t["playing"] for t in state(host, code)["tables"]))
+    [first] = [t["code"] for t in state(host, code)["tables"]]  # full: Carol and two bots
+    # Late, with no room: Alice opens a second table, Bob joins her there (the fewest).
+    late_registration(alice, link)
+    late_registration(bob, link)
+    second = at(alice)
+    assert at(bob) == second != first
+    assert [t["code"] for t in state(host, code)["tables"]] == [first, second]
+    host.page.click("[data-cmd=resume]")
+    friends = [alice, bob, carol]
+    for p in friends:
+        p.wait_live()
+        expect(p.page.locator(".tournament-bar [data-field=running]")).to_contain_text("of 5 left")
+    # Carol goes all in at the first table; Alice and Bob fold to each other (the clock acts),
+    # so nobody busts at the second: when the first is down to one player the five fit at one
+    # table, the second breaks and Alice and Bob move to the first.
+    play_until(friends, lambda p: "shove" if at(p) == first else None,
+               lambda: at(alice) == at(bob) == first)  # fmt: skip
+    for p in (alice, bob):
+        p.wait_live()
+        assert notice(p).startswith("You moved to Two tables 1")
+    assert [t["code"] for t in state(host, code)["tables"]] == [first]  # the second broke
+    # Then everyone goes all in, to the end.
+    play_until(friends, lambda p: "shove", finished(friends))
+    standings = check_the_end(friends, code)
+    assert_places(standings, 5)
+    assert sum(r["prize"] for r in standings) == 100
+
+
+def assert_places(standings: list[dict[str, Any]], field: int) -> None:
+    """Everyone placed, one winner; players out in one hand with equal stacks share a place
+    (and the places they cover are skipped)."""
+    places = sorted(r["place"] for r in standings)
+    assert len(places) == field and places[:2] == [1, 2], places
+    assert all(place <= k + 1 for k, place in enumerate(places)), places
+
+
+def at(p: Player) -> str:
+    """The table whose page this player has open."""
+    return p.page.url.rsplit("/t/", 1)[-1] if "/t/" in p.page.url else ""
+
+
+def late_registration(p: Player, link: str) -> None:
+    """Register on the tournament's page after its start: seated at once, taken there."""
+    p.page.goto(link)
+    p.page.click("[data-cmd=register]")
+    p.page.wait_for_url("**/t/*")
+    p.wait_live()
