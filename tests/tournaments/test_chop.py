@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import pytest
-from app.tables.store import MemoryTableStore
 
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
@@ -18,6 +17,7 @@ from app.tournaments.director import Director
 from app.tournaments.icm import icm, whole
 from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
+from tests.tables.stores import MemoryTableStore
 
 PLAYERS = ["p0", "p1", "p2"]
 

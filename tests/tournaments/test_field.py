@@ -8,7 +8,6 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from app.tables.store import MemoryTableStore
 
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
@@ -16,6 +15,7 @@ from app.tables.table import Runtime
 from app.tournaments.director import Director
 from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
+from tests.tables.stores import MemoryTableStore
 
 SETTINGS = Settings(name="field", schedule=Schedule((Level(1, 2, minutes=5),)),
                     starting_stack=1000, seats=2, decision_time=0.02, time_bank=0)  # fmt: skip

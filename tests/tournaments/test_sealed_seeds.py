@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from app.tables.store import MemoryTableStore
 
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
@@ -15,6 +14,7 @@ from app.tables.table import Runtime
 from app.tournaments.director import Director
 from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
+from tests.tables.stores import MemoryTableStore
 
 SCHEDULE = Schedule(tuple(Level(sb, 2 * sb, minutes=0.3 / 60) for sb in (20, 50, 100, 200, 400)))
 
