@@ -22,7 +22,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from app import __version__
-from app.api import assets, deals, health, history, identity, ledger, tables, tournaments, ws
+from app.api import (
+    assets,
+    deals,
+    health,
+    history,
+    identity,
+    ledger,
+    links,
+    review,
+    tables,
+    tournaments,
+    ws,
+)
 from app.api.headers import SecurityHeaders, csp
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections, PerMinute, SharedPerMinute
@@ -169,8 +181,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(assets.router(client))
     app.include_router(health.router)
     app.include_router(identity.router)
+    app.include_router(links.router)
     app.include_router(tables.router)
     app.include_router(history.router)
+    app.include_router(review.router)
     app.include_router(deals.router)
     app.include_router(ledger.router)
     app.include_router(tournaments.router)

@@ -4,7 +4,6 @@ card (players, the host, a spectator with the code, a stranger without it)."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -210,10 +209,7 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
         # Each hand's all-in luck is computed once in the background and stored; the
         # ledger then sums each hand's.
         history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
-        for _ in range(600):
-            if not await history.luck_pending(table_id):
-                break
-            await asyncio.sleep(0.05)
+        await app.state.luck_tasks[table_id]  # type: ignore[attr-defined]
         assert await history.luck_pending(table_id) == []
         expected: dict[str, float] = {}
         for stored in await history.hands(sorted(numbers)):
