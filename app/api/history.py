@@ -10,6 +10,7 @@ else, and the deck order never leaves the server.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
 
@@ -127,14 +128,22 @@ async def table_hands(
 async def _open(
     request: Request, number: int, player: Player | None, code: str | None
 ) -> tuple[StoredHand, str | None]:
-    stored, viewer, _ = await open_hand(request, number, player, code)
-    return stored, viewer
+    opened = await open_hand(request, number, player, code)
+    return opened.stored, opened.viewer
+
+
+@dataclass(frozen=True)
+class Opened:
+    stored: StoredHand
+    viewer: str | None
+    dealt: bool  # the viewer was dealt in
+    code: str  # the table's invite code (everyone who may open the hand may know it)
 
 
 async def open_hand(
     request: Request, number: int, player: Player | None, code: str | None
-) -> tuple[StoredHand, str | None, bool]:
-    """The stored hand, the viewer, and whether they were dealt in; 404 to anyone else."""
+) -> Opened:
+    """The stored hand as the viewer opens it; 404 to anyone who may not."""
     viewer = str(player.id) if player is not None else None
     access: HandAccess | None = await history(request).access(number) if number > 0 else None
     allowed = access is not None and (
@@ -145,7 +154,7 @@ async def open_hand(
         raise _error(404, "no_such_hand", "no such hand, or not one you may see")
     assert access is not None
     (stored,) = await history(request).hands([number])
-    return stored, viewer, viewer is not None and viewer in access.players
+    return Opened(stored, viewer, viewer is not None and viewer in access.players, access.code)
 
 
 CodeQuery = Annotated[str | None, Query(max_length=64, description="the table's invite code")]
@@ -159,9 +168,10 @@ async def one_hand(
     """One hand in full, as the viewer may see it: seats, every step, boards, pots, and the
     all-in equity once computed (`GET /api/hands/{number}/equity` computes it, with each
     street's). Open to its players, the table's host, and whoever gives `code`."""
-    stored, viewer = await _open(request, number, player, code)
-    record = await asyncio.to_thread(build, stored, viewer, equity=False)  # a replay: CPU
+    opened = await open_hand(request, number, player, code)
+    record = await asyncio.to_thread(build, opened.stored, opened.viewer, equity=False)
     record["equity"] = ((await review_store(request).equity(number)) or {}).get("all_in")
+    record["table"]["code"] = opened.code  # the way back to the table
     response.headers["Cache-Control"] = PRIVATE
     return record
 

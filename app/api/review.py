@@ -88,8 +88,9 @@ async def hand_equity(
     ones; the others are random hands to it), and the all-in equity. Computed once, off
     the event loop, and stored: `202 {"status": "pending"}` meanwhile (ask again),
     `503 busy` when the worker's queue is full."""
-    stored, viewer, dealt = await open_hand(request, number, player, code)
-    who = viewer if dealt and viewer is not None else SPECTATOR
+    opened = await open_hand(request, number, player, code)
+    stored, viewer = opened.stored, opened.viewer
+    who = viewer if opened.dealt and viewer is not None else SPECTATOR
     cache = _cache(request)
     headers = {"Cache-Control": PRIVATE}
     if (number, who) in cache:

@@ -7,11 +7,12 @@ import { fromSnapshot, applyEvent, toCall } from './table-state.js';
 import { turnSound } from './sound.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
-import { tableLedger } from './api.js';
+import { tableLedger, tableGraph, tableStats } from './api.js';
 import { Narrator, statusText } from './speech.js';
 import { runCommand } from './commands.js';
 import { rescueFocus } from './focus.js';
 import { DealCheck } from './fairness.js';
+import { ReplayCtrl } from './replay.js';
 
 const TITLE = document.title;
 
@@ -317,10 +318,23 @@ export class TableCtrl {
   async openLedger() {
     this.ui.dialog = 'ledger';
     this.redraw();
+    if (this.ui.ledgerTab === 'session') this.ledgerTab('session');
     try {
       this.ui.ledger = await tableLedger(this.code);
     } catch (e) {
       this.ui.ledger = { error: e.message };
+    }
+    this.redraw();
+  }
+
+  // The ledger's session view: the graph and the statistics, from the stored hands.
+  ledgerTab(name) {
+    this.ui.ledgerTab = name;
+    if (name === 'session') {
+      tableGraph(this.code).then((g) => { this.ui.graph = g; }, (e) => { this.ui.graph = { error: e.message }; })
+        .then(() => this.redraw());
+      tableStats(this.code).then((st) => { this.ui.stats = st; }, (e) => { this.ui.stats = { error: e.message }; })
+        .then(() => this.redraw());
     }
     this.redraw();
   }
@@ -373,6 +387,18 @@ export class TableCtrl {
 
   closeDialog() { this.ui.dialog = null; this.redraw(); }
 
+  // ---------------------------------------------------------------- replayer panel
+  // A finished hand replayed over the live table (which goes on underneath), by its number
+  // at this table.
+  openReplay(n) {
+    if (this.replay) this.replay.close();
+    this.replay = new ReplayCtrl({ at: { code: this.code, n } }, this.redraw, {
+      panel: true, onClose: () => { this.replay = null; this.redraw(); },
+    });
+    this.replay.load();
+    this.redraw();
+  }
+
   setSetting(key, value) {
     this.settings[key] = value;
     saveSettings(this.settings);
@@ -397,6 +423,7 @@ export class TableCtrl {
   // ---------------------------------------------------------------- keyboard
   key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (this.replay) { this.replay.key(e); return; } // the panel over the table has the keys
     // Keys go to the field being typed in; a focused checkbox, slider or button keeps them.
     const t = e.target;
     const typing = t && ((t.tagName === 'INPUT' && !['checkbox', 'radio', 'range', 'button', 'submit'].includes(t.type))

@@ -2,6 +2,7 @@
 // opening a table from an invite link or code.
 import { html } from '../html.js';
 import { GAMES, BETTING, gameLabel } from '../format.js';
+import { pastView, devicesView } from './past.js';
 
 // Six-max pot-limit Omaha 1/2, buy-in 40 to 100 big blinds, 30 s to act.
 export const DEFAULTS = {
@@ -23,7 +24,7 @@ export function homeView(home) {
     </header>
     ${home.message ? html`<div class="toast error" role="alert">${home.message}</div>` : null}
     ${nameView(home)}
-    ${home.me ? html`${joinView(home)}${tablesView(home)}${createView(home)}` : null}
+    ${home.me ? html`${joinView(home)}${tablesView(home)}${pastView(home.past)}${createView(home)}${devicesView(home.past)}` : null}
   </div>`;
 }
 

@@ -12,6 +12,7 @@ import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
 import { tournamentBar } from './tournament.js';
+import { replayPanel } from './replay.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -48,12 +49,13 @@ export function tableView(ctrl) {
     </section>
     ${resultsView(ctrl)}
     ${hostView(ctrl)}
-    ${lastHandsView()}
+    ${lastHandsView(ctrl)}
     </div>
     ${chatView(ctrl)}
     </div>
     ${ctrl.ui.message ? html`<div class="toast" role=${ctrl.settings.screenReader ? null : 'status'}>${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
+    ${replayPanel(ctrl)}
   </div>`;
 }
 
@@ -83,6 +85,7 @@ function topbar(ctrl) {
             : html`<button type="button" class="btn ghost" data-cmd="sit-out" onClick=${() => ctrl.command('sit_out')}>Sit out</button>`}
           <button type="button" class="btn ghost" data-cmd="leave" onClick=${() => ctrl.command('leave')}>Leave</button>` : null}
         <button type="button" class="btn ghost" data-cmd="ledger" onClick=${() => ctrl.openLedger()}>Ledger</button>
+        <a class="btn ghost" data-cmd="my-hands" href="/hands" target="_blank" rel="noopener">My hands</a>
         <button type="button" class="btn ghost" data-cmd="settings" aria-label="Settings" onClick=${() => { ctrl.ui.dialog = 'settings'; ctrl.redraw(); }}>⚙ Settings</button>
       </div>
     </nav>
