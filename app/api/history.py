@@ -140,10 +140,10 @@ class Opened:
     code: str  # the table's invite code (everyone who may open the hand may know it)
 
 
-async def open_hand(
+async def authorize(
     request: Request, number: int, player: Player | None, code: str | None
-) -> Opened:
-    """The stored hand as the viewer opens it; 404 to anyone who may not."""
+) -> tuple[HandAccess, str | None]:
+    """Who may open the hand (and the viewer), or 404 to anyone who may not."""
     viewer = str(player.id) if player is not None else None
     access: HandAccess | None = await history(request).access(number) if number > 0 else None
     allowed = access is not None and (
@@ -153,6 +153,14 @@ async def open_hand(
     if not allowed:  # the same answer whether it exists or not
         raise _error(404, "no_such_hand", "no such hand, or not one you may see")
     assert access is not None
+    return access, viewer
+
+
+async def open_hand(
+    request: Request, number: int, player: Player | None, code: str | None
+) -> Opened:
+    """The stored hand as the viewer opens it; 404 to anyone who may not."""
+    access, viewer = await authorize(request, number, player, code)
     (stored,) = await history(request).hands([number])
     return Opened(stored, viewer, viewer is not None and viewer in access.players, access.code)
 

@@ -88,7 +88,7 @@ async def new_link(
 ) -> NewLink:  # fmt: skip
     """A sign-in link for another device, and its QR code: usable once, for 15 minutes."""
     now = _now()
-    async with sessions.begin() as s:
+    async with sessions() as s:  # (a read of its own: see app.store.review.save_facts)
         waiting = await s.scalar(
             select(func.count()).select_from(SignInLinkRow).where(
                 SignInLinkRow.player_id == player.id,
@@ -97,9 +97,10 @@ async def new_link(
                 SignInLinkRow.expires_at > now,
             )
         )
-        if (waiting or 0) >= ACTIVE_MAX:
-            waiting_text = f"{ACTIVE_MAX} links are waiting to be used: revoke one first"
-            raise _error(429, "too_many_links", waiting_text)
+    if (waiting or 0) >= ACTIVE_MAX:
+        waiting_text = f"{ACTIVE_MAX} links are waiting to be used: revoke one first"
+        raise _error(429, "too_many_links", waiting_text)
+    async with sessions.begin() as s:
         token = secrets.token_urlsafe(32)
         row = SignInLinkRow(
             id=uuid.uuid4(),
@@ -138,12 +139,15 @@ async def revoke(link_id: str, player: PlayerDep, sessions: SessionsDep) -> Resp
         key = uuid.UUID(link_id)
     except ValueError:
         raise _error(404, "no_such_link", "no such link") from None
-    async with sessions.begin() as s:
-        row = await s.get(SignInLinkRow, key)
-        if row is None or row.player_id != player.id:
+    async with sessions.begin() as s:  # writes first (see app.store.review.save_facts)
+        found = await s.execute(
+            update(SignInLinkRow)
+            .where(SignInLinkRow.id == key, SignInLinkRow.player_id == player.id)
+            .values(revoked_at=func.coalesce(SignInLinkRow.revoked_at, _now()))
+            .returning(SignInLinkRow.id)
+        )
+        if found.first() is None:
             raise _error(404, "no_such_link", "no such link")
-        if row.revoked_at is None:
-            row.revoked_at = _now()
         await s.execute(delete(DeviceSessionRow).where(DeviceSessionRow.link_id == key))
     return Response(status_code=204)
 

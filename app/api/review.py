@@ -28,8 +28,8 @@ from app.api.history import (
     _error,
     _game,
     _table_id,
+    authorize,
     history,
-    open_hand,
     review_store,
 )
 from app.api.identity import MaybePlayerDep, PlayerDep
@@ -88,9 +88,8 @@ async def hand_equity(
     ones; the others are random hands to it), and the all-in equity. Computed once, off
     the event loop, and stored: `202 {"status": "pending"}` meanwhile (ask again),
     `503 busy` when the worker's queue is full."""
-    opened = await open_hand(request, number, player, code)
-    stored, viewer = opened.stored, opened.viewer
-    who = viewer if opened.dealt and viewer is not None else SPECTATOR
+    access, viewer = await authorize(request, number, player, code)
+    who = viewer if viewer is not None and viewer in access.players else SPECTATOR
     cache = _cache(request)
     headers = {"Cache-Control": PRIVATE}
     if (number, who) in cache:
@@ -100,11 +99,17 @@ async def hand_equity(
     ready = answer(stored_equity, who)
     if ready is None:
         fresh = not stored_equity or "all_in" not in stored_equity
+        pool = workers(request.app.state)
         try:
-            job = workers(request.app.state).run(
-                ("equity", number, who),
-                lambda: _compute_and_store(request, stored, viewer, who, fresh),
-            )
+            job = pool.running(("equity", number, who))
+            if job is None:
+                if pool.busy():
+                    raise Busy("the review worker is busy: ask again in a moment")
+                (stored,) = await history(request).hands([number])  # the deck: only to compute
+                job = pool.run(
+                    ("equity", number, who),
+                    lambda: _compute_and_store(request, stored, viewer, who, fresh),
+                )
         except Busy as busy:
             return JSONResponse(
                 {"detail": {"code": "busy", "message": str(busy)}},

@@ -83,42 +83,52 @@ class ReviewStore:
             return [int(n or 0) for n in await s.scalars(query)]
 
     async def save_facts(self, rows: list[dict[str, Any]]) -> None:
-        """One hand's rows at a time; a hand another process indexed meanwhile is skipped."""
+        """One hand's rows at a time; a hand another process indexed meanwhile is skipped.
+        (The hands are read first, on their own: on SQLite a transaction that reads and
+        then writes is refused, not queued, when another wrote meanwhile.)"""
         by_hand: dict[int, list[dict[str, Any]]] = {}
         for row in rows:
             by_hand.setdefault(row["serial"], []).append(row)
+        async with self.sessions() as s:
+            hands = {
+                int(h.serial or 0): h
+                for h in await s.scalars(select(HandRow).where(HandRow.serial.in_(by_hand)))
+            }
         for serial, hand_rows in by_hand.items():
+            hand = hands.get(serial)
+            if hand is None:
+                continue
+            luck = hand.luck or {}
+            facts = [
+                HandStatRow(
+                    hand_id=hand.id,
+                    player_id=_uuid(row["player_id"]),
+                    table_id=hand.table_id,
+                    serial=serial,
+                    at_table=hand.number,
+                    game=hand.game or "",
+                    ended_at=hand.ended_at,
+                    luck=luck.get(row["player_id"], 0.0) if hand.luck is not None else None,
+                    **{k: row[k] for k in FACT_FIELDS},
+                )
+                for row in hand_rows
+            ]
             try:
                 async with self.sessions.begin() as s:
-                    hand = await s.scalar(
-                        select(HandRow).where(HandRow.serial == serial)
-                    )
-                    if hand is None:
-                        continue
-                    luck = hand.luck or {}
-                    for row in hand_rows:
-                        pid = row["player_id"]
-                        s.add(
-                            HandStatRow(
-                                hand_id=hand.id,
-                                player_id=_uuid(pid),
-                                table_id=hand.table_id,
-                                serial=serial,
-                                at_table=hand.number,
-                                game=hand.game or "",
-                                ended_at=hand.ended_at,
-                                luck=luck.get(pid, 0.0) if hand.luck is not None else None,
-                                **{k: row[k] for k in FACT_FIELDS},
-                            )
-                        )
+                    s.add_all(facts)
             except IntegrityError:
                 continue
 
     async def save_luck(self, luck: dict[int, dict[str, float]]) -> None:
         """Each hand's luck on its facts' rows too (the all-in adjusted net)."""
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(HandRow.serial, HandRow.id).where(HandRow.serial.in_(luck))
+            )
+            ids = {int(serial or 0): hand_id for serial, hand_id in rows}
         async with self.sessions.begin() as s:
             for serial, values in luck.items():
-                hand_id = await s.scalar(select(HandRow.id).where(HandRow.serial == serial))
+                hand_id = ids.get(serial)
                 if hand_id is None:
                     continue
                 await s.execute(
