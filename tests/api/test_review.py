@@ -18,7 +18,7 @@ from app.history.stats import facts, totals
 from app.poker import card_str
 from app.store.history import HistoryStore
 from app.store.models import TableRow
-from tests.api.test_history import AT_TABLE, HANDS, join, pages, server, store_hands
+from tests.api.test_history import AT_TABLE, HANDS, evening, pages, server
 from tests.history.test_privacy import allowed
 
 PRIVATE = "private, no-store"
@@ -38,13 +38,10 @@ async def equity_of(client: httpx.AsyncClient, number: int, **params: str) -> di
 
 async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path: Path) -> None:
     async with server(tmp_path, database_url) as (http, app):
-        host, _ = await join(app, "Host")
-        stranger, _ = await join(app, "Stranger")
-        players = [await join(app, name) for name in ("Ann", "Ben", "Cat", "Dan")]
+        e = await evening(app)
+        host, stranger, players = e.host[0], e.stranger[0], e.players
         ids = [pid for _, pid in players]
-        r = await host.post("/api/tables", json={"name": "Friday", "seats": 6})
-        code, table_id = r.json()["code"], r.json()["id"]
-        played = await store_hands(app, table_id, ids)
+        code, table_id, played = e.code, e.table_id, e.played
         history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
         numbers = sorted(h.number for h in await history.table_hands(table_id, limit=100))
         by_number = dict(zip(numbers, played, strict=True))
@@ -183,5 +180,4 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         assert [t["code"] for t in past["tables"]] == [code]
         assert (await stranger.get("/api/me/past")).json()["tables"] == []
         assert (await http.get("/api/me/past")).status_code == 401
-        for client in [*(c for c, _ in players), host, stranger]:
-            await client.aclose()
+        await e.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.api.test_history import join, server, store_hands
+from tests.api.test_history import evening, server
 
 REFERENCE_MS = 50.0
 
@@ -36,11 +36,8 @@ def p99(values: list[float]) -> float:
 async def test_healthz_stays_fast_while_equities_are_computed(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path}/omaha.sqlite3"
     async with server(tmp_path, url) as (http, app):
-        host, _ = await join(app, "Host")
-        players = [await join(app, name) for name in ("Ann", "Ben", "Cat", "Dan")]
-        r = await host.post("/api/tables", json={"name": "Friday", "seats": 6})
-        code, table_id = r.json()["code"], r.json()["id"]
-        await store_hands(app, table_id, [pid for _, pid in players])
+        e = await evening(app)
+        host, players, code = e.host[0], e.players, e.code
         listed = (await host.get(f"/api/tables/{code}/hands")).json()["hands"]
         numbers = [h["number"] for h in listed]
 
@@ -80,5 +77,4 @@ async def test_healthz_stays_fast_while_equities_are_computed(tmp_path: Path) ->
         # Under the reference; on a machine so loaded that an idle loop is slow, at least
         # not held (twice the idle figure): an equity on the loop would be seconds.
         assert p99(busy_ms) < max(REFERENCE_MS, 2 * p99(idle_ms))
-        for client in [host, *(c for c, _ in players)]:
-            await client.aclose()
+        await e.close()
