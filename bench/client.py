@@ -126,7 +126,7 @@ IDLE_S = 3
 PROBE = """
 (() => {
   const probe = window.__probe = {
-    on: false, latency: [], wait: [], late: 0, pending: [], armed: false,
+    on: false, latency: [], wait: [], own: [], late: 0, pending: [], armed: false,
   };
   const renders = () => (window.__omaha && window.__omaha.renders) || 0;
   const counted = () => !!(window.__omaha && 'renders' in window.__omaha); // (older pages: not)
@@ -134,7 +134,10 @@ PROBE = """
   function frame() {
     probe.armed = false;
     const begin = performance.now();
-    probe.pending.forEach((m) => { if (m.wait == null) { m.wait = begin - m.t; } m.frames += 1; });
+    probe.pending.forEach((m) => {
+      if (m.wait == null) { m.wait = begin - m.t; m.begin = begin; }
+      m.frames += 1;
+    });
     const after = new MessageChannel();
     after.port1.onmessage = () => {
       const end = performance.now();
@@ -143,6 +146,9 @@ PROBE = """
         if (counted() && now === m.renders) return true; // not drawn yet: the next frame
         probe.latency.push(end - m.t);
         probe.wait.push(m.wait);
+        // The page's own work: handling the message, then the frame that draws it, from its
+        // beginning to the end of its paint; the wait between the two is the frame clock's.
+        probe.own.push((m.handled == null ? 0 : m.handled) + (end - m.begin));
         if (m.frames > 1) probe.late += 1;
         return false;
       });
@@ -163,9 +169,18 @@ PROBE = """
           ? JSON.parse(e.data).filter((m) => !pong(m)).length
           : Number(!e.data.startsWith('{"type":"pong"'));
         if (!n) return;
+        const batch = [];
         for (let i = 0; i < n; i++) {
-          probe.pending.push({ t, renders: renders(), wait: null, frames: 0 });
+          batch.push({ t, renders: renders(), wait: null, frames: 0, handled: null, begin: 0 });
         }
+        probe.pending.push(...batch);
+        // A task posted now runs once every listener of this message (the page's) is done.
+        const handled = new MessageChannel();
+        handled.port1.onmessage = () => {
+          const d = performance.now() - t;
+          batch.forEach((m) => { if (m.wait == null || d < m.wait) m.handled = d; });
+        };
+        handled.port2.postMessage(0);
         if (!probe.armed) { probe.armed = true; raf(frame); }
       });
     }
@@ -175,7 +190,9 @@ PROBE = """
 
 DRAIN = """() => {
   const p = window.__probe;
-  const out = { latency: p.latency.splice(0), wait: p.wait.splice(0), late: p.late };
+  const out = {
+    latency: p.latency.splice(0), wait: p.wait.splice(0), own: p.own.splice(0), late: p.late,
+  };
   p.late = 0;
   return out;
 }"""
@@ -327,6 +344,7 @@ def main() -> None:
             bot.start(code, i, 10_000)
         latency: dict[str, list[float]] = {}
         wait: dict[str, list[float]] = {}
+        own: dict[str, list[float]] = {}
         late: dict[str, int] = {}
         busy: dict[str, float] = {}
         session: dict[str, float] = {}
@@ -340,7 +358,7 @@ def main() -> None:
             hands = args.hands if kind == "unlocked" else max(args.heap_hands, args.hands)
             page.evaluate("() => { window.__probe.on = true; }")
             start, cpu, t = hands_seen(page), cpus[kind].seconds(), time.monotonic()
-            latency[kind], wait[kind], late[kind] = [], [], 0
+            latency[kind], wait[kind], own[kind], late[kind] = [], [], [], 0
             while True:
                 played = hands_seen(page) - start
                 if played % 50 == 0:
@@ -354,6 +372,7 @@ def main() -> None:
                 drained = page.evaluate(DRAIN)
                 latency[kind] += drained["latency"]
                 wait[kind] += drained["wait"]
+                own[kind] += drained["own"]
                 late[kind] += drained["late"]
                 if kind == "60 Hz" and heap_100 is None and played >= 100:
                     heap_100 = settled_heap(page)
@@ -412,6 +431,13 @@ def main() -> None:
             f"  {label}  p50 {p(xs, 0.5):5.1f}  p95 {p(xs, 0.95):5.1f}  max {xs[-1]:6.1f} ms"
             f"   waiting for the frame to begin p50 {p(ws, 0.5):4.1f}, p95 {p(ws, 0.95):4.1f} ms"
             f"   {len(xs)} messages ({len(xs) / session[kind]:.0f}/s)" + target
+        )
+    for kind in ("unlocked", "60 Hz"):
+        xs = sorted(own[kind])
+        print(
+            f"  the page's own work ({kind}): handling the message, then its frame from its"
+            f" beginning to its paint: p50 {p(xs, 0.5):4.1f}, p95 {p(xs, 0.95):4.1f} ms"
+            "   (target p95 <= 4 ms)"
         )
     print(
         f"  frames late at 60 Hz: {100 * late['60 Hz'] / n:.2f}% of messages ({late['60 Hz']})"

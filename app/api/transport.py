@@ -44,20 +44,32 @@ def bounded_protocol(header_timeout: float, max_connections: int) -> type[asynci
             if stale and not busy and transport.get_protocol() is self:
                 transport.close()
 
+        def handle_websocket_upgrade(self) -> None:
+            # The WebSocket protocol owns the transport from here on and this one's
+            # `connection_lost` is never called, so drop what ties it in cycles (the parser
+            # calls back into it; the timer holds its method): left to the garbage collector,
+            # which the server tunes to run a full collection rarely, every upgraded
+            # connection stayed in memory (~7 KB each, docs/performance.md).
+            super().handle_websocket_upgrade()
+            self._cancel_header_timer()
+            self.parser = None
+
+        def _cancel_header_timer(self) -> None:
+            timer = getattr(self, "_header_timer", None)
+            if timer is not None:
+                timer.cancel()
+                self._header_timer = None
+
         def on_response_complete(self) -> None:
             # uvicorn's keep-alive timer stops at the first byte of the next request: a
             # client trickling the next request's headers would otherwise be held for ever.
             super().on_response_complete()
-            timer = getattr(self, "_header_timer", None)
-            if timer is not None:
-                timer.cancel()
+            self._cancel_header_timer()
             if not self.transport.is_closing():
                 self._arm_header_timer()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            timer = getattr(self, "_header_timer", None)
-            if timer is not None:
-                timer.cancel()
+            self._cancel_header_timer()
             super().connection_lost(exc)
 
     return Bounded

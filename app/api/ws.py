@@ -168,9 +168,16 @@ class ServerSend:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            scope[SERVER_SEND] = send
-        await self.app(scope, receive, send)
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        # The protocol holds the scope and `send` holds the protocol: taken out again at
+        # the end, or each connection is a reference cycle (see `_serve`).
+        scope[SERVER_SEND] = send
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            del scope[SERVER_SEND]
 
 
 async def _writer(websocket: WebSocket, viewer: Viewer, batch: bool = False) -> None:
@@ -306,12 +313,20 @@ async def _serve(
             task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=5)
+        # A cancelled or failed task keeps its exception, whose traceback holds the task's
+        # frame and so the viewer: the viewer must not lead back to the task, or the whole
+        # connection is a reference cycle, left to a garbage collector the server runs rarely.
+        viewer.on_close = None
         table.post_detach(viewer)
+        # `timeout`, not `wait_for`: wait_for's task keeps the exception it ended with (the
+        # client already gone), whose traceback holds wait_for's frame, which holds the task.
         if isinstance(table, Table):
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(presence.disconnect(table.id, entry), 2.0)
+                async with asyncio.timeout(2.0):
+                    await presence.disconnect(table.id, entry)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(websocket.close(close_code, reason[:120]), 1.0)
+            async with asyncio.timeout(1.0):
+                await websocket.close(close_code, reason[:120])
         seat = table.seat_of(player_id)
         log_ws_event("disconnect", table_id=table.id, seat=seat.number if seat else None,
                      player_id=player_id, code=close_code, reason=reason)  # fmt: skip

@@ -298,11 +298,14 @@ def _high_name(value: int, ordered: tuple[Card, ...]) -> str:
     return f"High card, {RANK_NAMES[r[0]]}"
 
 
-def describe_high(hole: Sequence[Card], board: Sequence[Card]) -> HandDescription:
+def describe_high(
+    hole: Sequence[Card], board: Sequence[Card], value: int | None = None
+) -> HandDescription:
     """The best high hand with its name and the five cards it uses.
 
-    Its value is ``high_value(hole, board)``. When several combinations make the same
-    value, the first in hole-pair, then board-triple order is shown.
+    Its value is ``high_value(hole, board)``; pass it as ``value`` when it is known, and the
+    search stops at the first combination that makes it. When several combinations make
+    the same value, the first in hole-pair, then board-triple order is shown.
     """
     _check_cards(hole, board)
     best = HIGH_WORST + 1
@@ -313,6 +316,10 @@ def describe_high(hole: Sequence[Card], board: Sequence[Card]) -> HandDescriptio
             v = _eval5(a, b, c, d, e)
             if v < best:
                 best, used, pair = v, (a, b, c, d, e), (a, b)
+                if v == value:
+                    break
+        if best == value:
+            break
     ordered = _high_order(used, high_category(best))
     hole_used = tuple(c for c in ordered if c in pair)
     assert len(hole_used) == 2

@@ -27,7 +27,7 @@ def build_pots(
     ``dead`` is the part of each player's ``committed`` that is dead money (a missed blind
     posted dead): it goes to the main pot and stakes nothing, so it never makes a side pot.
     """
-    if dead:
+    if any(dead):
         money = sum(dead)
         staked = [c - d for c, d in zip(committed, dead, strict=True)]
         layered = build_pots(staked, folded)
@@ -36,7 +36,10 @@ def build_pots(
         elif money:
             layered = [Pot(money, tuple(i for i, f in enumerate(folded) if not f))]
         return layered
-    live_levels = sorted({c for c, f in zip(committed, folded, strict=True) if not f and c > 0})
+    if len(committed) != len(folded):
+        raise ValueError("committed and folded list different players")
+    live = [(i, c) for i, c in enumerate(committed) if not folded[i] and c > 0]
+    live_levels = sorted({c for _, c in live})
     if not live_levels:
         return []
     pots: list[Pot] = []
@@ -46,12 +49,9 @@ def build_pots(
         # The top layer also takes any chips a folded player put in above every live
         # player's total (possible only when an uncalled bet was not returned).
         cap = max(committed) if level == last else level
-        amount = sum(min(c, cap) - min(c, previous) for c in committed)
-        eligible = tuple(
-            i
-            for i, (c, f) in enumerate(zip(committed, folded, strict=True))
-            if not f and c >= level
-        )
+        above = [c for c in committed if c > previous]
+        amount = sum(c if c < cap else cap for c in above) - previous * len(above)
+        eligible = tuple(i for i, c in live if c >= level)
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         elif amount:

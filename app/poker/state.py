@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from .actions import Action, ActionKind, LegalActions, Phase, Street
 from .cards import Card, card_str, rank_of
 from .errors import ConfigError, IllegalAction
-from .evaluation import describe_high, describe_low, high_value, low_value
+from .evaluation import HandDescription, describe_high, describe_low, high_value, low_value
 from .events import (
     Acted,
     BetReturned,
@@ -44,6 +44,9 @@ from .games import Betting, HandConfig, OddChip
 from .pots import Pot, build_pots, split_evenly, split_high_low
 
 _FLOP_CARDS = 3
+_CARDS = frozenset(range(52))
+_INT_TYPES = frozenset((int, bool))
+_INT = frozenset((int,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,8 @@ class HandSetup:
             ("posts", self.per_player(self.posts, "posts")),
             ("dead", self.per_player(self.dead, "dead")),
         ):
+            if _INT.issuperset(map(type, values)) and (not values or min(values) >= 0):
+                continue  # plain non-negative ints: the usual case, checked in C
             for v in values:
                 if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                     raise ConfigError(f"{what} must be whole, non-negative chip counts: {v!r}")
@@ -141,13 +146,18 @@ class HandState:
         self.showdown_order: list[int] = []
         # (run, board, player) -> (high value, low value or None), filled at the showdown
         self._values: dict[tuple[int, int, int], tuple[int, int | None]] = {}
+        self._named: dict[tuple[int, int, int], HandDescription] = {}  # as _values
+        self._pots_key: tuple[int | bool, ...] = ()
+        self._pots: list[Pot] = []
         self.history: list[Action] = []
         self.log: list[Event] = []
         self._start()
 
     # ----------------------------------------------------------------- construction
     def _check_deck(self, deck: Sequence[Card]) -> None:
-        if any(not isinstance(c, int) or not 0 <= c < 52 for c in deck):
+        if not (_INT_TYPES.issuperset(map(type, deck)) and _CARDS.issuperset(deck)) and any(
+            not isinstance(c, int) or not 0 <= c < 52 for c in deck
+        ):  # the usual case checked in C; the rule itself only when that fails
             raise ConfigError("the deck holds something that is not a card")
         if len(set(deck)) != len(deck):
             raise ConfigError("the deck holds a card twice")
@@ -238,6 +248,13 @@ class HandState:
         """Pots as they stand, counting only chips gathered from previous rounds."""
         gathered = [c - b for c, b in zip(self.committed, self.bets, strict=True)]
         return build_pots(gathered, self.folded, self.dead)
+
+    def _gathered(self) -> list[Pot]:
+        """``build_pots`` of every chip committed, built once for each state of the chips."""
+        key = (*self.committed, *self.folded, *self.dead)
+        if self._pots_key != key:
+            self._pots_key, self._pots = key, build_pots(self.committed, self.folded, self.dead)
+        return self._pots
 
     def board(self, run: int = 0, board: int = 0) -> tuple[Card, ...]:
         return tuple(self.boards[run][board])
@@ -342,17 +359,21 @@ class HandState:
     def verify(self, action: Action) -> None:
         """Raise ``IllegalAction`` naming the rule if ``action`` is not allowed now."""
         p = action.player
-        if self.phase is Phase.COMPLETE:
+        phase = self.phase
+        if phase is Phase.COMPLETE:
             if action.kind is ActionKind.SHOW and self.may_show(p):
                 return
             raise IllegalAction("the hand is over", "hand_over")
-        if not isinstance(p, int) or not 0 <= p < self.n:
-            raise IllegalAction(f"there is no player {p!r} in this hand", "no_such_player")
-        if p != self.actor:
+        if p != self.actor or not isinstance(p, int):  # the actor is a player or None
+            if not isinstance(p, int) or not 0 <= p < self.n:
+                raise IllegalAction(f"there is no player {p!r} in this hand", "no_such_player")
             who = "nobody" if self.actor is None else _label(self.actor)
             raise IllegalAction(f"it is {who}'s turn, not {_label(p)}'s", "not_your_turn")
         kind = action.kind
-        if self.phase is Phase.RUN_IT_TWICE:
+        if phase is Phase.BETTING:
+            self._verify_betting(p, kind, action.amount)
+            return
+        if phase is Phase.RUN_IT_TWICE:
             if kind is not ActionKind.RUN_TWICE or not isinstance(action.agree, bool):
                 raise IllegalAction("the players all in are voting on running it twice", "vote")
             return
@@ -367,7 +388,10 @@ class HandState:
                     )
                 return
             raise IllegalAction("at the showdown a hand is shown or mucked", "showdown")
-        if action.amount is not None and kind not in (ActionKind.BET, ActionKind.RAISE):
+        raise AssertionError(f"no actor in phase {phase}")  # pragma: no cover
+
+    def _verify_betting(self, p: int, kind: ActionKind, amount: int | None) -> None:
+        if amount is not None and kind is not ActionKind.BET and kind is not ActionKind.RAISE:
             raise IllegalAction(f"{kind} takes no amount", "unexpected_amount")
         to_call = self.max_bet - self.bets[p]
         if kind is ActionKind.FOLD:
@@ -380,8 +404,8 @@ class HandState:
             if not to_call:
                 raise IllegalAction("nothing to call: check instead", "cannot_call")
             return
-        if kind in (ActionKind.BET, ActionKind.RAISE):
-            self._verify_wager(p, kind, action.amount)
+        if kind is ActionKind.BET or kind is ActionKind.RAISE:
+            self._verify_wager(p, kind, amount)
             return
         raise IllegalAction(f"{kind} is not a betting action", "not_betting")
 
@@ -470,11 +494,14 @@ class HandState:
                     self.bet_count += 1
             self.max_bet = to
             self.last_aggressor = p
-        self.stacks[p] -= put
-        self.bets[p] += put
+        stacks, bets = self.stacks, self.bets
+        stacks[p] -= put
+        bets[p] += put
         self.committed[p] += put
         self.level_seen[p] = self.max_bet
-        events.append(Acted(p, kind, put, self.bets[p], self.stacks[p], self.is_all_in(p)))
+        events.append(
+            Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not ActionKind.FOLD)
+        )
         if self.folded.count(False) == 1:
             self._close_round(events)
             self._award(events)
@@ -554,9 +581,9 @@ class HandState:
 
     def _close_round(self, events: list[Event]) -> None:
         """Return an uncalled bet, gather the bets into the pots."""
-        ordered = sorted(range(self.n), key=lambda i: self.bets[i], reverse=True)
-        top, second = ordered[0], ordered[1]
-        excess = self.bets[top] - self.bets[second]
+        bets = self.bets
+        top = bets.index(max(bets))  # the first of the largest, as a stable sort has it
+        excess = bets[top] - max(b for i, b in enumerate(bets) if i != top)
         if excess > 0:
             self.bets[top] -= excess
             self.committed[top] -= excess
@@ -565,7 +592,7 @@ class HandState:
         self.bets = [0] * self.n
         self.max_bet = 0
         self.actor = None
-        pots = build_pots(self.committed, self.folded, self.dead)
+        pots = self._gathered()
         events.append(PotsGathered(tuple((pot.amount, pot.eligible) for pot in pots)))
 
     def _finish_round_and_continue(self, events: list[Event]) -> None:
@@ -700,7 +727,7 @@ class HandState:
         shown = [q for q in self.contenders() if q != p and self.shown[q]]
         if not shown:
             return False
-        for pot in build_pots(self.committed, self.folded, self.dead):
+        for pot in self._gathered():
             if p not in pot.eligible:
                 continue
             rivals = [q for q in shown if q in pot.eligible]
@@ -719,21 +746,32 @@ class HandState:
         return True
 
     # ------------------------------------------------------------------ award
-    def _odd_chip_card(self, p: int, board: Sequence[Card], low: bool) -> int:
+    def _odd_chip_card(self, run: int, b: int, p: int, low: bool) -> int:
         """The high-card rule's key for ``p`` (smaller wins the chip): the player's own two
         hole cards used in the hand (as the hand reader names them) decide, the highest by
         rank then suit for the high, the lowest (ace low, clubs lowest) for the low. Board
         cards are shared and decide nothing; two players never hold the same card."""
+        board = self.boards[run][b]
         if low:
             d = describe_low(self.hole[p], board)
             assert d is not None
             return min(((rank_of(c) + 1) % 13) * 4 + (c & 3) for c in d.hole_used)
-        return -max(describe_high(self.hole[p], board).hole_used)
+        return -max(self._describe_high(run, b, p).hole_used)
 
-    def _tie_order(self, players: list[int], board: Sequence[Card], low: bool) -> list[int]:
+    def _describe_high(self, run: int, b: int, p: int) -> HandDescription:
+        """``p``'s best high on one board of one run, named once per hand (the award names
+        each share; the odd-chip order reads it too), its value already known."""
+        key = (run, b, p)
+        got = self._named.get(key)
+        if got is None:
+            value = self._values_of(run, b, p)[0]
+            got = self._named[key] = describe_high(self.hole[p], self.boards[run][b], value)
+        return got
+
+    def _tie_order(self, players: list[int], run: int, b: int, low: bool) -> list[int]:
         if self.config.odd_chip is OddChip.POSITION:
             return sorted(players)
-        return sorted(players, key=lambda p: self._odd_chip_card(p, board, low))
+        return sorted(players, key=lambda p: self._odd_chip_card(run, b, p, low))
 
     def _divide(self) -> list[tuple[int, int, int, str, int, int, bool]]:
         """Each share of each pot: (pot, run, board, half, player, amount, contested).
@@ -749,13 +787,12 @@ class HandState:
         """
         shares: list[tuple[int, int, int, str, int, int, bool]] = []
         cfg = self.config
-        pots = build_pots(self.committed, self.folded, self.dead)
+        pots = self._gathered()
         for k, pot in enumerate(pots):
             eligible = [p for p in pot.eligible if not self.mucked[p]] or list(pot.eligible)
             odd: dict[int, int] = {}  # odd chips each player has had from this pot
             for run, run_amount in enumerate(split_evenly(pot.amount, self.runs)):
                 for b, amount in enumerate(split_evenly(run_amount, cfg.boards)):
-                    board = self.boards[run][b]
                     if len(eligible) == 1:
                         shares.append((k, run, b, "whole", eligible[0], amount, False))
                         continue
@@ -776,7 +813,7 @@ class HandState:
                             # The hi-lo split's odd chip is an odd chip too (Robert's, Ties 5c):
                             # the high hand that took it gets none from the low's tie.
                             odd[tied[0]] = odd.get(tied[0], 0) + 1
-                        order = self._tie_order(tied, board, half == "low")
+                        order = self._tie_order(tied, run, b, half == "low")
                         base, extra = divmod(half_amount, len(order))
                         lucky = sorted(order, key=lambda p: odd.get(p, 0))[:extra]
                         for p in lucky:
@@ -793,7 +830,7 @@ class HandState:
         if len(contenders) == 1:
             # Uncontested: the last player in takes every pot without showing.
             (p,) = contenders
-            for k, pot in enumerate(build_pots(self.committed, self.folded, self.dead)):
+            for k, pot in enumerate(self._gathered()):
                 self.stacks[p] += pot.amount
                 events.append(PotAwarded(k, 0, 0, "whole", p, pot.amount, None, ()))
         else:
@@ -808,7 +845,7 @@ class HandState:
                     if d is not None:
                         name, used = d.name, d.cards
                 else:
-                    dh = describe_high(self.hole[p], board)
+                    dh = self._describe_high(run, b, p)
                     name, used = dh.name, dh.cards
                 self.stacks[p] += amount
                 events.append(PotAwarded(k, run, b, half, p, amount, name, used))

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
+from uvicorn.server import ServerState
 from websockets.asyncio.client import ClientConnection
 
 from app.bots.policy import choose, random_action
@@ -29,6 +30,15 @@ async def migrate(url: str) -> None:
     async with engine.begin() as connection:
         await connection.run_sync(upgrade_connection)
     await engine.dispose()
+
+
+#: the uvicorn server behind each running `live_server`'s base URL
+SERVERS: dict[str, uvicorn.Server] = {}
+
+
+def server_state(base: str) -> ServerState:
+    """The uvicorn state (open connections, handler tasks) of the live server at `base`."""
+    return SERVERS[base].server_state
 
 
 @asynccontextmanager
@@ -50,9 +60,12 @@ async def live_server(settings: Settings) -> AsyncIterator[str]:
         if task.done():
             task.result()
         await asyncio.sleep(0.01)
+    base = f"http://127.0.0.1:{port}"
+    SERVERS[base] = server
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield base
     finally:
+        del SERVERS[base]
         server.should_exit = True
         await asyncio.wait_for(task, 30)
 
