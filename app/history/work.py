@@ -66,11 +66,14 @@ class Workers:
         return await loop.run_in_executor(self._executor(), fn, *args)
 
     async def close(self) -> None:
+        """Stop: what is stored stays; jobs waiting are dropped."""
         pool, self._pool = self._pool, None
         for future in self._running.values():
             future.cancel()
         if pool is not None:
-            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+            # Not waiting: the worker finishes the job in hand (seconds at most) and exits;
+            # a stopping server does not wait for an equity nobody will read.
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def workers(state: Any) -> Workers:
