@@ -31,7 +31,9 @@ from app.api import (
     history,
     identity,
     ledger,
+    links,
     metrics,
+    review,
     tables,
     tournaments,
     ws,
@@ -199,8 +201,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(identity.router)
+    app.include_router(links.router)
     app.include_router(tables.router)
     app.include_router(history.router)
+    app.include_router(review.router)
     app.include_router(deals.router)
     app.include_router(ledger.router)
     app.include_router(tournaments.router)

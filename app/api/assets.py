@@ -173,6 +173,27 @@ def router(assets: Assets) -> APIRouter:
         """A hand's replayer: the client reads the hand number from the address."""
         return assets.response(request, assets.page, "no-cache")
 
+    @r.get("/t/{code}/h/{number}")
+    async def table_hand_page(code: str, number: str, request: Request) -> Response:
+        """A hand by the number players say: its table's and its number there."""
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/hands")
+    async def my_hands_page(request: Request) -> Response:
+        """ "My hands", the viewer's hands at every table."""
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/players/{player_id}")
+    async def player_page(player_id: str, request: Request) -> Response:
+        """A player's statistics over the hands the viewer may review."""
+        return assets.response(request, assets.page, "no-cache")
+
+    @r.get("/signin")
+    async def sign_in_page(request: Request) -> Response:
+        """A sign-in link's page (its token is in the fragment, which the server never
+        sees)."""
+        return assets.response(request, assets.page, "no-cache")
+
     @r.get("/tournaments/{code}")
     async def tournament_page(code: str, request: Request) -> Response:
         """A tournament's standings; `/clock`: its big-screen clock."""

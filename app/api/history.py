@@ -10,22 +10,37 @@ else, and the deck order never leaves the server.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 
-from app.api.identity import MaybePlayerDep, PlayerDep
+from app.api.identity import MaybePlayerDep
 from app.api.limits import check_rate
 from app.history.phh import phh_hand, phhs_session
 from app.history.pokerstars import export_hand, export_session
 from app.history.record import StoredHand, build, luck
+from app.history.work import Busy, workers
 from app.poker import GAMES
 from app.store.history import PAGE_MAX, HandAccess, HistoryStore
 from app.store.models import Player
+from app.store.review import ReviewStore
 
 router = APIRouter(tags=["hand history"])
+
+
+#: personal answers: never kept by a shared cache, nor by the browser
+PRIVATE = "private, no-store"
+
+
+def review_store(request: Request) -> ReviewStore:
+    store: ReviewStore | None = getattr(request.app.state, "review", None)
+    if store is None:
+        store = request.app.state.review = ReviewStore(request.app.state.sessions)
+    return store
 
 
 def history(request: Request) -> HistoryStore:
@@ -111,25 +126,25 @@ async def table_hands(
     return _page(items, limit)
 
 
-@router.get("/api/hands", response_model=HandPage)
-async def my_hands(
-    request: Request,
-    player: PlayerDep,
-    game: GameQuery = None,
-    min_pot: MinPotQuery = None,
-    cursor: CursorQuery = None,
-    limit: LimitQuery = 50,
-) -> HandPage:
-    """The hands the viewer was dealt in, at every table, newest first."""
-    items = await history(request).player_hands(
-        str(player.id), game=_game(game), min_pot=min_pot, cursor=_cursor(cursor), limit=limit + 1
-    )
-    return _page(items, limit)
-
-
 async def _open(
     request: Request, number: int, player: Player | None, code: str | None
 ) -> tuple[StoredHand, str | None]:
+    opened = await open_hand(request, number, player, code)
+    return opened.stored, opened.viewer
+
+
+@dataclass(frozen=True)
+class Opened:
+    stored: StoredHand
+    viewer: str | None
+    dealt: bool  # the viewer was dealt in
+    code: str  # the table's invite code (everyone who may open the hand may know it)
+
+
+async def authorize(
+    request: Request, number: int, player: Player | None, code: str | None
+) -> tuple[HandAccess, str | None]:
+    """Who may open the hand (and the viewer), or 404 to anyone who may not."""
     viewer = str(player.id) if player is not None else None
     access: HandAccess | None = await history(request).access(number) if number > 0 else None
     allowed = access is not None and (
@@ -138,8 +153,17 @@ async def _open(
     )
     if not allowed:  # the same answer whether it exists or not
         raise _error(404, "no_such_hand", "no such hand, or not one you may see")
+    assert access is not None
+    return access, viewer
+
+
+async def open_hand(
+    request: Request, number: int, player: Player | None, code: str | None
+) -> Opened:
+    """The stored hand as the viewer opens it; 404 to anyone who may not."""
+    access, viewer = await authorize(request, number, player, code)
     (stored,) = await history(request).hands([number])
-    return stored, viewer
+    return Opened(stored, viewer, viewer is not None and viewer in access.players, access.code)
 
 
 CodeQuery = Annotated[str | None, Query(max_length=64, description="the table's invite code")]
@@ -147,13 +171,18 @@ CodeQuery = Annotated[str | None, Query(max_length=64, description="the table's 
 
 @router.get("/api/hands/{number}")
 async def one_hand(
-    number: int, request: Request, player: MaybePlayerDep, code: CodeQuery = None
-) -> dict[str, Any]:
-    """One hand in full, as the viewer may see it: seats, every step, boards, pots, the
-    all-in equity. Open to its players, the table's host, and whoever gives `code`."""
-    stored, viewer = await _open(request, number, player, code)
-    # Replays and equity are CPU work (an exact equity can take seconds): off the loop.
-    return await asyncio.to_thread(build, stored, viewer)
+    number: int, request: Request, response: Response, player: MaybePlayerDep,
+    code: CodeQuery = None,
+) -> dict[str, Any]:  # fmt: skip
+    """One hand in full, as the viewer may see it: seats, every step, boards, pots, and the
+    all-in equity once computed (`GET /api/hands/{number}/equity` computes it, with each
+    street's). Open to its players, the table's host, and whoever gives `code`."""
+    opened = await open_hand(request, number, player, code)
+    record = await asyncio.to_thread(build, opened.stored, opened.viewer, equity=False)
+    record["equity"] = ((await review_store(request).equity(number)) or {}).get("all_in")
+    record["table"]["code"] = opened.code  # the way back to the table
+    response.headers["Cache-Control"] = PRIVATE
+    return record
 
 
 @router.get("/api/hands/{number}/pokerstars.txt", response_class=PlainTextResponse)
@@ -236,23 +265,36 @@ async def all_in_luck(request: Request, table_id: str) -> dict[str, float]:
     if running is None or running.done():
         pending = await store.luck_pending(table_id)
         if pending:
-            tasks[table_id] = asyncio.create_task(_fill_luck(store, pending))
+            tasks[table_id] = asyncio.create_task(_fill_luck(request, store, pending))
     return await store.luck_totals(table_id)
 
 
-async def _fill_luck(store: HistoryStore, pending: list[int]) -> None:
-    for start in range(0, len(pending), 50):
-        chunk = await store.hands(pending[start : start + 50])
-        await store.save_luck(await asyncio.to_thread(_luck, chunk))
+async def _fill_luck(request: Request, store: HistoryStore, pending: list[int]) -> None:
+    """In the review worker (an exact equity is seconds of CPU), a chunk at a time; when
+    the worker is busy the rest waits for the next reading."""
+    pool, review = workers(request.app.state), review_store(request)
+    for start in range(0, len(pending), 20):
+        chunk = await store.hands(pending[start : start + 20])
+        try:
+            job = pool.run(("luck", chunk[0].serial), partial(pool.call, _luck, chunk))
+        except Busy:
+            return
+        luck_of = await job
+        await store.save_luck(luck_of)
+        await review.save_luck(luck_of)
 
 
 async def stop_luck_tasks(state: Any) -> None:
-    """At shutdown: stop computing (what is stored stays; the rest is done next time)."""
+    """At shutdown: stop computing (what is stored stays; the rest is done next time), and
+    the review worker."""
     tasks: dict[str, asyncio.Task[None]] = getattr(state, "luck_tasks", {})
     for task in tasks.values():
         task.cancel()
     if tasks:
         await asyncio.wait(list(tasks.values()))
+    pool = getattr(state, "review_workers", None)
+    if pool is not None:
+        await pool.close()
 
 
 def _luck(hands: list[StoredHand]) -> dict[int, dict[str, float]]:

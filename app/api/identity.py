@@ -25,7 +25,7 @@ from starlette.requests import HTTPConnection
 from app.api.deps import SessionsDep, SettingsDep
 from app.api.limits import check_rate
 from app.config import Settings
-from app.store.models import Player
+from app.store.models import DeviceSessionRow, Player
 from app.tables.names import BadName, clean_name
 
 COOKIE = "omaha_session"
@@ -47,23 +47,38 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _expired(moment: datetime | None) -> bool:
+    return moment is not None and moment.replace(tzinfo=moment.tzinfo or UTC) <= _now()
+
+
+async def session_for(
+    connection: HTTPConnection, sessions: async_sessionmaker[AsyncSession], settings: Settings
+) -> tuple[Player, DeviceSessionRow | None] | None:
+    """The player of this request's unexpired session, and the device session it is when
+    it was opened with a sign-in link (app/api/links.py); None without one."""
+    token = connection.cookies.get(cookie_name(settings))
+    if not token or len(token) > 128 or not token.isascii():
+        return None
+    digest = token_hash(token)
+    async with sessions() as s:
+        player: Player | None = await s.scalar(
+            select(Player).where(Player.session_token_hash == digest)
+        )
+        if player is not None:
+            return None if _expired(player.session_expires_at) else (player, None)
+        device = await s.get(DeviceSessionRow, digest)
+        if device is None or _expired(device.expires_at):
+            return None
+        player = await s.get(Player, device.player_id)
+    return (player, device) if player is not None else None
+
+
 async def player_for(
     connection: HTTPConnection, sessions: async_sessionmaker[AsyncSession], settings: Settings
 ) -> Player | None:
     """The player whose unexpired session cookie this request or WebSocket carries, if any."""
-    token = connection.cookies.get(cookie_name(settings))
-    if not token or len(token) > 128 or not token.isascii():
-        return None
-    async with sessions() as s:
-        player: Player | None = await s.scalar(
-            select(Player).where(Player.session_token_hash == token_hash(token))
-        )
-    if player is None:
-        return None
-    expires = player.session_expires_at
-    if expires is not None and expires.replace(tzinfo=expires.tzinfo or UTC) <= _now():
-        return None
-    return player
+    found = await session_for(connection, sessions, settings)
+    return found[0] if found is not None else None
 
 
 async def optional_player(
@@ -122,8 +137,17 @@ async def join(body: Join, request: Request, response: Response, sessions: Sessi
     await check_rate(request.app.state.session_rate, request, "sessions")
     token = secrets.token_urlsafe(32)
     expires = _now() + timedelta(days=settings.session_days)
+    found = await session_for(request, sessions, settings)
     async with sessions.begin() as s:
-        if player is not None:
+        if found is not None and found[1] is not None:  # another device's: renew that one
+            device = await s.get_one(DeviceSessionRow, found[1].token_hash)
+            await s.delete(device)
+            s.add(DeviceSessionRow(token_hash=token_hash(token), player_id=device.player_id,
+                                   link_id=device.link_id, expires_at=expires))  # fmt: skip
+            row = await s.get_one(Player, device.player_id)
+            row.display_name = body.name
+            player = row
+        elif player is not None:
             player = await s.get_one(Player, player.id)
             player.display_name = body.name
             player.session_token_hash = token_hash(token)
@@ -154,14 +178,20 @@ async def whoami(player: MaybePlayerDep) -> Me | NoSession:
 
 
 @router.delete("/session", status_code=204)
-async def logout(sessions: SessionsDep, settings: SettingsDep, player: MaybePlayerDep) -> Response:
+async def logout(request: Request, sessions: SessionsDep, settings: SettingsDep) -> Response:
     """Log out: the token is forgotten on the server (a copy of the cookie is worthless) and
-    the cookie deleted. The player, their seats and history stay."""
-    if player is not None:
+    the cookie deleted. The player, their seats and history stay; a device signed in with a
+    link logs out alone."""
+    found = await session_for(request, sessions, settings)
+    if found is not None:
+        player, device = found
         async with sessions.begin() as s:
-            row = await s.get_one(Player, player.id)
-            row.session_token_hash = token_hash(secrets.token_urlsafe(32))  # unknown to anyone
-            row.session_expires_at = _now()
+            if device is not None:
+                await s.delete(await s.get_one(DeviceSessionRow, device.token_hash))
+            else:
+                row = await s.get_one(Player, player.id)
+                row.session_token_hash = token_hash(secrets.token_urlsafe(32))  # unknown
+                row.session_expires_at = _now()
     out = Response(status_code=204)
     out.delete_cookie(cookie_name(settings), path="/", secure=settings.https, httponly=True)
     return out

@@ -4,7 +4,8 @@ The rules core's writer (`app.poker.phh.dumps`) does the redaction, by the same 
 play and review (`app.tables.views.may_see_hole` afterwards): hole cards never shown are
 ``????``, except the viewer's own. The deck order is not written (burns never are; unknown
 cards are ``??``). A session file is what pokerkit's ``dumps_all`` writes: each hand under a
-``[k]`` header, k counting from 1, hands separated by a blank line.
+``[k]`` header, k counting from 1, hands separated by a blank line. Each hand opens with a
+TOML comment naming it as players do, by its table and its number at that table.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ def phh_hand(stored: StoredHand, viewer: str | None) -> str:
         "time": started.time().replace(microsecond=0, tzinfo=None),
         "time_zone": "UTC",
     }
-    return dumps(hand.state, metadata=metadata, redact=True, viewer=position)
+    # The hand as players name it: its table and its number there (`hand` is the server's).
+    title = f"# {' '.join(stored.table_name.split()) or 'Table'}, hand {stored.at_table}\n"
+    return title + dumps(hand.state, metadata=metadata, redact=True, viewer=position)
 
 
 def phhs_session(hands: Iterable[StoredHand], viewer: str | None) -> str:

@@ -120,12 +120,49 @@ def _section(ordinal: int | None, title: str) -> str:
     return f"*** {_ORDINALS[ordinal]} {title} ***"
 
 
+def _forced_bets(record: dict[str, Any], name: dict[int, str]) -> list[str]:
+    """The posts in PokerStars' order and words: antes first (the big-blind ante too:
+    PokerStars writes the big blind's `posts the ante N`), then the blinds, the straddle,
+    and the posts of players coming in (a dead small blind with a live big blind is
+    `posts small & big blinds N`, the sum, as PokerStars writes a returning player's)."""
+    seats = {s["seat"]: s for s in record["seats"]}
+    straddler = record["straddle"]
+    forced = [st for st in record["steps"] if st["type"] == "forced_bet"]
+    posted = {st["seat"] for st in forced if st["kind"] == "post"}
+    dead = {st["seat"]: st for st in forced if st["kind"] == "dead"}
+    out: list[tuple[int, str]] = []
+    for st in forced:
+        seat, kind, amount, all_in = st["seat"], st["kind"], st["amount"], st["all_in"]
+        roles = seats[seat]["roles"]
+        if kind == "ante" or (kind == "dead" and "big blind" in roles):
+            order, text = 0, f"posts the ante {amount}"
+        elif kind == "dead":
+            if seat in posted:
+                continue  # with the live big blind below
+            order, text = 4, f"posts small blind {amount}"  # trackers: a second, dead one
+        elif seat == straddler:
+            order, text = 3, f"posts straddle {amount}"
+        elif kind == "post":
+            if seat in dead:
+                amount += dead[seat]["amount"]
+                all_in = all_in or dead[seat]["all_in"]
+                order, text = 4, f"posts small & big blinds {amount}"
+            else:
+                order, text = 4, f"posts big blind {amount}"
+        elif "big blind" in roles:
+            order, text = 2, f"posts big blind {amount}"
+        else:
+            order, text = 1, f"posts small blind {amount}"
+        out.append((order, f"{name[seat]}: {text}" + (" and is all-in" if all_in else "")))
+    out.sort(key=lambda pair: pair[0])  # stable: seat order within each kind
+    return [text for _, text in out]
+
+
 def export_hand(record: dict[str, Any]) -> str:
     """The hand in PokerStars' layout (lines ending in newlines)."""
     seats = {s["seat"]: s for s in record["seats"]}
     name = {n: _name(s["name"]) for n, s in seats.items()}
     stakes = record["stakes"]
-    hi_lo = record["hi_lo"]
     nboards = record["boards_per_run"]
     if record["betting"] == "fixed-limit":
         blinds = f"{stakes['big_blind']}/{stakes['big_bet']}"
@@ -133,35 +170,23 @@ def export_hand(record: dict[str, Any]) -> str:
         blinds = f"{stakes['small_blind']}/{stakes['big_blind']}"
     when = _eastern(record["started_at"])
     table = _name(record["table"]["name"]).replace("'", "`")
+    # Two boards: PokerStars' "Split" games (Split Hold'em), which trackers read board by board.
+    prefix = "Split " if nboards > 1 else ""
     lines = [
-        f"PokerStars Hand #{record['number']}:  {game_label(record)} ({blinds}) - {when}",
+        f"PokerStars Hand #{record['number']}:  {prefix}{game_label(record)} ({blinds}) - {when}",
         f"Table '{table}' {record['table']['seats']}-max Seat #{record['button'] + 1} "
         "is the button",
     ]
     by_seat = sorted(record["seats"], key=lambda s: s["seat"])
     for s in by_seat:
         lines.append(f"Seat {s['seat'] + 1}: {name[s['seat']]} ({s['stack']} in chips)")
-    straddler = record["straddle"]
     steps = record["steps"]
-    # Forced bets: antes first (as PokerStars writes them), then blinds and posts.
-    forced = [st for st in steps if st["type"] == "forced_bet"]
-    forced.sort(key=lambda st: 0 if st["kind"] in ("ante", "dead") else 1)
-    max_bet = 0
-    for st in forced:
-        who, amount = name[st["seat"]], st["amount"]
-        if st["kind"] == "ante":
-            text = f"{who}: posts the ante {amount}"
-        elif st["kind"] == "dead":
-            text = f"{who}: posts dead blind {amount}"
-        elif st["seat"] == straddler:
-            text = f"{who}: posts straddle {amount}"
-        elif st["kind"] == "post" or "big blind" in seats[st["seat"]]["roles"]:
-            text = f"{who}: posts big blind {amount}"
-        else:
-            text = f"{who}: posts small blind {amount}"
-        if st["kind"] in ("blind", "post"):
-            max_bet = max(max_bet, amount)
-        lines.append(text + (" and is all-in" if st["all_in"] else ""))
+    lines.extend(_forced_bets(record, name))
+    max_bet = max(
+        (st["amount"] for st in record["steps"]
+         if st["type"] == "forced_bet" and st["kind"] in ("blind", "post")),
+        default=0,
+    )  # fmt: skip
     lines.append("*** HOLE CARDS ***")
     viewer = record["viewer"]["seat"]
     if viewer is not None and seats[viewer]["cards"]:
@@ -213,32 +238,10 @@ def export_hand(record: dict[str, Any]) -> str:
                 max_bet = st["bet"]
         elif kind == "bet_returned":
             lines.append(f"Uncalled bet ({st['amount']}) returned to {name[st['seat']]}")
-    npots = len(record["pots"])
-    awards = [st for st in steps if st["type"] == "award"]
-    shown = [st["seat"] for st in steps if st["type"] == "shown"]
-    mucked = [st["seat"] for st in steps if st["type"] == "mucked"]
-    if not contested:
-        for st in awards:
-            lines.append(
-                f"{name[st['seat']]} collected {st['amount']} from {_pot_name(st['pot'], npots)}"
-            )
-    else:
-        sections = [(run, b) for run in range(record["runs"]) for b in range(nboards)]
-        for i, (run, b) in enumerate(sections):
-            ordinal = i if len(sections) > 1 else None
-            lines.append(_section(ordinal, "SHOW DOWN"))
-            for seat in shown:
-                phrase = hand_phrase(seats[seat]["hands"], run, b, hi_lo)
-                lines.append(f"{name[seat]}: shows {_cards(seats[seat]['cards'])} ({phrase})")
-            if i == 0:
-                lines.extend(f"{name[seat]}: mucks hand" for seat in mucked)
-            for st in awards:
-                if (st["run"], st["board"]) == (run, b):
-                    pot = _pot_name(st["pot"], npots)
-                    lines.append(f"{name[st['seat']]} collected {st['amount']} from {pot}")
+    lines.extend(_results(record, name, contested))
     lines.append("*** SUMMARY ***")
     total = record["total_pot"]
-    if npots > 1:
+    if len(record["pots"]) > 1:
         parts = " ".join(
             ("Main pot" if p["pot"] == 0 else f"Side pot-{p['pot']}") + f" {p['amount']}."
             for p in record["pots"]
@@ -257,14 +260,61 @@ def export_hand(record: dict[str, Any]) -> str:
         for i, board in enumerate(flat):
             if board:
                 lines.append(f"{_ORDINALS[i]} Board {_cards(board)}")
+    sections = _sections(record) if contested else [(0, 0)]
     for s in by_seat:
-        lines.append(_summary_seat(s, name[s["seat"]], hi_lo))
+        lines.append(_summary_seat(record, s, name[s["seat"]], sections))
     return "\n".join(lines) + "\n"
 
 
-def _summary_seat(s: dict[str, Any], who: str, hi_lo: bool) -> str:
+def _sections(record: dict[str, Any]) -> list[tuple[int, int]]:
+    """Each showdown's (run, board): one per board of each run."""
+    return [(run, b) for run in range(record["runs"]) for b in range(record["boards_per_run"])]
+
+
+def _results(record: dict[str, Any], name: dict[int, str], contested: bool) -> list[str]:
+    """The showdowns and who collected what. A hand nobody contested: the collection, then
+    the winner's show if they showed (PokerStars writes it there, before the summary)."""
+    seats = {s["seat"]: s for s in record["seats"]}
+    steps = record["steps"]
+    npots = len(record["pots"])
+    awards = [st for st in steps if st["type"] == "award"]
+    shown = [st["seat"] for st in steps if st["type"] == "shown"]
+    mucked = [st["seat"] for st in steps if st["type"] == "mucked"]
+    lines: list[str] = []
+    if not contested:
+        for st in awards:
+            lines.append(
+                f"{name[st['seat']]} collected {st['amount']} from {_pot_name(st['pot'], npots)}"
+            )
+        for seat in shown:
+            phrase = hand_phrase(seats[seat]["hands"], 0, 0, record["hi_lo"])
+            tail = f" ({phrase})" if phrase else ""
+            lines.append(f"{name[seat]}: shows {_cards(seats[seat]['cards'])}{tail}")
+        return lines
+    sections = _sections(record)
+    for i, (run, b) in enumerate(sections):
+        ordinal = i if len(sections) > 1 else None
+        lines.append(_section(ordinal, "SHOW DOWN"))
+        for seat in shown:
+            phrase = hand_phrase(seats[seat]["hands"], run, b, record["hi_lo"])
+            lines.append(f"{name[seat]}: shows {_cards(seats[seat]['cards'])} ({phrase})")
+        if i == 0:
+            lines.extend(f"{name[seat]}: mucks hand" for seat in mucked)
+        for st in awards:
+            if (st["run"], st["board"]) == (run, b):
+                pot = _pot_name(st["pot"], npots)
+                lines.append(f"{name[st['seat']]} collected {st['amount']} from {pot}")
+    return lines
+
+
+def _summary_seat(
+    record: dict[str, Any], s: dict[str, Any], who: str, sections: list[tuple[int, int]]
+) -> str:
+    """One seat's summary line: one total per player, as trackers read everyone's winnings;
+    with several showdowns (two boards, two runs), what the hand did on each, as PokerStars
+    writes it (`showed [..] and won (30) with .., and lost with ..`)."""
     roles = [r for r in s["roles"] if r in ("button", "small blind", "big blind")]
-    head = f"Seat {s['seat'] + 1}: {who}" + (f" ({roles[0]})" if roles else "")
+    head = f"Seat {s['seat'] + 1}: {who}" + "".join(f" ({r})" for r in roles)
     if s["folded"]:
         street = s["folded_on"] or "preflop"
         if street == "preflop":
@@ -273,12 +323,24 @@ def _summary_seat(s: dict[str, Any], who: str, hi_lo: bool) -> str:
         return f"{head} folded on the {street.capitalize()}"
     if s["mucked"] and not s["won"]:
         return f"{head} mucked"
-    if s["shown"] and s["cards"]:
-        phrase = hand_phrase(s["hands"], 0, 0, hi_lo)
-        if s["won"]:
-            return f"{head} showed {_cards(s['cards'])} and won ({s['won']}) with {phrase}"
-        return f"{head} showed {_cards(s['cards'])} and lost with {phrase}"
-    return f"{head} collected ({s['won']})"
+    if not (s["shown"] and s["cards"]):
+        return f"{head} collected ({s['won']})"
+    showed = f"{head} showed {_cards(s['cards'])} and "
+    parts = []
+    for run, b in sections:
+        phrase = hand_phrase(s["hands"], run, b, record["hi_lo"])
+        won = sum(
+            st["amount"]
+            for st in record["steps"]
+            if st["type"] == "award"
+            and st["seat"] == s["seat"]
+            and (st["run"], st["board"]) == (run, b)
+        )
+        if len(sections) == 1:
+            won = s["won"]
+        with_phrase = f" with {phrase}" if phrase else ""
+        parts.append(f"won ({won}){with_phrase}" if won else f"lost{with_phrase}")
+    return showed + ", and ".join(parts)
 
 
 def export_session(records: Iterable[dict[str, Any]]) -> str:

@@ -151,6 +151,36 @@ def all_in_equity(state: HandState) -> dict[str, Any] | None:
     }
 
 
+def _won(state: HandState) -> list[int]:
+    won = [0] * state.n
+    for e in state.log:
+        if isinstance(e, PotAwarded):
+            won[e.player] += e.amount
+    return won
+
+
+def seat_equity(hand: Hand, equity: dict[str, Any] | None) -> dict[str, Any] | None:
+    """`all_in_equity` by seat, with each player's all-in adjusted net: the net with what
+    they won replaced by what they would win in expectation."""
+    if equity is None:
+        return None
+    state = hand.state
+    won = _won(state)
+    players = []
+    for entry in equity["players"]:
+        p = entry["position"]
+        net = state.stacks[p] - state.setup.stacks[p]
+        players.append(
+            {
+                "seat": hand.seats[p],
+                "share": entry["share"],
+                "expected": entry["expected"],
+                "adjusted_net": round(net - won[p] + entry["expected"], 2),
+            }
+        )
+    return {**equity, "players": players}
+
+
 def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dict[str, Any]:
     """The hand as `viewer` (a player id; None: a spectator) may see it. Being the host
     changes nothing: the host sees what any spectator (or, if dealt in, player) sees.
@@ -163,10 +193,7 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
     for step in steps:
         step.pop("hand", None)  # the internal hand id: the record is keyed by `number`
     labels = _labels(hand)
-    won = [0] * state.n
-    for e in state.log:
-        if isinstance(e, PotAwarded):
-            won[e.player] += e.amount
+    won = _won(state)
     folded_on: dict[int, str] = {}
     street = "preflop"
     for step in steps:
@@ -213,12 +240,7 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
             pot["amount"] += step["amount"]
             pot["shares"].append({k: step[k] for k in ("run", "board", "half", "seat", "amount",
                                                         "hand_name", "cards")})  # fmt: skip
-    spot_equity = all_in_equity(state) if equity else None
-    if spot_equity is not None:
-        for entry in spot_equity["players"]:
-            p = entry.pop("position")
-            entry["seat"] = hand.seats[p]
-            entry["adjusted_net"] = round(seats[p]["net"] - won[p] + entry["expected"], 2)
+    spot_equity = seat_equity(hand, all_in_equity(state)) if equity else None
     game = GAMES[cfg.game.key]
     staked = stakes(hand, stored)
     return {
@@ -256,13 +278,14 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
 def luck(stored: StoredHand) -> dict[str, float]:
     """Each player's expected minus actual winnings in an all-in hand ({} otherwise)."""
     hand = replay(stored)
-    equity = all_in_equity(hand.state)
+    return hand_luck(hand, all_in_equity(hand.state))
+
+
+def hand_luck(hand: Hand, equity: dict[str, Any] | None) -> dict[str, float]:
+    """`luck` of a replayed hand, from its `all_in_equity`."""
     if equity is None:
         return {}
-    won = [0] * hand.state.n
-    for e in hand.state.log:
-        if isinstance(e, PotAwarded):
-            won[e.player] += e.amount
+    won = _won(hand.state)
     return {
         hand.players[entry["position"]]: entry["expected"] - won[entry["position"]]
         for entry in equity["players"]

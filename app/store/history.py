@@ -144,6 +144,26 @@ class HistoryStore:
         async with self.sessions() as s:
             return _summaries(await s.execute(query))
 
+    async def serial_at(self, table_id: str, at_table: int) -> int | None:
+        """The server's number of the table's finished hand `at_table`."""
+        async with self.sessions() as s:
+            found = await s.scalar(
+                select(HandRow.serial).where(
+                    HandRow.table_id == uuid.UUID(table_id),
+                    HandRow.number == at_table,
+                    HandRow.ended_at.is_not(None),
+                )
+            )
+            return int(found) if found is not None else None
+
+    async def summaries(self, numbers: list[int]) -> list[HandSummary]:
+        """The list entries of finished hands `numbers`, newest first."""
+        if not numbers:
+            return []
+        query = _list_query(None, None, None, len(numbers)).where(HandRow.serial.in_(numbers))
+        async with self.sessions() as s:
+            return _summaries(await s.execute(query))
+
     async def access(self, number: int) -> HandAccess | None:
         """Who may see finished hand `number` (None: no such finished hand)."""
         async with self.sessions() as s:

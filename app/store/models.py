@@ -179,6 +179,9 @@ class HandRow(Base):
     #: the deck's salts and client seeds (app.tables.fairness.HandDeal), sealed like the deck;
     #: null for a hand dealt before verifiable deals
     deal: Mapped[dict[str, Any] | None] = mapped_column(Sealed, nullable=True)
+    #: the replayer's equities (no cards: shares of the pot), computed once off the event
+    #: loop and kept (app.history.equity): `all_in`, and per set of hands a viewer may see
+    equity: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class HandPlayerRow(Base):
@@ -303,3 +306,74 @@ class TournamentEntryRow(Base):
     number: Mapped[int] = mapped_column(Integer, default=1)
     #: bought the add-on (migration 0012)
     addon: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class HandStatRow(Base):
+    """What one player did in one finished hand, as anyone at the table saw it (no card):
+    the counts statistics are sums of (app.history.stats), and the facts "My hands" filters
+    on. Written once per hand by the review index, from the hand's record."""
+
+    __tablename__ = "hand_stats"
+    __table_args__ = (
+        Index("ix_hand_stats_player_serial", "player_id", "serial"),
+        Index("ix_hand_stats_table_serial", "table_id", "serial"),
+    )
+
+    hand_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("hands.id"), primary_key=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"))
+    serial: Mapped[int] = mapped_column(BigInteger)
+    at_table: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(32))
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    position: Mapped[str] = mapped_column(String(4))  # BTN, SB, BB, UTG, MP, HJ, CO
+    net: Mapped[int] = mapped_column(BigInteger)
+    #: expected minus won at the all-in (null until the hand's luck is computed)
+    luck: Mapped[float | None] = mapped_column(Float, nullable=True)
+    all_in: Mapped[bool] = mapped_column(Boolean)
+    saw_flop: Mapped[bool] = mapped_column(Boolean)
+    showdown: Mapped[bool] = mapped_column(Boolean)
+    won_showdown: Mapped[bool] = mapped_column(Boolean)
+    vpip_chance: Mapped[bool] = mapped_column(Boolean)
+    vpip: Mapped[bool] = mapped_column(Boolean)
+    pfr: Mapped[bool] = mapped_column(Boolean)
+    three_bet_chance: Mapped[bool] = mapped_column(Boolean)
+    three_bet: Mapped[bool] = mapped_column(Boolean)
+    cbet_chance: Mapped[bool] = mapped_column(Boolean)
+    cbet: Mapped[bool] = mapped_column(Boolean)
+    bets_raises: Mapped[int] = mapped_column(Integer)  # after the flop
+    calls: Mapped[int] = mapped_column(Integer)  # after the flop
+
+
+class SignInLinkRow(Base):
+    """A personal sign-in link: usable once, until it expires or is revoked. Only the
+    token's SHA-256 is kept (the link itself is shown once, and never logged)."""
+
+    __tablename__ = "sign_in_links"
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class DeviceSessionRow(Base):
+    """A session of a player on another device, opened with a sign-in link: the player's
+    own session (`players.session_token_hash`) stays where it is. Only the token's SHA-256
+    is kept."""
+
+    __tablename__ = "device_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"), index=True)
+    #: the sign-in link that opened it (revoking the link ends the session)
+    link_id: Mapped[uuid.UUID | None] = mapped_column(Uuid, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -121,7 +121,12 @@ def client_words() -> dict[str, Any]:
     marks and notes that are not a seat's own."""
     return {
         "games": {
-            key: {"name": spec.name, "hole_cards": spec.hole_cards} for key, spec in GAMES.items()
+            key: {
+                "name": spec.name,
+                "short": spec.short or spec.name,
+                "hole_cards": spec.hole_cards,
+            }
+            for key, spec in GAMES.items()
         },
         "betting": {str(b): name for b, name in BETTING_NAMES.items()},
         "cards": {"ranks": RANK_NAMES, "faces": RANK_FACES, "suits": SUITS, "marks": CARD_MARKS},

@@ -34,3 +34,19 @@ export const myTables = () => call('GET', '/api/tables');
 export const tableLedger = (code) => call('GET', `/api/tables/${encodeURIComponent(code)}/ledger`);
 export const createTournament = (body) => call('POST', '/api/tournaments', body);
 export const previewTournament = (body) => call('POST', '/api/tournaments/preview', body);
+
+// Review (docs/hand-history.md): personal answers, never cached.
+const query = (params) => {
+  const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== '' && v != null));
+  const text = q.toString();
+  return text ? `?${text}` : '';
+};
+export const myHands = (params) => call('GET', `/api/hands${query(params)}`);
+export const tableStats = (code) => call('GET', `/api/tables/${encodeURIComponent(code)}/stats`);
+export const tableGraph = (code) => call('GET', `/api/tables/${encodeURIComponent(code)}/graph`);
+export const playerStats = (id) => call('GET', `/api/players/${encodeURIComponent(id)}/stats`);
+export const myPast = () => call('GET', '/api/me/past');
+export const newSignInLink = () => call('POST', '/api/session/links');
+export const signInLinks = () => call('GET', '/api/session/links');
+export const revokeSignInLink = (id) => call('DELETE', `/api/session/links/${encodeURIComponent(id)}`);
+export const redeemSignInLink = (token) => call('POST', '/api/session/redeem', { token });

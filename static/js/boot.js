@@ -9,12 +9,14 @@
 import { TableSocket } from './socket.js';
 import { whoami } from './api.js';
 
-export const code = (location.pathname.match(/^\/t\/([^/]+)/) || [])[1] || null;
+// A table page is `/t/{code}` (a hand of it, `/t/{code}/h/{n}`, is the replayer's).
+export const code = (location.pathname.match(/^\/t\/([^/]+)\/?$/) || [])[1] || null;
+const replayer = /^\/(h\/|t\/[^/]+\/h\/)/.test(location.pathname);
 
 const embedded = code ? readEmbedded() : null;
 
-// A hand link's page (`/h/...`) needs no session check: what it shows is up to the server.
-export const session = location.pathname.startsWith('/h/') ? null
+// A hand link's page needs no session check: what it shows is up to the server.
+export const session = replayer ? null
   : embedded ? Promise.resolve(embedded.me) : whoami().catch(() => null);
 
 // Without a name the server refuses the socket (and the home page asks for one), so the socket

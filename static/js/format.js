@@ -3,6 +3,8 @@
 import { WORDS } from './words.js';
 
 // The games and betting structures a new table offers, by key: their names.
+// Each game by key: `name`, `short` (where room is short), `hole_cards`.
+export const GAMES = WORDS.games;
 export const GAME_NAMES = Object.fromEntries(Object.entries(WORDS.games).map(([k, g]) => [k, g.name]));
 export const BETTING = WORDS.betting;
 

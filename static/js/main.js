@@ -13,6 +13,9 @@ import { clockView } from './views/tournament.js';
 import { TournamentCtrl, follow, takeNotice } from './tournament-ctrl.js';
 import { standingsView } from './views/tournament-page.js';
 import { TournamentForm } from './views/tournament-form.js';
+import { MyHandsCtrl, myHandsView } from './views/my-hands.js';
+import { PlayerCtrl, playerView } from './views/stats.js';
+import { PastCtrl, signIn, signInView } from './views/past.js';
 import { code, session, early } from './boot.js';
 import { afterRender } from './focus.js';
 
@@ -59,6 +62,7 @@ function homeCtrl(me) {
     busy: false,
     message: null,
     redraw,
+    past: new PastCtrl(redraw), // closed tables, past tournaments, sign-in links
     next: null, // a table to open once the viewer has a name
     tournament: new TournamentForm(redraw),
     async saveName(name) {
@@ -71,6 +75,7 @@ function homeCtrl(me) {
       redraw();
     },
     async load() {
+      home.past.load();
       try { home.tables = await api.myTables(); } catch { home.tables = []; }
       redraw();
     },
@@ -129,10 +134,16 @@ function tournamentPage(code, me) {
 }
 
 async function start() {
-  const replay = location.pathname.match(/^\/h\/(\d+)$/);
-  if (replay) {
-    // A hand link: what it shows is up to the server (who the viewer is, `?code=`).
-    const r = new ReplayCtrl(Number(replay[1]), new URLSearchParams(location.search).get('code'), redraw);
+  const path = location.pathname;
+  const replay = path.match(/^\/h\/(\d+)$/);
+  const atTable = path.match(/^\/t\/([^/]+)\/h\/(\d+)$/);
+  if (replay || atTable) {
+    // A hand link: what it shows is up to the server (who the viewer is, `?code=`). By the
+    // server's number, or by the table's code and the number players say.
+    const where = replay
+      ? { number: Number(replay[1]), code: new URLSearchParams(location.search).get('code') }
+      : { at: { code: decodeURIComponent(atTable[1]), n: Number(atTable[2]) } };
+    const r = new ReplayCtrl(where, redraw);
     window.addEventListener('keydown', (e) => r.key(e));
     window.__omaha.replay = r;
     view = () => replayView(r);
@@ -140,7 +151,30 @@ async function start() {
     r.load();
     return;
   }
+  if (path === '/signin') {
+    const page = { me: null, message: null };
+    view = () => signInView(page);
+    redraw();
+    signIn(redraw, page);
+    return;
+  }
   const me = await session;
+  if (path === '/hands') {
+    const mine = new MyHandsCtrl(me, redraw);
+    window.__omaha.myHands = mine;
+    view = () => myHandsView(mine);
+    redraw();
+    if (me) mine.start();
+    return;
+  }
+  const player = path.match(/^\/players\/([^/]+)$/);
+  if (player) {
+    const p = new PlayerCtrl(decodeURIComponent(player[1]), redraw);
+    view = () => playerView(p);
+    redraw();
+    p.start();
+    return;
+  }
   const tournament = location.pathname.match(/^\/tournaments\/([^/]+)(\/clock)?$/);
   if (tournament) {
     const page = tournamentPage(decodeURIComponent(tournament[1]), me);

@@ -6,7 +6,7 @@ import { TableSocket } from './socket.js';
 import { fromSnapshot, applyEvent, toCall } from './table-state.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
-import { tableLedger } from './api.js';
+import { tableLedger, tableGraph, tableStats } from './api.js';
 import { Narrator, statusText } from './speech.js';
 import { runCommand } from './commands.js';
 import { rescueFocus, dropReturnFocus } from './focus.js';
@@ -15,6 +15,7 @@ import { HandLog } from './hand-log.js';
 import { Cues } from './cues.js';
 import { askNotifications } from './notify.js';
 import { tableKey } from './keys.js';
+import { ReplayCtrl } from './replay.js';
 
 export class TableCtrl {
   // `early`: the socket `boot.js` opened before this code loaded, if any.
@@ -354,10 +355,23 @@ export class TableCtrl {
   async openLedger() {
     this.ui.dialog = 'ledger';
     this.redraw();
+    if (this.ui.ledgerTab === 'session') this.ledgerTab('session');
     try {
       this.ui.ledger = await tableLedger(this.code);
     } catch (e) {
       this.ui.ledger = { error: e.message };
+    }
+    this.redraw();
+  }
+
+  // The ledger's session view: the graph and the statistics, from the stored hands.
+  ledgerTab(name) {
+    this.ui.ledgerTab = name;
+    if (name === 'session') {
+      tableGraph(this.code).then((g) => { this.ui.graph = g; }, (e) => { this.ui.graph = { error: e.message }; })
+        .then(() => this.redraw());
+      tableStats(this.code).then((st) => { this.ui.stats = st; }, (e) => { this.ui.stats = { error: e.message }; })
+        .then(() => this.redraw());
     }
     this.redraw();
   }
@@ -410,6 +424,18 @@ export class TableCtrl {
 
   closeDialog() { this.ui.dialog = null; this.redraw(); }
 
+  // ---------------------------------------------------------------- replayer panel
+  // A finished hand replayed over the live table (which goes on underneath), by its number
+  // at this table.
+  openReplay(n) {
+    if (this.replay) this.replay.close();
+    this.replay = new ReplayCtrl({ at: { code: this.code, n } }, this.redraw, {
+      panel: true, onClose: () => { this.replay = null; this.redraw(); },
+    });
+    this.replay.load();
+    this.redraw();
+  }
+
   async setSetting(key, value) {
     this.settings[key] = value;
     saveSettings(this.settings);
@@ -440,5 +466,9 @@ export class TableCtrl {
   }
 
   // ---------------------------------------------------------------- keyboard
-  key(e) { tableKey(this, e); }
+  key(e) {
+    // The replayer's panel over the table has the keys while it is open.
+    if (this.replay && !(e.ctrlKey || e.metaKey || e.altKey)) { this.replay.key(e); return; }
+    tableKey(this, e);
+  }
 }

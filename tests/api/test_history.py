@@ -4,10 +4,10 @@ card (players, the host, a spectator with the code, a stranger without it)."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -95,6 +95,32 @@ async def store_hands(app: object, table_id: str, players: list[str]) -> list[Ha
     return played
 
 
+@dataclass
+class Evening:
+    """A host, a stranger and four players, and a table of `HANDS` stored hands."""
+
+    host: tuple[httpx.AsyncClient, str]
+    stranger: tuple[httpx.AsyncClient, str]
+    players: list[tuple[httpx.AsyncClient, str]]
+    code: str
+    table_id: str
+    played: list[Hand]
+
+    async def close(self) -> None:
+        for client, _ in [self.host, self.stranger, *self.players]:
+            await client.aclose()
+
+
+async def evening(app: object) -> Evening:
+    host = await join(app, "Host")
+    stranger = await join(app, "Stranger")
+    players = [await join(app, name) for name in ("Ann", "Ben", "Cat", "Dan")]
+    r = await host[0].post("/api/tables", json={"name": "Friday", "seats": 6})
+    code, table_id = r.json()["code"], r.json()["id"]
+    played = await store_hands(app, table_id, [pid for _, pid in players])
+    return Evening(host, stranger, players, code, table_id, played)
+
+
 async def pages(client: httpx.AsyncClient, url: str, **params: object) -> list[dict[str, object]]:
     items: list[dict[str, object]] = []
     cursor = None
@@ -111,13 +137,9 @@ async def pages(client: httpx.AsyncClient, url: str, **params: object) -> list[d
 
 async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> None:
     async with server(tmp_path, database_url) as (http, app):
-        host, host_id = await join(app, "Host")
-        stranger, _ = await join(app, "Stranger")
-        players = [await join(app, name) for name in ("Ann", "Ben", "Cat", "Dan")]
-        ids = [pid for _, pid in players]
-        r = await host.post("/api/tables", json={"name": "Friday", "seats": 6})
-        code, table_id = r.json()["code"], r.json()["id"]
-        played = await store_hands(app, table_id, ids)
+        e = await evening(app)
+        (host, host_id), (stranger, _), players = e.host, e.stranger, e.players
+        code, table_id, played = e.code, e.table_id, e.played
 
         # A table's hands, newest first, by cursor: every hand once, numbers unique.
         listed = await pages(stranger, f"/api/tables/{code}/hands", limit=7)
@@ -209,10 +231,7 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
         # Each hand's all-in luck is computed once in the background and stored; the
         # ledger then sums each hand's.
         history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
-        for _ in range(600):
-            if not await history.luck_pending(table_id):
-                break
-            await asyncio.sleep(0.05)
+        await app.state.luck_tasks[table_id]  # type: ignore[attr-defined]
         assert await history.luck_pending(table_id) == []
         expected: dict[str, float] = {}
         for stored in await history.hands(sorted(numbers)):
@@ -220,8 +239,7 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
                 expected[pid] = expected.get(pid, 0.0) + value
         totals = await history.luck_totals(table_id)
         assert totals == pytest.approx(expected) and any(expected.values())
-        for client, _ in [*players, (host, None), (stranger, None)]:
-            await client.aclose()
+        await e.close()
 
 
 @pytest.mark.parametrize("number", ["0", "-1", "abc"])

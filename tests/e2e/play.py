@@ -66,3 +66,25 @@ def play_hand(
                 act_once(p, keyboard)
         time.sleep(0.05)
     raise AssertionError(f"hand {number} did not end in {timeout} s")
+
+
+#: the replayer's steps (static/js/replay.js): the deal is one, then one per event of these
+STEP_BREAKS = {"acted", "board", "shown", "mucked", "award", "runs", "bet_returned"}
+_DEAL = {"forced_bet", "hole_cards", "round", "turn"}
+
+
+def step_ends(events: list[dict[str, object]]) -> list[int]:
+    """Where each replayer step ends (exclusive) in a record's events."""
+    k = 0
+    while k < len(events) and (
+        events[k]["type"] in _DEAL
+        or (events[k]["type"] == "board" and events[k]["street"] == "preflop")
+    ):
+        k += 1
+    ends = [k] if k else []
+    ends += [i + 1 for i in range(k, len(events)) if events[i]["type"] in STEP_BREAKS]
+    if ends:
+        ends[-1] = len(events)  # what follows the last action belongs to it
+    elif events:
+        ends.append(len(events))
+    return ends

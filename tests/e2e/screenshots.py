@@ -1,30 +1,36 @@
 """`make screenshots`: the pictures in the README, taken from real play on a real server.
 
-    python -m tests.e2e.screenshots [OUTPUT_DIR]     (default: docs/screenshots)
+    python -m tests.e2e.screenshots [OUTPUT_DIR] [SCENE...]  (default: docs/screenshots, all)
 
-1. a six-handed pot-limit Omaha showdown (desktop);
-2. a double-board hi-lo hand split high and low (desktop);
-3. the phone layout (375x667), at the player's turn after the flop;
-4. the screen-reader mode (desktop), at the player's turn: the command box and what it said;
-5. a tournament, each on a laptop (1280x720) and a phone: the home page's form with its
-   preview, the tournament's page as the host fills it (invite link, players, bots), a table
-   at the player's turn (the tournament bar above the felt), the big-screen clock, and a
-   table page at the end (who won, the player's place and prize).
+1. `plo`: a six-handed pot-limit Omaha showdown (desktop);
+2. `hilo`: a double-board hi-lo hand split high and low (desktop);
+3. `phone`: the phone layout (375x667), at the player's turn after the flop;
+4. `reader`: the screen-reader mode (desktop), at the player's turn: the command box and
+   what it said;
+5. `review`: after an evening, on desktop and phone: "My hands", the replayer over the live
+   table (at the flop, the equities below), and the ledger's graph and statistics.
+6. `tournament`: a tournament, each on a laptop (1280x720) and a phone: the home page's form
+   with its preview, the tournament's page as the host fills it (invite link, players,
+   bots), a table at the player's turn (the tournament bar above the felt), the big-screen
+   clock, and a table page at the end (who won, the player's place and prize).
 The viewer plays from the page; the other seats are protocol bots that check and call. The
 viewer, as host, pauses the table during each hand so the showdown stays on screen.
 """
 
 from __future__ import annotations
 
+import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, sync_playwright
 
 from tests.e2e.harness import Bot, Player, calling_station, launch, server
-from tests.e2e.play import act_once, wait_for_hand
+from tests.e2e.play import act_once, play_hand, wait_for_hand
 from tests.e2e.test_games import new_table
 from tests.e2e.tourney import (
     act,
@@ -46,13 +52,16 @@ PHONE = {
 }
 
 
-def table(p: Player, others: int, **config: object) -> tuple[str, list[Bot]]:
+def table(
+    p: Player, others: int, policy: Callable[[dict[str, Any]], dict[str, Any]] = calling_station,
+    **config: object,
+) -> tuple[str, list[Bot]]:  # fmt: skip
     code = new_table(p, decision_time=0, **config)
     p.open(f"/t/{code}")
     p.sit(0, 200)
     bots = []
     for i in range(others):
-        bot = Bot(p.base, NAMES[i + 1], calling_station)
+        bot = Bot(p.base, NAMES[i + 1], policy)
         bot.start(code, i + 1, 200)
         bots.append(bot)
     return code, bots
@@ -86,7 +95,76 @@ def resume(p: Player) -> None:
     p.page.evaluate("() => window.__omaha.ctrl.command('resume')")
 
 
-def main(out: Path) -> None:
+def lively(legal: dict[str, Any]) -> dict[str, Any]:
+    """A bot that raises now and then (so the statistics have raises to count)."""
+    if "raise" in legal["actions"] and random.random() < 0.3:
+        return {"action": "raise", "amount": legal["min_to"]}
+    if "bet" in legal["actions"] and random.random() < 0.3:
+        return {"action": "bet", "amount": legal["min_to"]}
+    return calling_station(legal)
+
+
+def review(browser: Browser, base: str, out: Path) -> None:
+    """An evening of eight hands, then what Maya reviews, on her desktop and her phone."""
+    p = Player(browser, base, NAMES[0], **DESKTOP)
+    p.join()
+    code, bots = table(p, 3, name="Friday PLO", game="omaha", seats=6, policy=lively)
+    number = 0
+    for _ in range(8):
+        number = wait_for_hand(p, after=number)
+        play_hand([p], number)
+    p.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+    p.page.wait_for_function(
+        "() => { const h = window.__omaha.ctrl.state.hand; return !h || h.ended; }", timeout=20000
+    )
+    mobile = Player(browser, base, "phone", **PHONE)
+    mobile.context.add_cookies(p.context.cookies())  # Maya, on her phone
+    for viewer, tag in ((p, "desktop"), (mobile, "phone")):
+        page = viewer.page
+        viewer.open("/hands")
+        page.wait_for_selector("[data-my-hand]")
+        shoot_page(viewer, out / f"my-hands-{tag}.png", full=tag == "phone")
+        # The replayer over the live table, at the flop, the equities computed below it.
+        viewer.open(f"/t/{code}")
+        last = viewer.state("c.state.hand ? c.state.hand.number : 0")
+        page.get_by_role("link", name=f"Hand #{last}", exact=True).click()
+        page.wait_for_selector("[data-dialog=replay] [data-equity] table", timeout=120000)
+        page.keyboard.press("Home")
+        flop = page.evaluate(
+            "() => { const r = window.__omaha.ctrl.replay; const s = r.record.steps;"
+            " const i = s.findIndex((e) => e.type === 'board' && e.street === 'flop');"
+            " return r.ends.findIndex((end) => end > i) + 1; }"
+        )
+        for _ in range(flop):
+            page.keyboard.press("ArrowRight")
+        shoot_page(viewer, out / f"replay-beside-the-table-{tag}.png", full=tag == "phone")
+        page.click("[data-replay=back-to-table]")
+        page.click("[data-cmd=ledger]" if tag == "desktop" else ".menu-toggle")
+        if tag == "phone":
+            page.click("[data-cmd=ledger]")
+        page.click("[data-ledger-tab=session]")
+        page.wait_for_selector("[data-graph] svg")
+        page.wait_for_selector("[data-stats=session] table")
+        dialog = page.locator("[data-dialog=ledger]")
+        dialog.locator("[data-graph]").scroll_into_view_if_needed()
+        shoot_page(viewer, out / f"graph-{tag}.png")
+        dialog.locator("[data-stats=session]").scroll_into_view_if_needed()
+        shoot_page(viewer, out / f"statistics-{tag}.png")
+    for b in bots:
+        b.close()
+
+
+def shoot_page(p: Player, path: Path, full: bool = False) -> None:
+    """The page as it is (no pause message to wait for)."""
+    p.page.mouse.move(0, 0)
+    p.page.wait_for_timeout(400)
+    p.page.screenshot(path=str(path), full_page=full)
+
+
+SCENES = ("plo", "hilo", "phone", "reader", "review", "tournament")
+
+
+def main(out: Path, scenes: tuple[str, ...] = SCENES) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -94,80 +172,100 @@ def main(out: Path) -> None:
         sync_playwright() as pw,
     ):
         browser = launch(pw)
-        # 1. Six-handed pot-limit Omaha, to a showdown.
-        p = Player(browser, base, NAMES[0], **DESKTOP)
-        p.join()
-        _, bots = table(p, 5, name="Friday PLO", game="omaha", seats=6)
-        number = 0
-        for _ in range(10):
-            number = play_paused_hand(p, number)
-            shown = p.state("Object.values(c.state.hand.players).filter(x => x.shown).length")
-            if len(p.state("c.state.hand.order")) == 6 and shown >= 3:
-                break
-            resume(p)
-        shoot(p, out / "plo-showdown.png")
-        for b in bots:
-            b.close()
-
-        # 2. Double-board hi-lo, split high and low.
-        q = Player(browser, base, NAMES[0], **DESKTOP)
-        q.join()
-        _, bots = table(q, 3, name="Double board", game="omaha-hi-lo", boards=2, seats=4)
-        number = 0
-        for _ in range(40):
-            number = play_paused_hand(q, number)
-            # A split: on some board, the low goes to someone other than the high.
-            split = q.state(
-                "c.state.hand.awards.some(a => a.half === 'low' && c.state.hand.awards.some("
-                "b => b.half === 'high' && b.board === a.board && b.run === a.run"
-                " && b.seat !== a.seat))"
-            )
-            dealt = len(q.state("c.state.hand.order"))
-            if split and dealt >= 3:
-                break
-            resume(q)
-        shoot(q, out / "double-board-hi-lo.png")
-        for b in bots:
-            b.close()
-
-        # 3. The phone, at the viewer's turn after the flop (the hand reader showing).
-        r = Player(browser, base, NAMES[0], **PHONE)
-        r.join()
-        _, bots = table(r, 4, name="Phone game", game="five-card-omaha", seats=6)
-        number = 0
-        for _ in range(10):
-            number = play_paused_hand(
-                r, number, until="h.street !== 'preflop' && h.legal && h.actor === 0"
-            )
-            if r.state("!!(c.state.hand.legal && !c.state.hand.ended)"):
-                break
-            resume(r)
-        r.page.wait_for_selector("[data-act]:not([disabled])")
-        shoot(r, out / "phone.png")
-        for b in bots:
-            b.close()
-
-        # 4. The screen-reader mode at the viewer's turn after the flop, having asked for
-        # its cards.
-        s = Player(browser, base, NAMES[0], **DESKTOP)
-        s.join()
-        _, bots = table(s, 3, name="Quiet game", game="omaha", seats=6)
-        s.page.evaluate("() => window.__omaha.ctrl.setScreenReader(true)")
-        number = 0
-        for _ in range(10):
-            number = play_paused_hand(
-                s, number, until="h.street !== 'preflop' && h.legal && h.actor === 0"
-            )
-            if s.state("!!(c.state.hand.legal && !c.state.hand.ended)"):
-                break
-            resume(s)
-        s.page.get_by_role("textbox", name="Command").fill("cards")
-        s.page.keyboard.press("Enter")
-        shoot(s, out / "screen-reader.png")
-        for b in bots:
-            b.close()
-        tournament(browser, base, out)
+        if "review" in scenes:
+            review(browser, base, out)
+        if "plo" in scenes:
+            plo(browser, base, out)
+        if "hilo" in scenes:
+            hilo(browser, base, out)
+        if "phone" in scenes:
+            phone(browser, base, out)
+        if "reader" in scenes:
+            reader(browser, base, out)
+        if "tournament" in scenes:
+            tournament(browser, base, out)
         browser.close()
+
+
+def plo(browser: Browser, base: str, out: Path) -> None:
+    # 1. Six-handed pot-limit Omaha, to a showdown.
+    p = Player(browser, base, NAMES[0], **DESKTOP)
+    p.join()
+    _, bots = table(p, 5, name="Friday PLO", game="omaha", seats=6)
+    number = 0
+    for _ in range(10):
+        number = play_paused_hand(p, number)
+        shown = p.state("Object.values(c.state.hand.players).filter(x => x.shown).length")
+        if len(p.state("c.state.hand.order")) == 6 and shown >= 3:
+            break
+        resume(p)
+    shoot(p, out / "plo-showdown.png")
+    for b in bots:
+        b.close()
+
+
+def hilo(browser: Browser, base: str, out: Path) -> None:
+    # 2. Double-board hi-lo, split high and low.
+    q = Player(browser, base, NAMES[0], **DESKTOP)
+    q.join()
+    _, bots = table(q, 3, name="Double board", game="omaha-hi-lo", boards=2, seats=4)
+    number = 0
+    for _ in range(40):
+        number = play_paused_hand(q, number)
+        # A split: on some board, the low goes to someone other than the high.
+        split = q.state(
+            "c.state.hand.awards.some(a => a.half === 'low' && c.state.hand.awards.some("
+            "b => b.half === 'high' && b.board === a.board && b.run === a.run"
+            " && b.seat !== a.seat))"
+        )
+        dealt = len(q.state("c.state.hand.order"))
+        if split and dealt >= 3:
+            break
+        resume(q)
+    shoot(q, out / "double-board-hi-lo.png")
+    for b in bots:
+        b.close()
+
+
+def phone(browser: Browser, base: str, out: Path) -> None:
+    # 3. The phone, at the viewer's turn after the flop (the hand reader showing).
+    r = Player(browser, base, NAMES[0], **PHONE)
+    r.join()
+    _, bots = table(r, 4, name="Phone game", game="five-card-omaha", seats=6)
+    number = 0
+    for _ in range(10):
+        number = play_paused_hand(
+            r, number, until="h.street !== 'preflop' && h.legal && h.actor === 0"
+        )
+        if r.state("!!(c.state.hand.legal && !c.state.hand.ended)"):
+            break
+        resume(r)
+    r.page.wait_for_selector("[data-act]:not([disabled])")
+    shoot(r, out / "phone.png")
+    for b in bots:
+        b.close()
+
+
+def reader(browser: Browser, base: str, out: Path) -> None:
+    # 4. The screen-reader mode at the viewer's turn after the flop, having asked for
+    # its cards.
+    s = Player(browser, base, NAMES[0], **DESKTOP)
+    s.join()
+    _, bots = table(s, 3, name="Quiet game", game="omaha", seats=6)
+    s.page.evaluate("() => window.__omaha.ctrl.setScreenReader(true)")
+    number = 0
+    for _ in range(10):
+        number = play_paused_hand(
+            s, number, until="h.street !== 'preflop' && h.legal && h.actor === 0"
+        )
+        if s.state("!!(c.state.hand.legal && !c.state.hand.ended)"):
+            break
+        resume(s)
+    s.page.get_by_role("textbox", name="Command").fill("cards")
+    s.page.keyboard.press("Enter")
+    shoot(s, out / "screen-reader.png")
+    for b in bots:
+        b.close()
 
 
 def still(p: Player, path: Path) -> None:
@@ -247,4 +345,5 @@ def tournament(browser: Browser, base: str, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/screenshots"))
+    args = sys.argv[1:]
+    main(Path(args[0]) if args else Path("docs/screenshots"), tuple(args[1:]) or SCENES)

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
-from tests.e2e.play import hand_number, play_hand, wait_for_hand
+from tests.e2e.play import hand_number, play_hand, step_ends, wait_for_hand
 from tests.e2e.test_games import new_table, run_twice_against_a_shove, seated_heads_up
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -72,8 +72,10 @@ def allowed_cards(rec: dict[str, Any]) -> set[str]:
 def check_replay(p: Player, number: int, rec: dict[str, Any], hidden: set[str]) -> None:
     page = p.page
     steps = rec["steps"]
+    ends = step_ends(steps)  # a step per action: the deal is one
+    assert len(ends) < len(steps)
     page.goto(f"{p.base}/h/{number}")
-    at_step(p, len(steps))  # opens on the result
+    at_step(p, len(ends))  # opens on the result
     expect(page.locator(".results .award").first).to_be_visible()
     assert p.dom_cards() <= allowed_cards(rec)
     assert not (p.dom_cards() & hidden)
@@ -83,25 +85,28 @@ def check_replay(p: Player, number: int, rec: dict[str, Any], hidden: set[str]) 
     assert board_cards(p, 0, 0) == []
     # Forward with the arrow key to just after the first board card: the flop the record has.
     first_board = next(i for i, s in enumerate(steps) if s["type"] == "board")
-    for _ in range(first_board + 1):
+    k = ends.index(first_board + 1) + 1
+    for _ in range(k):
         page.keyboard.press("ArrowRight")
-    at_step(p, first_board + 1)
+    at_step(p, k)
     flop = steps[first_board]
     assert board_cards(p, flop["run"], flop["board"]) == flop["cards"]
     # One step back (the button): the flop is gone again.
     page.click("[data-replay=back]")
-    at_step(p, first_board)
+    at_step(p, k - 1)
     assert board_cards(p, flop["run"], flop["board"]) == []
-    # The pot right after the first gathering of the bets is that gathering's total.
+    # The pot right after the step that gathers the bets first is that gathering's total.
     gathered = next(i for i, s in enumerate(steps) if s["type"] == "pots")
+    k = next(j for j, end in enumerate(ends) if end > gathered) + 1
+    last_pots = [s for s in steps[: ends[k - 1]] if s["type"] == "pots"][-1]
     page.keyboard.press("Home")
-    for _ in range(gathered + 1):
+    for _ in range(k):
         page.click("[data-replay=forward]")
-    at_step(p, gathered + 1)
-    total = sum(pot["amount"] for pot in steps[gathered]["pots"])
+    at_step(p, k)
+    total = sum(pot["amount"] for pot in last_pots["pots"])
     expect(page.locator(".pot-total")).to_have_attribute("data-pot", str(total))
     page.keyboard.press("End")
-    at_step(p, len(steps))
+    at_step(p, len(ends))
     for s in ("pokerstars", "phh"):
         href = page.locator(f"[data-export={s}]").get_attribute("href") or ""
         assert page.request.get(p.base + href).ok
@@ -124,11 +129,11 @@ def test_replay_two_boards_hi_lo(players: PlayerFactory, bots: BotFactory) -> No
     mine = {c for s in rec["seats"] if not s["shown"] for c in s["cards"] or []}
     assert all(s["cards"] is None for s in spectator["seats"] if not s["shown"])
     viewer.page.goto(f"{viewer.base}/h/{n}?code={code}")
-    at_step(viewer, len(spectator["steps"]))
+    at_step(viewer, len(step_ends(spectator["steps"])))
     assert viewer.dom_cards() <= allowed_cards(spectator)
     assert not (viewer.dom_cards() & mine)
     viewer.page.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
-    for _ in range(len(spectator["steps"])):
+    for _ in range(len(step_ends(spectator["steps"]))):
         viewer.page.keyboard.press("ArrowLeft")
         assert not (viewer.dom_cards() & mine)
     at_step(viewer, 0)

@@ -38,6 +38,55 @@ def random_action(state: HandState, rng: random.Random) -> Action:
     return Action(p, ActionKind.CALL)
 
 
+def show_after_win(state: HandState, rng: random.Random) -> None:
+    """Now and then the winner of a pot nobody contested shows their hand."""
+    for p in range(state.n):
+        if state.may_show(p) and rng.random() < 0.4:
+            state.apply(Action(p, ActionKind.SHOW))
+
+
+def stored_hand(
+    state: HandState,
+    deck: list[int],
+    serial: int,
+    seats: tuple[int, ...],
+    players: tuple[str, ...],
+    names: tuple[str, ...],
+    straddle: int | None = None,
+) -> tuple[StoredHand, Hand]:
+    """A finished hand as the table keeps it and as the store gives it to review."""
+    hand = Hand(
+        id=str(uuid.uuid4()),
+        number=serial,
+        button=seats[-1],
+        seats=seats,
+        players=players,
+        state=state,
+        straddle=straddle,
+        names=names,
+    )
+    stored = StoredHand(
+        serial=serial,
+        table_name="Friday",
+        table_seats=10,
+        small_blind=1,
+        started_at=datetime(2026, 11, 30, 20, 15, 3, tzinfo=UTC),
+        ended_at=datetime(2026, 11, 30, 20, 16, 0, tzinfo=UTC),
+        record=hand.record(),
+        deck=deck,
+        actions=[action_to_json(a) for a in state.history],
+        names={},
+        at_table=serial % 97 + 1,  # the table numbers its hands its own way
+    )
+    return stored, hand
+
+
+def _seats(rng: random.Random, n: int) -> tuple[int, ...]:
+    seats = tuple(sorted(rng.sample(range(10), n)))
+    k = rng.randrange(n)
+    return seats[k:] + seats[:k]  # position order, the button last
+
+
 def random_hand(
     rng: random.Random, game: str, serial: int, players: list[str] | None = None
 ) -> tuple[StoredHand, Hand]:
@@ -59,10 +108,11 @@ def random_hand(
         run_it_twice=rng.random() < 0.4,
     )
     stacks = tuple(rng.choice([3, 10, 25, 60, 100, 200, 400]) for _ in range(n))
-    seats = tuple(sorted(rng.sample(range(10), n)))
-    k = rng.randrange(n)
-    seats = seats[k:] + seats[:k]  # position order, the button last
+    seats = _seats(rng, n)
     straddle = None
+    antes: tuple[int, ...] = ()
+    posts: tuple[int, ...] = ()
+    dead: tuple[int, ...] = ()
     if bomb:
         blinds: tuple[int, ...] = ()
         antes = (2,) * n
@@ -72,35 +122,102 @@ def random_hand(
             blind_list[2] = 4
             straddle = seats[2]
         blinds = tuple(blind_list)
-        antes = (1,) * n if rng.random() < 0.2 else ()
-    setup = HandSetup(config, stacks, blinds=blinds, antes=antes)
+        roll = rng.random()
+        if roll < 0.2:
+            antes = (1,) * n
+        elif roll < 0.35:  # a big-blind ante, dead money posted by the big blind
+            dead = tuple(2 if b == 2 else 0 for b in blind_list)
+        if n > 4 and rng.random() < 0.15:
+            # A player coming in out of position posts a live big blind, and one coming
+            # back posts the small blind they missed, dead.
+            k = rng.randrange(3 if straddle is None else 4, n)
+            posts = tuple(2 if i == k else 0 for i in range(n))
+            if rng.random() < 0.5:
+                dead = tuple(d + (1 if i == k else 0) for i, d in enumerate(dead or (0,) * n))
+    setup = HandSetup(config, stacks, blinds=blinds, antes=antes, posts=posts, dead=dead)
     deck = list(range(52))
     rng.shuffle(deck)
     state = HandState(setup, deck)
     while not state.complete:
         state.apply(random_action(state, rng))
+    show_after_win(state, rng)
     ids = tuple(players[:n]) if players is not None else tuple(str(uuid.uuid4()) for _ in range(n))
-    hand = Hand(
-        id=str(uuid.uuid4()),
-        number=serial,
-        button=seats[-1],
-        seats=seats,
-        players=ids,
-        state=state,
-        straddle=straddle,
-        names=tuple(rng.sample(NAMES, n)),
+    return stored_hand(state, deck, serial, seats, ids, tuple(rng.sample(NAMES, n)), straddle)
+
+
+#: Reference hands: every amount a multiple of UNIT, so that every division of a pot (two
+#: halves, two boards, two runs, three ways) is exact.
+UNIT = 24
+
+
+def reference_hand(
+    rng: random.Random, game: str, betting: Betting, serial: int
+) -> tuple[StoredHand, Hand]:
+    """A random finished hand of `game` in which nothing meets a documented rule difference
+    with pokerkit (tests/poker/test_differential.py): no blind or straddle short of chips
+    (difference 8), a straddle in fixed limit only (9), no raise when no opponent could
+    call more (3), none after a short all-in wager on the same street (2), and no odd chip
+    (4, 6). Bomb pots, two boards, run it twice, antes and a big-blind ante at random."""
+    spec = GAMES[game]
+    fixed = betting is Betting.FIXED_LIMIT
+    boards = 2 if rng.random() < 0.25 else 1
+    n = rng.randint(2, max_players(spec, boards))
+    bomb = rng.random() < 0.1
+    config = HandConfig(
+        game=spec,
+        betting=betting,
+        small_bet=2 * UNIT,
+        big_bet=4 * UNIT if fixed else 0,
+        boards=boards,
+        bomb_pot=bomb,
+        run_it_twice=rng.random() < 0.6,
     )
-    stored = StoredHand(
-        serial=serial,
-        table_name="Friday",
-        table_seats=10,
-        small_blind=1,
-        started_at=datetime(2026, 11, 30, 20, 15, 3, tzinfo=UTC),
-        ended_at=datetime(2026, 11, 30, 20, 16, 0, tzinfo=UTC),
-        record=hand.record(),
-        deck=deck,
-        actions=[action_to_json(a) for a in state.history],
-        names={},
-        at_table=serial,
-    )
-    return stored, hand
+    stacks = tuple(UNIT * rng.choice([6, 10, 25, 60, 100]) for _ in range(n))
+    seats = _seats(rng, n)
+    straddle = None
+    blinds = ()
+    antes = ()
+    dead = ()
+    if bomb:
+        antes = (2 * UNIT,) * n
+    else:
+        blind_list = [UNIT, 2 * UNIT] + [0] * (n - 2) if n > 2 else [2 * UNIT, UNIT]
+        if fixed and n > 3 and rng.random() < 0.25:
+            blind_list[2] = 4 * UNIT
+            straddle = seats[2]
+        blinds = tuple(blind_list)
+        roll = rng.random()
+        if roll < 0.2:
+            antes = (UNIT,) * n
+        elif roll < 0.35:  # a big-blind ante
+            dead = tuple(2 * UNIT if b == 2 * UNIT else 0 for b in blind_list)
+    setup = HandSetup(config, stacks, blinds=blinds, antes=antes, dead=dead)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    state = HandState(setup, deck)
+    short_street = None  # a street on which a short all-in wager was made
+    while not state.complete:
+        legal = state.legal_actions()
+        assert legal is not None
+        p = legal.player
+        action = random_action(state, rng)
+        if action.kind in (ActionKind.BET, ActionKind.RAISE):
+            covered = not any(
+                state.bets[q] + state.stacks[q] > state.max_bet
+                for q in range(n)
+                if q != p and not state.folded[q]
+            )
+            if covered or short_street == state.street:
+                kind = ActionKind.CHECK if legal.check else ActionKind.CALL
+                action = Action(p, kind)
+            else:
+                steps = range(legal.min_to, legal.max_to + 1, UNIT)
+                to = rng.choice([legal.min_to, legal.max_to, legal.pot_to, rng.choice(steps)])
+                full = config.bet_size(state.street) if fixed else state.min_increment
+                if to - state.max_bet < full:
+                    short_street = state.street
+                action = Action(p, action.kind, to)
+        state.apply(action)
+    show_after_win(state, rng)
+    ids = tuple(str(uuid.uuid4()) for _ in range(n))
+    return stored_hand(state, deck, serial, seats, ids, tuple(rng.sample(NAMES, n)), straddle)

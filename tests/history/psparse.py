@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 LABEL = re.compile(
-    r"(Omaha|Omaha Hi/Lo|5 Card Omaha|5 Card Omaha Hi/Lo|6 Card Omaha|6 Card Omaha Hi/Lo|"
-    r"Courchevel|Courchevel Hi/Lo) (Pot Limit|No Limit|Limit)"
+    r"(?:Split )?(Omaha|Omaha Hi/Lo|5 Card Omaha|5 Card Omaha Hi/Lo|6 Card Omaha|"
+    r"6 Card Omaha Hi/Lo|Courchevel|Courchevel Hi/Lo) (Pot Limit|No Limit|Limit)"
 )
 HEADER = re.compile(r"PokerStars Hand #(\d+):  (.+?) \((.+?)\) - (.+)")
 TABLE = re.compile(r"Table '(.+)' (\d+)-max Seat #(\d+) is the button")
@@ -67,6 +67,10 @@ class ParsedHand:
     rake: Decimal = Decimal(0)
     run_twice: bool = False
     cards: set[str] = field(default_factory=set)  # every card the text names
+    split: bool = False  # a "Split" game: two boards
+    antes: dict[str, Decimal] = field(default_factory=dict)  # "posts the ante"
+    street_boards: dict[str, list[str]] = field(default_factory=dict)  # "" or FIRST.. -> cards
+    shown_after: list[str] = field(default_factory=list)  # shows after the collection
 
     def final_stacks(self) -> dict[str, Decimal]:
         return {
@@ -102,6 +106,13 @@ def parse_hand(text: str) -> ParsedHand:
     if t is None:
         raise ParseError(f"no table line: {lines[1]!r}")
     hand = ParsedHand(int(m.group(1)), label, m.group(3), t.group(1), int(t.group(3)))
+    hand.split = label.startswith("Split ")
+    small, big = (amount(x.split()[0]) for x in m.group(3).split("/"))  # "$0.10 USD"
+    big_blind = (
+        small if label.endswith(" Limit") and not label.endswith(("Pot Limit", "No Limit")) else big
+    )
+    live_small_blind = False
+    collected_yet = False
     street_bet: dict[str, Decimal] = {}
     section = "setup"
     for line in lines[2:]:
@@ -116,8 +127,9 @@ def parse_hand(text: str) -> ParsedHand:
             elif (b := BOARD.fullmatch(line)) is not None:
                 hand.boards.append(b.group(2).split())
             elif (s := SUMMARY_SEAT.fullmatch(line)) is not None:
-                if (w := WON.search(s.group(4))) is not None:
-                    hand.summary_won[s.group(2)] = amount(w.group(1))
+                won = [amount(w) for w in WON.findall(s.group(4))]  # one per board or run
+                if won:
+                    hand.summary_won[s.group(2)] = sum(won, Decimal(0))
             else:
                 raise ParseError(f"unknown summary line {line!r}")
             continue
@@ -129,12 +141,24 @@ def parse_hand(text: str) -> ParsedHand:
             if not s.group(4):
                 hand.seats[s.group(2)] = (int(s.group(1)), amount(s.group(3)))
         elif (s := POST.fullmatch(line)) is not None:
-            who, value = s.group(1), amount(s.group(3))
+            who, kind, value = s.group(1), s.group(2), amount(s.group(3))
             hand.put[who] = hand.put.get(who, Decimal(0)) + value
-            if s.group(2) != "the ante":
-                street_bet[who] = street_bet.get(who, Decimal(0)) + value
+            live = value  # what counts toward the player's bet of the round
+            if kind == "the ante":
+                hand.antes[who] = hand.antes.get(who, Decimal(0)) + value
+                live = Decimal(0)
+            elif kind == "small & big blinds":  # a dead small blind and a live big blind
+                live = big_blind
+            elif kind == "small blind":
+                if live_small_blind:  # a second one is dead (as trackers read it)
+                    live = Decimal(0)
+                live_small_blind = True
+            street_bet[who] = street_bet.get(who, Decimal(0)) + live
         elif (s := STREET.fullmatch(line)) is not None:
             hand.streets.append(((s.group(1) or "") + " " + s.group(2)).strip())
+            shown_cards = [c for chunk in re.findall(r"\[(.*?)\]", s.group(3))
+                           for c in chunk.split()]  # fmt: skip
+            hand.street_boards[s.group(1) or ""] = shown_cards
             if s.group(2) != "PRE-FLOP":
                 street_bet = {}
         elif (s := ACTION.fullmatch(line)) is not None:
@@ -158,8 +182,11 @@ def parse_hand(text: str) -> ParsedHand:
         elif (s := COLLECTED.fullmatch(line)) is not None:
             who = s.group(1)
             hand.collected[who] = hand.collected.get(who, Decimal(0)) + amount(s.group(2))
+            collected_yet = section != "showdown"
         elif (s := SHOWS.fullmatch(line)) is not None:
             hand.shown[s.group(1)] = s.group(2).split()
+            if collected_yet:
+                hand.shown_after.append(s.group(1))
         elif MUCKS.fullmatch(line) is not None or CHATTER.fullmatch(line) is not None:
             pass
         else:

@@ -30,6 +30,7 @@ def test_every_exported_hand_replays_to_the_same_stacks(game: str) -> None:
         replayed = exported.replay()  # checks finishing_stacks too
         assert tuple(replayed.stacks) == tuple(hand.state.stacks)
         assert exported.metadata["hand"] == number
+        assert text.startswith(f"# Friday, hand {stored.at_table}\n")
         assert exported.metadata["players"] == list(hand.names)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,6 +47,71 @@ def test_every_exported_hand_accounts_for_every_chip(game: str) -> None:
         if GAMES[game].courchevel and parsed.streets:
             assert parsed.streets[0].endswith("PRE-FLOP")
     assert {"run twice", "two boards", "split"} <= seen
+
+
+ORDINALS = ("FIRST", "SECOND", "THIRD", "FOURTH")
+
+
+def check_against_record(record: dict[str, Any], seen: set[str]) -> None:
+    """The cases trackers misread, read back and compared with the hand record."""
+    text = export_hand(record)
+    parsed = parse_hand(text)
+    parsed.check_books()
+    names = {s["seat"]: s["name"] for s in record["seats"]}
+    roles = {s["seat"]: s["roles"] for s in record["seats"]}
+    # Antes, the big-blind ante too: `posts the ante N` (what trackers book as an ante).
+    antes: dict[str, Decimal] = {}
+    for st in record["steps"]:
+        if st["type"] == "forced_bet" and (
+            st["kind"] == "ante" or (st["kind"] == "dead" and "big blind" in roles[st["seat"]])
+        ):
+            who = names[st["seat"]]
+            antes[who] = antes.get(who, Decimal(0)) + st["amount"]
+            seen.add("big-blind ante" if st["kind"] == "dead" else "ante")
+    assert parsed.antes == antes
+    assert "dead blind" not in text
+    # Two boards: a "Split" game, each street once per board, every board as the record's.
+    flat = [board for run in record["boards"] for board in run]
+    assert parsed.split == (record["boards_per_run"] == 2)
+    if len(flat) > 1:
+        seen.add("two boards" if record["boards_per_run"] == 2 else "run twice")
+        dealt = {k: v for k, v in parsed.street_boards.items() if k}
+        for i, board in enumerate(flat):
+            if board and ORDINALS[i] in dealt:
+                assert board[: len(dealt[ORDINALS[i]])] == dealt[ORDINALS[i]]
+        assert [b for b in flat if b] == parsed.boards
+    elif flat[0]:
+        assert parsed.boards == [flat[0]]
+    # An uncontested winner who showed: the show line before the summary, no empty name.
+    if sum(not s["folded"] for s in record["seats"]) == 1 and any(
+        s["shown"] for s in record["seats"]
+    ):
+        seen.add("show after a win")
+        winner = next(s for s in record["seats"] if not s["folded"])
+        assert parsed.shown_after == [winner["name"]]
+        assert parsed.shown[winner["name"]] == winner["cards"]
+    assert " with \n" not in text and not text.endswith(" with\n")
+    # Courchevel: the exposed card, even when the hand ends before the flop.
+    if record["courchevel"] and not record["bomb_pot"]:
+        for b, board in enumerate(record["boards"][0]):
+            key = ORDINALS[b] if record["boards_per_run"] == 2 else ""
+            assert (parsed.street_boards.get(f"{key}") or [None])[0] == board[0], key
+            assert board[0] in parsed.boards[b]
+        if not any(len(board) > 1 for board in record["boards"][0]):
+            seen.add("courchevel before the flop")
+
+
+@pytest.mark.parametrize("game", ["omaha", "courchevel-hi-lo"])
+def test_the_cases_trackers_misread_follow_the_record(game: str) -> None:
+    rng = random.Random(f"trackers-{game}")
+    seen: set[str] = set()
+    for number in range(1, 400):
+        stored, hand = random_hand(rng, game, number)
+        check_against_record(build(stored, rng.choice([None, *hand.players]), equity=False), seen)
+    expected = {"ante", "big-blind ante", "two boards", "run twice", "show after a win"}
+    if game.startswith("courchevel"):
+        expected.add("courchevel before the flop")
+    assert expected <= seen, expected - seen
 
 
 def test_layout_of_known_lines() -> None:

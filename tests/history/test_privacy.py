@@ -4,16 +4,22 @@ game, every player, a spectator and a host not dealt in. The oracle is the engin
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import random
 import re
 
 import pytest
 
+from app.history.equity import compute
 from app.history.phh import phh_hand
 from app.history.pokerstars import export_hand
-from app.history.record import build
+from app.history.record import StoredHand, build, luck, replay
+from app.history.stats import facts
 from app.poker import GAMES, HandState, card_str
+from app.poker import equity as equity_module
 from app.poker.equity import all_in_spot
+from app.poker.errors import PokerError
 from tests.history.gen import random_hand
 from tests.tables.harness import cards_in
 
@@ -77,3 +83,71 @@ def test_no_viewer_gets_a_card_they_may_not_see(game: str) -> None:
         everything = {card_str(c) for p in range(state.n) for c in state.hole[p]}
         hidden_somewhere += bool(everything - views[None])
     assert hidden_somewhere > HANDS // 2  # the check had hidden cards to leak
+
+
+# ------------------------------------------- statistics, the graph and equities
+def twin(
+    stored: StoredHand, state: HandState, keep: set[int], rng: random.Random
+) -> StoredHand | None:
+    """The same hand with every hole card of the players not in `keep` (and never shown)
+    dealt differently: what a viewer who sees only `keep`'s hands cannot tell apart. None
+    when no other deal replays (a mucked hand that would then win is refused)."""
+    n, hole = state.n, state.config.game.hole_cards
+    hidden = [p + k * n for p in range(n) if p not in keep and not state.shown[p]
+              for k in range(hole)]  # fmt: skip
+    used = {c for run in state.boards for board in run for c in board}
+    used |= {c for p in range(n) for c in state.hole[p]}
+    spare = [i for i, c in enumerate(stored.deck) if c not in used]
+    slots = hidden + spare[-8:]  # the stub's tail is never dealt
+    for _ in range(5):
+        cards = [stored.deck[i] for i in slots]
+        rng.shuffle(cards)
+        deck = list(stored.deck)
+        for i, c in zip(slots, cards, strict=True):
+            deck[i] = c
+        if deck == stored.deck:
+            continue
+        other = dataclasses.replace(stored, deck=deck)
+        try:
+            replay(other)
+        except PokerError:
+            continue
+        return other
+    return None
+
+
+@pytest.mark.parametrize("game", ["omaha", "big-o"])
+def test_statistics_graph_and_equity_learn_no_unseen_card(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deal the cards nobody saw differently: the statistics' facts, the all-in luck behind
+    the graph's adjusted line, and each viewer's equities are the same figures."""
+    # Fewer samples (the same figures either way from the same cards): the test's time.
+    quick = functools.partial(equity_module.street_equity, samples=200, exact_limit=20_000)
+    monkeypatch.setattr("app.history.equity.street_equity", quick)
+    rng = random.Random(f"privacy-review-{game}")
+    compared = 0
+    for number in range(1, 70):
+        stored, hand = random_hand(rng, game, number)
+        state = hand.state
+        # Statistics and the graph: as anyone at the table sees them.
+        spectator = {p for p in range(state.n) if state.shown[p]}
+        other = twin(stored, state, spectator, rng)
+        if other is None:
+            continue
+        assert facts(build(stored, None, equity=False)) == facts(build(other, None, equity=False))
+        # The all-in luck is a pure function of the all-in spot: the same spot, the same luck
+        # (computed where it is quick: on the flop or later).
+        spot = all_in_spot(state)
+        assert spot == all_in_spot(replay(other).state)
+        if spot is not None and len(spot.boards[0]) >= 3:
+            assert luck(stored) == luck(other)
+        # Equities: as one viewer sees them (a spectator, or a player and their own hand).
+        if compared < 10 and rng.random() < 0.5:
+            viewer = rng.choice([None, *hand.players])
+            keep = spectator | ({hand.players.index(viewer)} if viewer else set())
+            mine = twin(stored, state, keep, rng)
+            if mine is not None:
+                assert compute(stored, viewer, False) == compute(mine, viewer, False), number
+                compared += 1
+    assert compared >= 6

@@ -9,7 +9,14 @@ import pytest
 
 from app.poker import GAMES, Action, ActionKind, Betting, HandConfig, HandSetup, HandState
 from app.poker.cards import FULL_DECK, Card, parse_cards
-from app.poker.equity import AllInSpot, all_in_spot, equities, runout_count
+from app.poker.equity import (
+    AllInSpot,
+    all_in_spot,
+    equities,
+    runout_count,
+    street_equity,
+    street_spots,
+)
 from app.poker.evaluation import high_value, low_value
 from tests.poker.deal import stacked_deck
 
@@ -125,3 +132,60 @@ def test_no_spot_without_an_all_in_before_the_river() -> None:
     state = HandState(HandSetup(config, (100, 100), blinds=(2, 1)), deck)
     state.apply(Action(1, ActionKind.FOLD))
     assert all_in_spot(state) is None
+
+
+# ------------------------------------------------------------------- street equities
+def three_way_to_the_river(deck: list[Card]) -> HandState:
+    """p0 folds before the flop; p1 and p2 check to the river, where p2 bets 2 and p1 calls:
+    p2's kings are shown first, p1 mucks."""
+    config = HandConfig(GAMES["omaha"], Betting.POT_LIMIT, small_bet=2)
+    state = HandState(HandSetup(config, (100, 100, 100), blinds=(1, 2, 0)), deck)
+    moves = [(2, "call", None), (0, "fold", None), (1, "check", None)]
+    moves += [(1, "check", None), (2, "check", None)] * 2
+    moves += [(1, "check", None), (2, "bet", 2), (1, "call", None)]
+    for player, kind, amount in moves:
+        state.apply(Action(player, ActionKind(kind), amount))
+    while not state.complete:
+        assert state.actor is not None
+        muck = state.legal_actions() is not None and state.legal_actions().muck  # type: ignore[union-attr]
+        state.apply(Action(state.actor, ActionKind.MUCK if muck else ActionKind.SHOW))
+    return state
+
+
+HOLES = ["2c3d4h5s", "QhJh9s8d", "KsKd7c2h"]
+BOARD = "Kc Th 3s 4d 5c"
+
+
+def test_street_equities_follow_the_hand_as_the_viewer_saw_it() -> None:
+    state = three_way_to_the_river(stacked_deck(HOLES, [BOARD]))
+    assert state.shown == [False, False, True] and state.mucked[1]
+    # p1 saw its own hand and the shown kings: every street from the pre-flop on.
+    spots = street_spots(state, {1, 2})
+    assert [s.street for s in spots] == ["preflop", "flop", "turn", "river"]
+    assert set(spots[0].known) == {1, 2} and spots[0].unknown == (0,)  # p0 still in
+    flop = spots[1]
+    assert flop.unknown == () and flop.boards == (parse_cards("KcTh3s"),)
+    result = street_equity(flop)
+    assert result.method == "exact"
+    expected = brute_force(spot(False, HOLES[1:], ["Kc Th 3s"], [(1, (0, 1))]))
+    assert result.shares[1] == pytest.approx(expected[0]) and result.shares[2] == pytest.approx(
+        expected[1]
+    )
+    assert street_equity(spots[3]).shares == {1: 0.0, 2: 1.0}  # the river: the result
+    # A spectator sees only the kings; the mucked hand is a random hand to it.
+    spectator = [street_equity(s) for s in street_spots(state, {2})]
+    assert all(set(r.shares) == {2} for r in spectator)
+    assert spectator[1].method == "monte-carlo"
+    assert spectator == [street_equity(s) for s in street_spots(state, {2})]  # seeded
+
+
+def test_no_equity_changes_with_a_hand_nobody_saw() -> None:
+    """The folded and the mucked hands swapped for other unseen cards: the spectator's and
+    the shown player's equities are the same figures."""
+    first = three_way_to_the_river(stacked_deck(HOLES, [BOARD]))
+    other = ["8c9cTcJc", "AhAd6h6d", HOLES[2]]  # p0 and p1 hold other cards
+    second = three_way_to_the_river(stacked_deck(other, [BOARD]))
+    assert second.mucked[1]
+    a = [street_equity(s) for s in street_spots(first, {2})]
+    b = [street_equity(s) for s in street_spots(second, {2})]
+    assert a == b and len(a) == 4

@@ -271,6 +271,9 @@ def test_redaction_keeps_the_viewers_own_cards() -> None:
 
 
 def test_extra_keys_and_actions_are_written() -> None:
+    """Our extensions in the standard's terms: user-defined keys, no action it does not
+    have (the votes are a key; a second board's and a second run's cards plain ``d db``
+    lines with a commentary), and a bomb pot's pre-flop as a round everyone checks."""
     rng = random.Random(11)
     config = HandConfig(
         GAMES["courchevel"], Betting.POT_LIMIT, 10, boards=2, bomb_pot=True, run_it_twice=True
@@ -282,14 +285,50 @@ def test_extra_keys_and_actions_are_written() -> None:
     assert state.runs == 2
     data = tomllib.loads(dumps(state))
     assert data["variant"] == "PO5"
-    assert data["courchevel"] is True and data["board_count"] == 2
-    assert data["bomb_pot"] is True and data["run_it_twice"] is True
-    assert any(a.endswith(" rt y") for a in data["actions"])
-    assert any(a.endswith(" b2 r2") for a in data["actions"])
-    # Courchevel: one exposed card per board before the pre-flop betting.
-    assert data["actions"][3].startswith("d db ") and data["actions"][3].endswith(" b1")
-    assert data["actions"][4].startswith("d db ") and data["actions"][4].endswith(" b2")
-    assert len(data["actions"][3]) == len("d db As b1")
+    assert data["_courchevel"] is True and data["_board_count"] == 2
+    assert data["_bomb_pot"] is True and data["_run_it_twice"] is True
+    assert data["_run_it_twice_votes"] == ["p1 y", "p2 y"]
+    assert not {"courchevel", "board_count", "bomb_pot", "run_it_twice"} & set(data)
+    actions = [a.split("#")[0].split() for a in data["actions"]]
+    assert all(a[:2] in (["d", "dh"], ["d", "db"]) or a[1] in ("f", "cc", "cbr", "sm")
+               for a in actions if a)  # fmt: skip
+    assert all(len(a) == 3 for a in actions if a[:2] == ["d", "db"])
+    assert any(a.endswith("# run 2, board 2") for a in data["actions"])
+    # Courchevel: one exposed card per board, then the bomb pot's checks, then the flops.
+    assert data["actions"][3] == f"d db {data['actions'][3].split()[2]} # board 1"
+    assert len(data["actions"][3].split()[2]) == 2
+    assert data["actions"][4].endswith("# board 2")
+    assert data["actions"][5] == "p1 cc # bomb pot: no pre-flop betting"
+    assert data["actions"][6:8] == ["p2 cc", "p3 cc"]
+    assert len(data["actions"][8].split()[2]) == 4  # the flop's other two cards
+    assert loads(dumps(state)).replay().log == state.log
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.mark.parametrize(
+    ("name", "finishing"),
+    [("old-double-board-run-twice", [69, 605, 4]), ("old-posts-and-votes", [0, 0, 500, 0, 0])],
+)
+def test_files_written_before_are_still_read(name: str, finishing: list[int]) -> None:
+    """Exports of the previous version (bare extension keys, ``pN rt y`` votes, ``d db ..
+    b2 r2``) replay, and are written back in today's form, which replays the same."""
+    text = (FIXTURES / f"{name}.phh").read_text()
+    hand = loads(text)
+    state = hand.replay()
+    assert hand.stacks_out(state.stacks) == finishing
+    again = loads(hand.dumps())
+    assert again.replay().log == state.log
+    assert " rt " not in hand.dumps() and " b2" not in hand.dumps()
+
+
+def test_no_op_lines_are_skipped() -> None:
+    data = tomllib.loads(BASE)
+    actions = ["", "# a standalone commentary", *data["actions"][:5], "  ", *data["actions"][5:]]
+    text = BASE.replace(BASE[BASE.index("actions") : BASE.index("finishing")], "")
+    text += "actions = [" + ", ".join(repr(a) for a in actions) + "]\n"
+    assert loads(text).stacks_out(loads(text).replay().stacks) == data["finishing_stacks"]
 
 
 # --------------------------------------------------------------- broken files

@@ -3,6 +3,7 @@
 import { html } from '../html.js';
 import { GAME_NAMES, BETTING } from '../format.js';
 import { tournamentFormView } from './tournament-form.js';
+import { pastView, devicesView } from './past.js';
 
 // Six-max pot-limit Omaha 1/2, buy-in 40 to 100 big blinds, 30 s to act.
 export const DEFAULTS = {
@@ -24,7 +25,7 @@ export function homeView(home) {
     </header>
     ${home.message ? html`<div class="toast error" role="alert">${home.message}</div>` : null}
     ${nameView(home)}
-    ${home.me ? html`${joinView(home)}${tablesView(home)}${createView(home)}` : null}
+    ${home.me ? html`${joinView(home)}${tablesView(home)}${pastView(home.past)}${createView(home)}${devicesView(home.past)}` : null}
     ${home.me && home.tournament ? tournamentFormView(home.tournament) : null}
   </div>`;
 }

@@ -28,14 +28,22 @@ export const lastHands = {
   },
 };
 
-export function lastHandsView() {
+// Each opens the replayer over the table (the table goes on underneath); its address is the
+// hand's own, for a new tab or to share: the table's code and the number players say.
+export function lastHandsView(ctrl) {
   if (!lastHands.hands.length) return null;
-  const q = `?code=${encodeURIComponent(lastHands.code)}`;
+  const code = encodeURIComponent(lastHands.code);
+  const open = (e, h) => {
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return; // a new tab
+    e.preventDefault();
+    ctrl.openReplay(h.hand_at_table);
+  };
   return html`<section class="last-hands" aria-label="Last hands">
     <h2>Last hands</h2>
     <ul>${lastHands.hands.map((h) => html`<li>
-      <a href=${`/h/${h.number}${q}`} data-hand-link=${h.number}>Hand #${h.hand_at_table}</a>
+      <a href=${`/t/${code}/h/${h.hand_at_table}`} data-hand-link=${h.number} onClick=${(e) => open(e, h)}>Hand #${h.hand_at_table}</a>
       <span class="pot-size"> · pot ${h.pot}</span>
     </li>`)}</ul>
+    <a class="my-hands-link" href="/hands" target="_blank" rel="noopener" data-link="my-hands">My hands</a>
   </section>`;
 }

@@ -3,6 +3,8 @@
 // square every net, copyable as text; the CSV download.
 import { html } from '../html.js';
 import { dialogRef } from '../focus.js';
+import { sessionStatsView } from './stats.js';
+import { graphView } from './graph.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
@@ -56,10 +58,22 @@ export function ledgerDialog(ctrl) {
         <button type="button" class="btn" onClick=${() => ctrl.openLedger()}>Refresh</button>
       </div>`;
   }
+  // Two views of the evening: the money (who pays whom), and the session (the graph of each
+  // player's net and the statistics).
+  const session = ctrl.ui.ledgerTab === 'session';
+  const tab = (name, label) => html`<button type="button" role="tab" aria-selected=${(name === 'session') === session ? 'true' : 'false'}
+    class=${`btn small ${(name === 'session') === session ? 'primary' : 'ghost'}`} data-ledger-tab=${name}
+    onClick=${() => ctrl.ledgerTab(name)}>${label}</button>`;
   return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget) close(); }}>
     <div class="modal wide" role="dialog" aria-modal="true" aria-label="Ledger" data-dialog="ledger" tabindex="-1" ref=${dialogRef}>
       <h2>Ledger</h2>
-      ${body}
+      <div class="row" role="tablist" aria-label="Ledger views">${tab('money', 'Money')}${tab('session', 'Graph and statistics')}</div>
+      ${session ? html`<section aria-label="The session">
+        <h3>Net over the session</h3>
+        ${graphView(ctrl.ui.graph)}
+        <h3>Statistics</h3>
+        ${sessionStatsView(ctrl)}
+      </section>` : body}
       <div class="row"><button type="button" class="btn primary" onClick=${close}>Close</button></div>
     </div>
   </div>`;

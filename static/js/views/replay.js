@@ -1,25 +1,30 @@
-// The replayer page: the table's own felt, seats, boards, pot and results at the chosen step,
-// with the step controls, the all-in equity and the exports.
+// The replayer: the table's own felt, seats, boards, pot and results at the chosen step,
+// with the step controls, each street's pot, each street's equity and the exports. On its
+// own page, or as a panel over the live table (`r.panel`), which stays live underneath.
 import { html } from '../html.js';
 import { seatView, betView, boardsView, potView, resultsView } from './table.js';
-import { SPEEDS } from '../replay.js';
+import { SPEEDS, STREETS, streetPots } from '../replay.js';
+import { dialogRef } from '../focus.js';
+
+const STREET_NAMES = { preflop: 'Pre-flop', flop: 'Flop', turn: 'Turn', river: 'River', total: 'Total' };
 
 export function replayView(r) {
   if (r.error) {
-    return html`<div class="page table-page replay-page"><div class="banner error" role="alert">${r.error} <a href="/">Home</a></div></div>`;
+    return html`<div class="page table-page replay-page"><div class="banner error" role="alert">${r.error} ${backLink(r)}</div></div>`;
   }
   if (!r.state) return html`<div class="page table-page replay-page"><p class="loading">Loading the hand…</p></div>`;
   const rec = r.record;
   const s = r.state;
   const h = s.hand;
   const c = s.table.config;
-  return html`<div class=${`page table-page replay-page seats-${c.seats}`} data-step=${r.step} data-steps=${r.last}>
+  return html`<div class=${`page table-page replay-page seats-${c.seats}${r.panel ? ' in-panel' : ''}`} data-step=${r.step} data-steps=${r.last}>
     <header class="topbar">
-      <a class="home-link" href="/" aria-label="Home">♠</a>
+      ${r.panel ? null : html`<a class="home-link" href="/" aria-label="Home">♠</a>`}
       <div class="title">
-        <strong class="table-name">${rec.table.name}</strong>
-        <span class="sub">${rec.labels.game} · ${rec.labels.stakes} · <span class="hand-no">Hand #${rec.number}</span></span>
+        <strong class="table-name">${rec.table.name} · <span class="hand-no" data-hand-at-table=${rec.hand_at_table}>Hand ${rec.hand_at_table}</span></strong>
+        <span class="sub">${rec.labels.game} · ${rec.labels.stakes} · <span class="serial">server hand #${rec.number}</span></span>
       </div>
+      ${backLink(r)}
     </header>
     <main class="felt-wrap">
       <div class="felt">
@@ -34,15 +39,25 @@ export function replayView(r) {
       </div>
     </main>
     ${controls(r)}
-    ${resultsView(r)}
+    ${potsView(r)}
     ${equityView(r)}
+    ${resultsView(r)}
     ${exportsView(r)}
   </div>`;
 }
 
+// Back to the table: closes the panel over it, or opens the table's page.
+function backLink(r) {
+  if (r.panel) {
+    return html`<button type="button" class="btn small primary" data-replay="back-to-table" onClick=${() => r.close()}>Back to the table</button>`;
+  }
+  if (r.code) return html`<a class="btn small" data-replay="back-to-table" href=${`/t/${encodeURIComponent(r.code)}`}>Back to the table</a>`;
+  return html`<a class="btn ghost" href="/hands">My hands</a>`;
+}
+
 function controls(r) {
   const step = r.step;
-  const ev = step > 0 ? r.record.steps[step - 1] : null;
+  const ev = r.current();
   return html`<section class="replay-controls" aria-label="Replay">
     <div class="replay-buttons">
       <button type="button" class="btn ghost" data-replay="start" aria-label="First step" disabled=${step === 0} onClick=${() => { r.pause(); r.go(0); }}>«</button>
@@ -58,7 +73,7 @@ function controls(r) {
         </select>
       </label>
     </div>
-    <div class="replay-where"><span class="step-count">Step ${step} of ${r.last}</span>${ev ? html` · <span class="step-type">${describe(r, ev)}</span>` : null}</div>
+    <div class="replay-where" aria-live="polite"><span class="step-count">Step ${step} of ${r.last}</span>${ev ? html` · <span class="step-type">${describe(r, ev)}</span>` : null}</div>
   </section>`;
 }
 
@@ -71,33 +86,58 @@ function name(r, seat) {
 function describe(r, ev) {
   const p = ev.seat != null && r.state.hand && r.state.hand.players[ev.seat];
   switch (ev.type) {
-    case 'hand_started': return 'Hand started';
-    case 'forced_bet': return `${name(r, ev.seat)}: ${p && p.last ? p.last : ev.kind}`;
-    case 'hole_cards': return `${name(r, ev.seat)} is dealt in`;
-    case 'round': return `The ${ev.street}`;
-    case 'board': return `${ev.street[0].toUpperCase()}${ev.street.slice(1)}`;
+    case 'deal': return 'Cards dealt';
+    case 'board': return `${ev.street === 'preflop' ? 'First board card' : STREET_NAMES[ev.street]}${r.record.runs > 1 ? ` (run ${ev.run + 1})` : ''}`;
     case 'acted': return `${name(r, ev.seat)}: ${p && p.last ? p.last : ev.action}`;
-    case 'turn': return `${name(r, ev.seat)} to act`;
-    case 'pots': return 'Bets gathered';
     case 'shown': return `${name(r, ev.seat)} shows`;
     case 'mucked': return `${name(r, ev.seat)} mucks`;
     case 'award': return `${name(r, ev.seat)} wins ${ev.amount}`;
+    case 'bet_returned': return `${ev.amount} returned to ${name(r, ev.seat)}`;
     case 'runs': return ev.runs > 1 ? 'Run it twice' : 'Run once';
-    case 'hand_ended': return 'Hand over';
     default: return ev.type.replace(/_/g, ' ');
   }
 }
 
+// Each street's pot as it began, the current street marked.
+function potsView(r) {
+  const now = r.street();
+  return html`<section class="street-pots" aria-label="Pot by street">
+    ${streetPots(r.record).map((p) => html`<span class=${`street-pot ${p.street === now ? 'now' : ''}`} data-street-pot=${p.street}>
+      <span class="street">${STREET_NAMES[p.street]}</span> <b>${p.pot}</b></span>`)}
+  </section>`;
+}
+
+const percent = (share) => `${(share * 100).toFixed(1)}%`;
+
+// Each street's equity for the hands this viewer may see (the others are random hands to
+// it), the current street marked; then the all-in equity if there was one.
 function equityView(r) {
-  const eq = r.record.equity;
-  if (!eq) return null;
+  const eq = r.equity;
+  if (!eq) return r.equityNote ? html`<section class="results equity"><p class="note">${r.equityNote}</p></section>` : null;
+  const now = r.street();
+  const streets = eq.streets.filter((s) => STREETS.includes(s.street));
+  const seats = [...new Set(streets.flatMap((s) => s.players.map((x) => x.seat)))];
+  const all = eq.all_in;
   return html`<section class="results equity" data-equity="1">
-    <h2>All-in equity (${eq.street}, ${eq.method === 'exact' ? 'every runout' : `${eq.runouts} runouts`})</h2>
-    ${eq.players.map((e) => html`<div class="award" data-equity-seat=${e.seat}>
-      <span class="who">${name(r, e.seat)}</span>
-      <span class="amount">${(e.share * 100).toFixed(1)}%</span>
-      <span class="hand-name">expected ${e.expected}</span>
-    </div>`)}
+    <h2>Equity by street</h2>
+    ${streets.length ? html`<div class="ledger-scroll"><table class="ledger-table equity-table">
+      <thead><tr><th scope="col">Player</th>${streets.map((s) => html`<th scope="col" class=${s.street === now ? 'now' : ''}>${STREET_NAMES[s.street]}</th>`)}</tr></thead>
+      <tbody>${seats.map((seat) => html`<tr data-equity-row=${seat}>
+        <th scope="row">${name(r, seat)}</th>
+        ${streets.map((s) => {
+          const x = s.players.find((y) => y.seat === seat);
+          return html`<td class=${s.street === now ? 'now' : ''} data-equity-street=${s.street}>${x ? percent(x.share) : '–'}</td>`;
+        })}
+      </tr>`)}</tbody>
+    </table></div>
+    <p class="note">Share of the pot in expectation${streets.some((s) => s.unknown) ? '; hands you did not see count as random hands' : ''}${streets.some((s) => s.method !== 'exact') ? ' (sampled where the run-outs are many)' : ''}.</p>`
+    : html`<p class="note">No street with a hand you may see.</p>`}
+    ${all ? html`<h2>All in (${STREET_NAMES[all.street]}, ${all.method === 'exact' ? 'every run-out' : `${all.runouts} run-outs`})</h2>
+      ${all.players.map((e) => html`<div class="award" data-equity-seat=${e.seat}>
+        <span class="who">${name(r, e.seat)}</span>
+        <span class="amount">${percent(e.share)}</span>
+        <span class="hand-name">expected ${e.expected}</span>
+      </div>`)}` : null}
   </section>`;
 }
 
@@ -113,4 +153,16 @@ function exportsView(r) {
     </div>
     <p class="note">Whoever opens the link sees what their seat may see: their own cards and the cards shown.</p>
   </section>`;
+}
+
+// The replayer over the live table: the table goes on underneath, and a turn of the
+// viewer's is announced here with the way back.
+export function replayPanel(ctrl) {
+  const r = ctrl.replay;
+  if (!r) return null;
+  const mine = ctrl.isMyTurn && ctrl.isMyTurn();
+  return html`<div class="replay-panel" role="dialog" aria-modal="true" aria-label="Replay" data-dialog="replay" tabindex="-1" ref=${dialogRef}>
+    ${mine ? html`<div class="banner" role="alert" data-your-turn="1">It is your turn at the table. <button type="button" class="btn small primary" onClick=${() => r.close()}>Back to the table</button></div>` : null}
+    ${replayView(r)}
+  </div>`;
 }

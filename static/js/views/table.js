@@ -14,6 +14,7 @@ import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
 import { tournamentBar, tournamentClosed, tournamentEnd } from './tournament.js';
 import { handLogView } from './hand-log.js';
+import { replayPanel } from './replay.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -51,13 +52,14 @@ export function tableView(ctrl) {
     </section>
     ${resultsView(ctrl)}
     ${hostView(ctrl)}
-    ${lastHandsView()}
+    ${lastHandsView(ctrl)}
     </div>
     ${handLogView(ctrl)}
     ${chatView(ctrl)}
     </div>
     ${ctrl.ui.message ? html`<div class="toast" role=${ctrl.settings.screenReader ? null : 'status'}>${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
+    ${replayPanel(ctrl)}
   </div>`;
 }
 
@@ -90,6 +92,7 @@ function topbar(ctrl) {
         <button type="button" class="btn ghost" data-cmd="ledger" onClick=${() => ctrl.openLedger()}>Ledger</button>
         <button type="button" class="btn ghost" data-cmd="log" aria-pressed=${!!ctrl.settings.logOpen}
           onClick=${() => ctrl.setSetting('logOpen', !ctrl.settings.logOpen)}>Log</button>
+        <a class="btn ghost" data-cmd="my-hands" href="/hands" target="_blank" rel="noopener">My hands</a>
         <button type="button" class="btn ghost" data-cmd="settings" aria-label="Settings" onClick=${() => { ctrl.ui.dialog = 'settings'; ctrl.redraw(); }}>⚙ Settings</button>
       </div>
     </nav>

@@ -1,0 +1,97 @@
+"""The replayer's equities, as one viewer may see them: each street's share of the pot for
+every hand they may see, and the all-in equity. Computed in the review worker
+(app.history.work), stored with the hand (`hands.equity`), cached per process.
+
+What a viewer may see is their own hand (if dealt in) and the shown ones; the equities of a
+hand depend only on that set, so they are kept by it (`views`, keyed "0,3": the positions
+seen), and each viewer is mapped to their set (`viewers`, by player id; "" for everyone not
+dealt in). Hands the viewer may not see are random hands to the computation: no figure is
+made from a folded or mucked hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.history.record import StoredHand, all_in_equity, hand_luck, replay, seat_equity
+from app.poker.cards import card_str
+from app.poker.equity import street_equity, street_spots
+from app.tables.hand import Hand
+
+#: who a viewer not dealt in is, in `viewers`
+SPECTATOR = ""
+
+
+def visible(hand: Hand, viewer: str | None) -> set[int]:
+    """The positions whose hole cards `viewer` may see afterwards: their own and the shown
+    ones (the rule of `app.tables.views.may_see_hole`)."""
+    state = hand.state
+    seen = {p for p in range(state.n) if state.shown[p]}
+    position = hand.position_of_player(viewer) if viewer is not None else None
+    if position is not None:
+        seen.add(position)
+    return seen
+
+
+def view_key(seen: set[int]) -> str:
+    return ",".join(str(p) for p in sorted(seen))
+
+
+def streets(hand: Hand, seen: set[int]) -> list[dict[str, Any]]:
+    out = []
+    for spot in street_spots(hand.state, seen):
+        result = street_equity(spot)
+        out.append(
+            {
+                "street": result.street,
+                "boards": [[card_str(c) for c in board] for board in spot.boards],
+                "method": result.method,
+                "runouts": result.runouts,
+                "unknown": len(spot.unknown),  # hands in it the viewer does not see
+                "players": [
+                    {"seat": hand.seats[p], "share": round(share, 4)}
+                    for p, share in sorted(result.shares.items())
+                ],
+            }
+        )
+    return out
+
+
+def compute(stored: StoredHand, viewer: str | None, with_all_in: bool) -> dict[str, Any]:
+    """In the worker: `{key, viewer, streets, all_in?, luck?}` for this viewer."""
+    hand = replay(stored)
+    seen = visible(hand, viewer)
+    dealt = viewer is not None and hand.position_of_player(viewer) is not None
+    out: dict[str, Any] = {
+        "key": view_key(seen),
+        "viewer": viewer if dealt else SPECTATOR,
+        "streets": streets(hand, seen),
+    }
+    if with_all_in:
+        equity = all_in_equity(hand.state)
+        out["all_in"] = seat_equity(hand, equity)
+        out["luck"] = hand_luck(hand, equity)
+    return out
+
+
+def merged(stored: dict[str, Any] | None, result: dict[str, Any]) -> dict[str, Any]:
+    """`hands.equity` with a worker's result added."""
+    equity: dict[str, Any] = dict(stored or {})
+    views = dict(equity.get("views", {}))
+    views[result["key"]] = result["streets"]
+    viewers = dict(equity.get("viewers", {}))
+    viewers[result["viewer"]] = result["key"]
+    equity["views"], equity["viewers"] = views, viewers
+    if "all_in" in result:
+        equity["all_in"] = result["all_in"]
+    return equity
+
+
+def answer(equity: dict[str, Any] | None, viewer: str) -> dict[str, Any] | None:
+    """The viewer's equities from `hands.equity`, or None when not computed yet."""
+    if not equity or "all_in" not in equity:
+        return None
+    key = equity.get("viewers", {}).get(viewer)
+    if key is None or key not in equity.get("views", {}):
+        return None
+    return {"status": "ready", "streets": equity["views"][key], "all_in": equity["all_in"]}

@@ -1,0 +1,183 @@
+"""Review's REST on both databases, over hands stored through the real write path: "My
+hands" with its filters, a hand by its number at its table, statistics, the session graph,
+each street's equity (off the loop, stored), and the closed tables."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import update
+
+from app.history.record import build
+from app.history.stats import facts, totals
+from app.poker import card_str
+from app.store.history import HistoryStore
+from app.store.models import TableRow
+from tests.api.test_history import AT_TABLE, HANDS, evening, pages, server
+from tests.history.test_privacy import allowed
+
+PRIVATE = "private, no-store"
+
+
+async def equity_of(client: httpx.AsyncClient, number: int, **params: str) -> dict[str, Any]:
+    """Asks until the equity is ready (the worker computes it once; `pending` meanwhile)."""
+    for _ in range(2000):
+        r = await client.get(f"/api/hands/{number}/equity", params=params)
+        assert r.headers["cache-control"] == PRIVATE
+        if r.status_code == 200:
+            return dict(r.json())
+        assert r.status_code in (202, 503), r.text
+        await asyncio.sleep(0.05)
+    raise AssertionError("the equity never came")
+
+
+async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path: Path) -> None:
+    async with server(tmp_path, database_url) as (http, app):
+        e = await evening(app)
+        host, stranger, players = e.host[0], e.stranger[0], e.players
+        ids = [pid for _, pid in players]
+        code, table_id, played = e.code, e.table_id, e.played
+        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        numbers = sorted(h.number for h in await history.table_hands(table_id, limit=100))
+        by_number = dict(zip(numbers, played, strict=True))
+
+        # My hands: Ann's own, newest first, with her cards, the boards and her net.
+        ann, ann_id = players[0]
+        first = await ann.get("/api/hands", params={"limit": 5})
+        assert first.headers["cache-control"] == PRIVATE
+        mine = await pages(ann, "/api/hands", limit=5)
+        dealt = [n for n in reversed(numbers) if ann_id in by_number[n].players]
+        assert [h["number"] for h in mine] == dealt
+        for row in mine:
+            hand = by_number[row["number"]]
+            p = hand.players.index(ann_id)
+            state = hand.state
+            assert row["cards"] == [card_str(c) for c in state.hole[p]]
+            boards = [[[card_str(c) for c in b] for b in run] for run in state.boards]
+            assert row["boards"] == boards
+            assert row["net"] == state.stacks[p] - state.setup.stacks[p]
+            assert row["hand_at_table"] == hand.number and row["code"] == code
+            assert not row["watched"] and row["position"]
+        # The host was dealt in none: every hand of the table, watched, without cards.
+        hosted = await pages(host, "/api/hands", limit=10)
+        assert [h["number"] for h in hosted] == list(reversed(numbers))
+        assert all(h["watched"] and h["cards"] is None and h["net"] is None for h in hosted)
+        assert await pages(stranger, "/api/hands") == []
+
+        # Filters.
+        async def only(**params: object) -> list[int]:
+            return [h["number"] for h in await pages(ann, "/api/hands", **params)]
+
+        won = [n for n in dealt if (lambda h, p: h.state.stacks[p] > h.state.setup.stacks[p])(
+            by_number[n], by_number[n].players.index(ann_id))]  # fmt: skip
+        assert await only(result="won") == won and won
+        assert set(await only(result="lost")).isdisjoint(won)
+        showdowns = [
+            n for n in dealt
+            if sum(not f for f in by_number[n].state.folded) > 1
+            and not by_number[n].state.folded[by_number[n].players.index(ann_id)]
+        ]  # fmt: skip
+        assert await only(result="showdown") == showdowns
+        seat = mine[0]["position"]
+        assert await only(position=seat) == [r["number"] for r in mine if r["position"] == seat]
+        assert await only(number=AT_TABLE + 3) == [n for n in dealt if by_number[n].number
+                                                   == AT_TABLE + 3]  # fmt: skip
+        assert await only(table=code) == dealt
+        game = by_number[dealt[0]].state.config.game.key
+        assert await only(game=game) == [
+            n for n in dealt if by_number[n].state.config.game.key == game
+        ]
+        today = datetime.now(UTC).date()
+        assert await only(since=str(today)) == dealt
+        assert await only(until=str(today - timedelta(days=1))) == []
+        assert [h["number"] for h in await pages(host, "/api/hands", result="won")] == []
+        for bad in ({"position": "DEALER"}, {"result": "tied"}, {"since": "yesterday"},
+                    {"table": "nope"}, {"number": 0}):  # fmt: skip
+            r = await ann.get("/api/hands", params=bad)
+            assert r.status_code in (404, 422) and r.json()["detail"]["code"], bad
+
+        # A hand by the number players say: its table's code and its number there.
+        n = numbers[4]
+        at = await stranger.get(f"/api/tables/{code}/hands/{AT_TABLE + 5}")
+        assert at.status_code == 200 and at.json()["number"] == n
+        assert at.json()["hand_at_table"] == AT_TABLE + 5
+        assert (await stranger.get(f"/api/tables/{code}/hands/{AT_TABLE + 999}")).status_code == 404
+
+        # Statistics of the session, from the spectator's records (no unshown card).
+        stats = (await stranger.get(f"/api/tables/{code}/stats")).json()
+        spectator = [build(s, None, equity=False) for s in await history.hands(numbers)]
+        rows = []
+        for stored, record in zip(await history.hands(numbers), spectator, strict=True):
+            for f in facts(record):
+                rows.append({**f.__dict__, "player_id": stored.record["players"][
+                    [s["seat"] for s in record["seats"]].index(f.seat)], "game": record["game"],
+                    "luck": None})  # fmt: skip
+        expected = totals(rows)
+        assert {p["player_id"] for p in stats["players"]} == set(ids)
+        for line in stats["players"]:
+            want = expected[line["player_id"]]["all"]
+            assert line["all"]["hands"] == want["hands"]
+            for key in ("vpip", "pfr", "three_bet", "cbet", "wtsd", "wsd", "aggression", "net"):
+                assert line["all"][key] == want[key], key
+            assert line["all"]["net"] == sum(
+                h.state.stacks[h.players.index(line["player_id"])]
+                - h.state.setup.stacks[h.players.index(line["player_id"])]
+                for h in played if line["player_id"] in h.players
+            )  # fmt: skip
+            assert set(line["games"]) <= {h.state.config.game.key for h in played}
+        # A player's page, seen by Ben: the hands Ben was dealt in, no others.
+        ben, ben_id = players[1]
+        page = (await ben.get(f"/api/players/{ann_id}/stats")).json()
+        both = [h for h in played if ann_id in h.players and ben_id in h.players]
+        assert page["name"] == "Ann" and page["all"]["hands"] == len(both)
+        assert (await ben.get(f"/api/players/{uuid.uuid4()}/stats")).status_code == 404
+        host_view = (await host.get(f"/api/players/{ann_id}/stats")).json()
+        assert host_view["all"]["hands"] == len([h for h in played if ann_id in h.players])
+
+        # The session graph: each player's running net, ending on their net.
+        graph = (await stranger.get(f"/api/tables/{code}/graph")).json()
+        assert graph["hands"] == HANDS
+        for line in graph["players"]:
+            pid = line["player_id"]
+            net = next(p["all"]["net"] for p in stats["players"] if p["player_id"] == pid)
+            assert line["points"][-1]["net"] == net
+            hands = [p["hand"] for p in line["points"]]
+            assert hands == sorted(hands)
+
+        # Equity: computed once off the loop, stored, the same answer each time.
+        for number, hand in by_number.items():
+            if ann_id not in hand.players or hand.state.complete is False:
+                continue
+            got = await equity_of(ann, number)
+            p = hand.players.index(ann_id)
+            seen = {hand.seats[q] for q in range(hand.state.n) if hand.state.shown[q]}
+            for street in got["streets"]:
+                assert {x["seat"] for x in street["players"]} <= seen | {hand.seats[p]}
+            assert got == await equity_of(ann, number)
+            stored = await app.state.review.equity(number)  # type: ignore[attr-defined]
+            assert ann_id in stored["viewers"]
+            spectator_view = await equity_of(stranger, number, code=code)
+            for street in spectator_view["streets"]:
+                assert {x["seat"] for x in street["players"]} <= seen
+            cards = {c for s in got["streets"] for b in s["boards"] for board in b for c in board}
+            assert {c for c in cards if len(c) == 2} <= allowed(hand.state, p)
+            break
+        assert (await stranger.get(f"/api/hands/{numbers[0]}/equity")).status_code == 404
+
+        # The past: a closed table the viewer played at, with its code for the exports.
+        async with app.state.sessions.begin() as s:  # type: ignore[attr-defined]
+            await s.execute(
+                update(TableRow)
+                .where(TableRow.id == uuid.UUID(table_id))
+                .values(closed_at=datetime.now(UTC))
+            )
+        past = (await ann.get("/api/me/past")).json()
+        assert [t["code"] for t in past["tables"]] == [code]
+        assert (await stranger.get("/api/me/past")).json()["tables"] == []
+        assert (await http.get("/api/me/past")).status_code == 401
+        await e.close()

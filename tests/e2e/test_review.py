@@ -1,0 +1,177 @@
+"""Reviewing afterwards, by clicking: the replayer over the live table (a step per action,
+each street's pot, the equities below, the way back), a hand by its table and number,
+"My hands" and its filters, the session's graph and statistics in the ledger, a player's
+page, and a sign-in link that carries the player to a phone."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import BotFactory, PlayerFactory
+from tests.e2e.harness import Player, calling_station
+from tests.e2e.play import play_hand, step_ends, wait_for_hand
+from tests.e2e.test_games import new_table
+
+FETCH = "async (url) => { const r = await fetch(url); return [r.status, await r.text()]; }"
+PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+
+
+def api(p: Player, url: str) -> Any:
+    status, text = p.page.evaluate(FETCH, url)
+    assert status == 200, (url, status, text)
+    return json.loads(text)
+
+
+def an_evening(p: Player, bots: BotFactory, hands: int = 3) -> str:
+    """Pat and three bots that check and call: `hands` hands, then the table paused."""
+    p.join()
+    code = new_table(p, decision_time=0, name="Friday PLO")
+    p.open(f"/t/{code}")
+    for seat, name in enumerate(("Ann", "Bob", "Cy"), start=1):
+        bots(name, calling_station).start(code, seat, 200)
+    p.sit(0, 200)
+    number = 0
+    for _ in range(hands):
+        number = wait_for_hand(p, after=number)
+        play_hand([p], number)
+    p.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+    p.page.wait_for_function(
+        "() => { const h = window.__omaha.ctrl.state.hand; return !h || h.ended; }", timeout=20000
+    )
+    last = p.state("c.state.hand.number")
+    # the last hands list has the paused table's last hand (it reloads after each hand)
+    expect(p.page.locator("[data-hand-link]").first).to_have_text(f"Hand #{last}", timeout=15000)
+    return code
+
+
+def test_the_replayer_opens_over_the_live_table(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Pat")
+    code = an_evening(p, bots)
+    page = p.page
+    at = p.state("c.state.hand.number")
+    page.get_by_role("link", name=f"Hand #{at}", exact=True).click()
+    panel = page.locator("[data-dialog=replay]")
+    expect(panel.locator(".replay-page[data-steps]")).to_have_count(1, timeout=15000)
+    # Beside the table, not instead of it: the page, its address and its socket stay.
+    assert page.url.endswith(f"/t/{code}")
+    assert page.evaluate("() => window.__omaha.ctrl.conn") == "open"
+    expect(page.locator(".table-page:not(.replay-page)")).to_have_count(1)
+    # Named as players say it: the table and its number there.
+    expect(panel.locator("[data-hand-at-table]")).to_have_text(f"Hand {at}")
+    expect(panel.locator(".table-name")).to_contain_text("Friday PLO")
+    record = api(p, f"/api/tables/{code}/hands/{at}")
+    last = len(step_ends(record["steps"]))
+    expect(panel.locator(".replay-page")).to_have_attribute("data-steps", str(last))
+    # The deal is one step: the cards, and no board yet.
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    expect(panel.locator(".replay-page")).to_have_attribute("data-step", "1")
+    expect(panel.locator(".step-type")).to_have_text("Cards dealt")
+    mine = next(s for s in record["seats"] if s["name"] == "Pat")
+    expect(panel.locator(".seat.mine [data-card]")).to_have_count(len(mine["cards"]))
+    expect(panel.locator(".board [data-card]")).to_have_count(0)
+    # The next step is one action.
+    page.click("[data-replay=forward]")
+    expect(panel.locator(".step-type")).to_contain_text(":")
+    # Each street's pot as it began, from the record.
+    pots = 0
+    for ev in record["steps"]:
+        if ev["type"] == "pots":
+            pots = sum(x["amount"] for x in ev["pots"])
+        if ev["type"] == "board" and ev["street"] == "flop":
+            break
+    expect(panel.locator("[data-street-pot=flop] b")).to_have_text(str(pots))
+    expect(panel.locator("[data-street-pot=total] b")).to_have_text(str(record["total_pot"]))
+    # The equities below, as the server computed them for this viewer.
+    equity = panel.locator("[data-equity] table")
+    expect(equity).to_be_visible(timeout=60000)
+    computed = api(p, f"/api/hands/{record['number']}/equity")
+    for street in computed["streets"]:
+        for x in street["players"]:
+            cell = panel.locator(
+                f"[data-equity-row='{x['seat']}'] [data-equity-street={street['street']}]"
+            )
+            expect(cell).to_have_text(f"{x['share'] * 100:.1f}%")
+    # The way back closes the panel: the live table is there, as it was.
+    page.click("[data-replay=back-to-table]")
+    expect(panel).to_have_count(0)
+    expect(page.locator(".seat.mine")).to_be_visible()
+    # The same hand by its table and number, on its own page.
+    other = players("Pat2")
+    other.context.add_cookies(p.context.cookies())
+    other.open(f"/t/{code}/h/{at}")
+    expect(other.page.locator("[data-hand-at-table]")).to_have_text(f"Hand {at}")
+    expect(other.page.locator("[data-replay=back-to-table]")).to_have_attribute(
+        "href", f"/t/{code}"
+    )
+    assert not p.errors and not other.errors, p.errors + other.errors
+
+
+def test_my_hands_statistics_and_another_device(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Pat")
+    code = an_evening(p, bots, hands=4)
+    page = p.page
+    # The ledger's session view: the graph and the statistics.
+    page.click("[data-cmd=ledger]")
+    page.click("[data-ledger-tab=session]")
+    graph = api(p, f"/api/tables/{code}/graph")
+    expect(page.locator("[data-graph] g[data-graph-player]")).to_have_count(len(graph["players"]))
+    stats = api(p, f"/api/tables/{code}/stats")
+    table = page.get_by_role("table", name="Statistics")
+    for line in stats["players"]:
+        row = table.locator(f"[data-stats-player='{line['player_id']}']")
+        expect(row.locator("[data-stat=hands]")).to_have_text(str(line["all"]["hands"]))
+        net = line["all"]["net"]
+        expect(row.locator("[data-stat=net]")).to_have_text(f"+{net}" if net > 0 else str(net))
+    # A player's page, in a new tab.
+    with p.context.expect_page() as opened:
+        table.get_by_role("link", name="Ann").click()
+    ann = opened.value
+    expect(ann.locator("[data-stats=player] tbody tr").first).to_contain_text("All games")
+    ann.close()
+    page.keyboard.press("Escape")
+
+    # My hands, from the home page: every hand, then the filters.
+    p.open("/")
+    page.click("[data-link=my-hands]")
+    page.wait_for_url("**/hands")
+    listed = api(p, "/api/hands?limit=50")["hands"]
+    expect(page.locator("[data-my-hand]")).to_have_count(len(listed))
+    won = [h for h in listed if h["net"] and h["net"] > 0]
+    page.locator("select[name=result]").select_option("won")
+    expect(page.locator("[data-my-hand]")).to_have_count(len(won))
+    for h in won:
+        expect(page.locator(f"[data-my-hand='{h['number']}'] [data-net]")).to_have_text(
+            f"+{h['net']}"
+        )
+    page.click("[data-cmd=clear-filters]")
+    expect(page.locator("[data-my-hand]")).to_have_count(len(listed))
+    first = listed[0]
+    page.locator(f"[data-my-hand='{first['number']}'] a").click()
+    page.wait_for_url(f"**/t/{code}/h/{first['hand_at_table']}")
+    expect(page.locator("[data-hand-at-table]")).to_have_text(f"Hand {first['hand_at_table']}")
+
+    # Another device: a sign-in link, its QR code; the phone is then Pat.
+    p.open("/")
+    page.click("[data-cmd=new-sign-in-link]")
+    expect(page.locator("img.qr")).to_be_visible()
+    url = page.locator("[data-sign-in-url]").input_value()
+    assert "/signin#" in url
+    phone = players("Phone", **PHONE)
+    phone.page.goto(url)
+    expect(phone.page.locator("[data-sign-in=done]")).to_contain_text("Signed in as Pat")
+    assert "#" not in phone.page.url  # the token is gone from the address bar
+    phone.open("/")
+    expect(phone.page.locator(".table-link")).to_contain_text("Friday PLO")
+    phone.open("/hands")
+    expect(phone.page.locator("[data-my-hand]")).to_have_count(len(listed))
+    # Used once: the same link on a third browser signs nobody in.
+    third = players("Third")
+    third.page.goto(url)
+    expect(third.page.locator("[data-sign-in=failed]")).to_contain_text("not valid")
+    p.reload()
+    expect(page.locator("[data-link-state=used]")).to_have_count(1)
+    assert not p.errors and not phone.errors, p.errors + phone.errors
