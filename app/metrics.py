@@ -77,8 +77,9 @@ WRITES = Histogram(
 async def relay_lag(relay: Any) -> float:
     """Seconds since the oldest entry this process has not read yet was added, over its
     tables' in streams and its own out stream (Redis stream ids are Redis' time in ms)."""
-    streams = [(relay.in_key(t), cursor) for t, cursor in list(relay.cursors.items())]
-    streams.append((relay.out_key(relay.name), relay._out_cursor))
+    keys = relay.keys
+    streams = [(keys.table_in(t), cursor) for t, cursor in list(relay.cursors.items())]
+    streams.append((keys.out(relay.name), relay._out_cursor))
     async with relay.client.pipeline(transaction=False) as pipe:
         pipe.time()
         for key, cursor in streams:

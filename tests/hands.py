@@ -70,7 +70,6 @@ async def store_hand(store: TableStore, table_id: str, hand: Hand, deck: list[in
         replayed.state.apply(action)
         final = None
         if replayed.state.complete:
-            for p, seat in enumerate(seats):
-                seat.stack = replayed.state.stacks[p]
+            seats = [s._replace(stack=replayed.state.stacks[p]) for p, s in enumerate(seats)]
             final = seats
         await store.record_action(table_id, replayed, counter, action, final)

@@ -88,6 +88,8 @@ class RelayState(ABC):
     remote: dict[str, RemoteViewer]
     #: owner side: per table, the id of the last entry read from its in stream
     cursors: dict[str, str]
+    #: gateway side: the id of the last entry read from this process's out stream
+    _out_cursor: str
     _tasks: list[asyncio.Task[None]]
     _pending: set[asyncio.Task[Any]]
     _replies: dict[str, asyncio.Future[Entry]]

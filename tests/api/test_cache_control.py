@@ -24,6 +24,10 @@ NOT_API = {
     "/": "no-cache",
     "/t/{code}": PERSONAL,
     "/h/{number}": "no-cache",
+    "/t/{code}/h/{number}": "no-cache",
+    "/hands": "no-cache",  # the page alone: the viewer's hands come from /api/hands
+    "/players/{player_id}": "no-cache",
+    "/signin": "no-cache",  # the page alone: the hand is asked for by the API
     "/tournaments/{code}": "no-cache",
     "/tournaments/{code}/clock": "no-cache",
     "/static/{version}/{path:path}": "public, max-age=31536000, immutable",

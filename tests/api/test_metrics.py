@@ -14,6 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from pydantic import SecretStr
 
 from app.metrics import relay_lag
+from app.scale.keys import Keys
 from tests.api.live import Client, heads_up, live_server
 from tests.api.test_play import live_settings
 
@@ -98,12 +99,7 @@ class Streams:
 
     def __init__(self, client: Any, cursors: dict[str, str], out_cursor: str) -> None:
         self.client, self.cursors, self._out_cursor, self.name = client, cursors, out_cursor, "me"
-
-    def in_key(self, table_id: str) -> str:
-        return f"test:table:{table_id}:in"
-
-    def out_key(self, gateway: str) -> str:
-        return f"test:gateway:{gateway}:out"
+        self.keys = Keys(prefix="test")
 
 
 async def test_the_relay_lag_is_the_age_of_the_oldest_entry_not_read(redis_url: str) -> None:
@@ -131,5 +127,6 @@ def test_the_relay_has_what_the_lag_is_read_from() -> None:
     """`relay_lag` reads the real relay's state (app/scale/streams.py): it must still be there."""
     from app.scale.streams import RelayState
 
-    assert {"client", "name", "cursors", "_out_cursor", "remote"} <= set(RelayState.__annotations__)
-    assert callable(RelayState.in_key) and callable(RelayState.out_key)
+    fields = {"client", "name", "keys", "cursors", "_out_cursor", "remote"}
+    assert fields <= set(RelayState.__annotations__)
+    assert callable(Keys.table_in) and callable(Keys.out)

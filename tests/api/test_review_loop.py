@@ -75,6 +75,7 @@ async def test_healthz_stays_fast_while_equities_are_computed(tmp_path: Path) ->
             f"reference {REFERENCE_MS:.0f} ms)"
         )
         # Under the reference; on a machine so loaded that an idle loop is slow, at least
-        # not held (twice the idle figure): an equity on the loop would be seconds.
-        assert p99(busy_ms) < max(REFERENCE_MS, 2 * p99(idle_ms))
+        # not held (twice the idle figure, or half a second: an equity on the loop holds it
+        # for seconds, so this bound still tells the two apart at any load).
+        assert p99(busy_ms) < max(REFERENCE_MS, 2 * p99(idle_ms), 500.0)
         await e.close()

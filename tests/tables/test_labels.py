@@ -189,7 +189,9 @@ def _wording() -> set[str]:
 
 #: the same words meaning something else: the all-in bet button and its amount, the group of
 #: the sit-out switches
-OTHER_MEANINGS = {"actions.js": {"All in", "Sitting out"}}
+#: words a page uses with another meaning than a seat's (a filter of My hands: hands that
+#: went all in)
+OTHER_MEANINGS = {"actions.js": {"All in", "Sitting out"}, "my-hands.js": {"All in"}}
 
 
 @pytest.mark.parametrize("path", [*CLIENT, ROOT / "app" / "api" / "first_paint.py"],
