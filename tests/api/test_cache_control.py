@@ -12,7 +12,7 @@ import httpx
 from fastapi import FastAPI
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from app.api.assets import Assets
+from app.api.assets import Assets, generated
 from app.api.headers import PERSONAL
 from app.main import static_dir
 from tests.api.test_history import join, server
@@ -81,8 +81,9 @@ async def test_every_personal_answer_is_private_and_not_stored(tmp_path: Path) -
         ann = players[0][0]
         seat_at = (await ann.get(f"/api/tournaments/{tournament}")).json()["your_table"]
         assert seat_at
-        version = Assets(static_dir()).version
+        version = Assets(static_dir(), generated()).version  # as the server makes it
         leaving, _ = await join(app, "Zed")  # logs out (DELETE /api/session)
+        link_id = (await ann.post("/api/session/links")).json()["id"]  # revoked by its DELETE
 
         checked: dict[str, set[str]] = {}
         for route in routes(app):
@@ -98,6 +99,7 @@ async def test_every_personal_answer_is_private_and_not_stored(tmp_path: Path) -
             url = fill(route.path, {
                 "code": tournament if tournaments else table_code, "table_code": seat_at,
                 "number": number, "action": "pause", "version": version, "path": "js/boot.js",
+                "player_id": players[0][1], "at_table": "1", "link_id": link_id,
             })  # fmt: skip
             # Ann: a player in the tournament and at the hands; the host for the table's and
             # the tournament's own commands (`pause`, which changes nothing at the end).
