@@ -119,7 +119,7 @@ def _topbar(t: _Table) -> str:
     if seated:
         sit = "Sit in" if seat and seat["status"] == "sitting_out" else "Sit out"
         items += ["Top up", sit, "Leave"]
-    items += ["Ledger", "My hands", "⚙ Settings"]
+    items += ["Ledger", "Log", "My hands", "⚙ Settings"]
     buttons = "".join(f'<button type="button" class="btn ghost">{x}</button>' for x in items)
     return (
         '<header class="topbar">'

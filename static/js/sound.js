@@ -49,16 +49,19 @@ const ACTIONS = {
   win: [[523, 0, 0.14, { volume: 0.12 }], [659, 0.08, 0.14, { volume: 0.12 }], [784, 0.16, 0.22, { volume: 0.12 }]],
 };
 
-// At most one action sound at a time: a burst of events (a resume after a drop) plays its
-// first, not a clatter; a win is always heard (it ends the hand, often right after a check).
-const GAP_MS = 120;
-let last = 0;
+// One action sound per message from the server: a burst of events handled at once (a resume
+// after a drop) plays its first, not a clatter; a win is always heard (it ends the hand,
+// often in the message of the last action). Told apart by the task that handles them, not by
+// the time between them, so a quick check after a call still knocks.
+let inBurst = false;
 
 export function actionSound(kind) {
   const tones = ACTIONS[kind];
   if (!tones || !ready()) return;
-  const now = performance.now();
-  if (kind !== 'win' && now - last < GAP_MS) return;
-  last = now;
+  if (kind !== 'win') {
+    if (inBurst) return;
+    inBurst = true;
+    queueMicrotask(() => { inBurst = false; }); // once this message is handled
+  }
   tones.forEach(([freq, at, length, options]) => tone(freq, at, length, options));
 }

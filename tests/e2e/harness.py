@@ -170,9 +170,10 @@ class Player:
 def create_table(host: Player, **settings: Any) -> str:
     """Create a table through the page's form; returns the code from the new address."""
     page = host.page
-    page.click("details.more summary")  # the form is the last one on the page
+    form = page.locator("section.create form")  # the new table's (not the tournament's)
+    form.locator("details.more summary").click()
     for key, value in settings.items():
-        locator = page.locator(f"form [name={key}]").last
+        locator = form.locator(f"[name={key}]")
         kind = locator.evaluate("e => e.tagName + ':' + (e.type || '')")
         if kind.startswith("SELECT"):
             locator.select_option(str(value))

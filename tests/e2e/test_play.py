@@ -80,7 +80,12 @@ def test_create_join_and_play_to_showdown(players: PlayerFactory) -> None:
     for p in everyone:
         expect(p.page.locator(".results .award").first).to_be_visible()
 
+    # Carol posted, but a new player is not dealt in on the small blind (Robert's; TDA 8-A,
+    # docs/rules.md): she comes in once the blinds allow it, within two hands.
     second = wait_for_hand(carol, after=first)
+    if 2 not in carol.state("c.state.hand.order"):
+        play_hand([alice, bob], second, check=no_foreign_cards)
+        second = wait_for_hand(carol, after=second)
     assert sorted(carol.state("c.state.hand.order")) == [0, 1, 2]
     for p in everyone:
         expect(p.page.locator(".cards.mine .card")).to_have_count(4)
