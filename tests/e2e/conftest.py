@@ -1,5 +1,6 @@
-"""Browser fixtures: one Chromium for the session, one server process per module, players
-(browser contexts) that are screenshotted to tests/artifacts/ when their test fails."""
+"""Browser fixtures: one Chromium per module, one server process per worker (a module that
+needs other settings starts its own), players (browser contexts) that are screenshotted to
+tests/artifacts/ when their test fails."""
 
 from __future__ import annotations
 
@@ -41,7 +42,9 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     b.close()
 
 
-@pytest.fixture(scope="module")
+# Session scope: starting `python -m app serve` costs seconds (most of it imports), and every
+# test makes its own players and tables, so one server serves every module of a worker.
+@pytest.fixture(scope="session")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with server(tmp_path_factory.mktemp("e2e")) as url:
         yield url
