@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, Playwright, expect, sync_playwright
 
 from tests.e2e.harness import Bot, Player, chromium_path, launch, screenshot_all, server
 from tests.servers import missing
@@ -23,6 +23,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 FAILED = pytest.StashKey[bool]()
+
+# `expect` waits on a condition; its bound only says when to give up. Playwright's 5 s, like
+# the page's own 30 s for waits, failed on a loaded machine with the condition about to hold.
+expect.set_options(timeout=30_000)
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running in this thread
