@@ -29,13 +29,14 @@ TEST_STAMP := $(VENV)/.installed-test-$(DEPS_HASH)
 TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose chromium:chromium \
 	caddy:caddy
 
-.PHONY: help run init test lint typecheck migrate migration install install-test system-tools \
+.PHONY: help run init test test-full lint typecheck migrate migration install install-test system-tools \
 	docker-check clean screenshots
 
 help:
 	@echo "make run        install and serve on http://127.0.0.1:8000 (HOST, PORT settable)"
 	@echo "make init       write .env for docker compose with new secrets (DOMAIN=... to set it)"
 	@echo "make test       the whole suite on SQLite, PostgreSQL and Redis, then ruff, mypy, docker checks"
+	@echo "make test-full  the same with the full-size random samples (OMAHA_FULL=1, slower)"
 	@echo "make lint       ruff check"
 	@echo "make typecheck  mypy app"
 	@echo "make migrate    upgrade DATABASE_URL (default: the embedded SQLite) to the latest schema"
@@ -117,6 +118,12 @@ test: $(TEST_STAMP) system-tools
 	$(BIN)/ruff check .
 	$(BIN)/mypy app
 	@$(MAKE) --no-print-directory docker-check
+
+# The sampled tests at full size (tests/sizes.py): 20,000 deals per hole count against
+# pokerkit, 3,000 hands of each variant, 1,000 hands of every game through the table actors,
+# twenty hands of every game in the browser. `make test` runs seeded samples of them.
+test-full:
+	@OMAHA_FULL=1 $(MAKE) --no-print-directory test
 
 # Real play on a throwaway server, in Debian's Chromium (installed like `make test` does).
 screenshots: $(TEST_STAMP) system-tools

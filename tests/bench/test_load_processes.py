@@ -6,9 +6,10 @@ holds (no violation, no error frame, every hand ended)."""
 from __future__ import annotations
 
 from bench import load
+from tests.sizes import sample
 
 TABLES = 4
-SECONDS = 4.0
+SECONDS = float(sample(2, 4))
 
 
 def test_two_processes_side_by_side_with_relayed_seats() -> None:

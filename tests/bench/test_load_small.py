@@ -1,17 +1,18 @@
-"""The small form of bench/load.py: five tables of six bots, flat out for ten seconds, against
-the server as deployed (``python -m app serve`` in a subprocess) on the session's throwaway
-PostgreSQL and redis-server. It asserts correctness only, never speed: every bot checked every
-message (sequence, cards it may see, chips conserved at the end of every hand), no error frame,
-no connection closed by the server, every hand that started has ended, and each table's stacks
-add up to its buy-ins and top-ups."""
+"""The small form of bench/load.py: five tables of six bots, flat out for five seconds (ten
+under OMAHA_FULL=1), against the server as deployed (``python -m app serve`` in a subprocess)
+on the session's throwaway PostgreSQL and redis-server. It asserts correctness only, never
+speed: every bot checked every message (sequence, cards it may see, chips conserved at the end
+of every hand), no error frame, no connection closed by the server, every hand that started
+has ended, and each table's stacks add up to its buy-ins and top-ups."""
 
 from __future__ import annotations
 
 from bench import load
 from tests.servers import PostgresServer
+from tests.sizes import sample
 
 TABLES = 5
-SECONDS = 10.0
+SECONDS = float(sample(5, 10))
 
 
 def test_five_tables_play_flat_out_and_stay_correct(

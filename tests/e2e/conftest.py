@@ -1,5 +1,6 @@
-"""Browser fixtures: one Chromium for the session, one server process per module, players
-(browser contexts) that are screenshotted to tests/artifacts/ when their test fails."""
+"""Browser fixtures: one Chromium per module, one server process per worker (a module that
+needs other settings starts its own), players (browser contexts) that are screenshotted to
+tests/artifacts/ when their test fails."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, Playwright, expect, sync_playwright
 
 from tests.e2e.harness import Bot, Player, chromium_path, launch, screenshot_all, server
 from tests.servers import missing
@@ -22,6 +23,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 FAILED = pytest.StashKey[bool]()
+
+# `expect` waits on a condition; its bound only says when to give up. Playwright's 5 s, like
+# the page's own 30 s for waits, failed on a loaded machine with the condition about to hold.
+expect.set_options(timeout=30_000)
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running in this thread
@@ -41,7 +46,9 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     b.close()
 
 
-@pytest.fixture(scope="module")
+# Session scope: starting `python -m app serve` costs seconds (most of it imports), and every
+# test makes its own players and tables, so one server serves every module of a worker.
+@pytest.fixture(scope="session")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with server(tmp_path_factory.mktemp("e2e")) as url:
         yield url

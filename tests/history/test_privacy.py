@@ -1,6 +1,7 @@
-"""No record or export gives a viewer a card they may not see: 500 random hands of every
-game, every player, a spectator and a host not dealt in. The oracle is the engine's truth
-(shown flags, boards, hole cards), written here independently of app.tables.views."""
+"""No record or export gives a viewer a card they may not see: 100 random hands of every game
+(500 under OMAHA_FULL=1), every player, a spectator and a host not dealt in. The oracle is the
+engine's truth (shown flags, boards, hole cards), written here independently of
+app.tables.views."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import dataclasses
 import functools
 import random
 import re
+from collections import Counter
 
 import pytest
 
@@ -21,9 +23,10 @@ from app.poker import equity as equity_module
 from app.poker.equity import all_in_spot
 from app.poker.errors import PokerError
 from tests.history.gen import random_hand
+from tests.sizes import sample
 from tests.tables.harness import cards_in
 
-HANDS = 500
+HANDS = sample(100, 500)
 PHH_CARDS = re.compile(r'"(?:d dh p\d+|d db|p\d+ sm) ([^" ]+)')
 
 
@@ -56,12 +59,19 @@ def text_cards(text: str) -> set[str]:
 def test_no_viewer_gets_a_card_they_may_not_see(game: str) -> None:
     rng = random.Random(f"privacy-{game}")
     hidden_somewhere = 0
+    met: Counter[str] = Counter()  # the rarer shapes of a hand, which the sample must reach
     for number in range(1, HANDS + 1):
         stored, hand = random_hand(rng, game, number)
         state = hand.state
         # Equity only where it is quick (flop or later): its cards are checked like the rest.
         spot = all_in_spot(state)
         with_equity = spot is not None and len(spot.boards[0]) >= 3
+        met.update(
+            ("equity",) * with_equity
+            + ("run twice",) * (len(state.boards) > 1)
+            + ("two boards",) * (len(state.boards[0]) > 1)
+            + ("shown",) * any(state.shown)
+        )
         host = "host-not-dealt-in"
         views: dict[str | None, set[str]] = {}
         for viewer in [None, host, *hand.players]:
@@ -83,6 +93,7 @@ def test_no_viewer_gets_a_card_they_may_not_see(game: str) -> None:
         everything = {card_str(c) for p in range(state.n) for c in state.hole[p]}
         hidden_somewhere += bool(everything - views[None])
     assert hidden_somewhere > HANDS // 2  # the check had hidden cards to leak
+    assert set(met) == {"equity", "run twice", "two boards", "shown"}, met
 
 
 # ------------------------------------------- statistics, the graph and equities

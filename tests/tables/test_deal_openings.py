@@ -1,17 +1,17 @@
-"""Verifiable deals through the protocol: 1,000 random hands of every game (the table actors
-driven in-process, each connection a viewer that receives exactly the texts a socket would
-carry). For every connection: each opening it receives verifies against the commitments it
-received in `hand_started` (or its snapshot) before the hand's first action, and it never
-receives an opening of a card it may not see at that moment (a folded or mucked hand, another
-seat's hole cards, a card not dealt yet). The players' moves come from the shared bot policy
-(`app.bots.policy.random_action`), with seats coming and going and client seeds changing."""
+"""Verifiable deals through the protocol: 150 random hands of every game, 1,000 under
+OMAHA_FULL=1 (the table actors driven in-process, each connection a viewer that receives
+exactly the texts a socket would carry). For every connection: each opening it receives
+verifies against the commitments it received in `hand_started` (or its snapshot) before the
+hand's first action, and it never receives an opening of a card it may not see at that moment
+(a folded or mucked hand, another seat's hole cards, a card not dealt yet). The players' moves
+come from the shared bot policy (`app.bots.policy.random_action`), with seats coming and going
+and client seeds changing."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-import os
 import random
 import time
 import uuid
@@ -24,12 +24,13 @@ from app.tables.errors import TableError
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
 from app.tables.views import legal_to_json
+from tests.sizes import sample
 from tests.tables.harness import allowed_cards, chaos_step, refill
 from tests.tables.stores import MemoryTableStore
 from tests.tables.test_leak import GAMES
 from tests.tables.test_table import start
 
-HANDS_PER_GAME = int(os.environ.get("DEAL_HANDS", "1000"))
+HANDS_PER_GAME = sample(150, 1000, env="DEAL_HANDS")
 FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, deal_unwatched=True)
 
 
