@@ -252,7 +252,12 @@ async def late_field(
     registry = TableRegistry(MemoryTableStore(), runtime)
     settings = Settings(name="late", schedule=schedule, starting_stack=1000, seats=6,
                         late_registration_level=1, reentries=reentries)  # fmt: skip
-    director = Director(settings, "host", registry, between_hands=0.0)
+    # The tournament's clock is the hands dealt (a tenth of a second each), so a level lasts
+    # so many hands however busy the machine is.
+    hands: list[object] = []
+    director = Director(settings, "host", registry, between_hands=0.0,
+                        clock=lambda: 0.1 * len(hands))  # fmt: skip
+    hands = director.hands  # type: ignore[assignment]
     task = asyncio.create_task(director.run())
     for k in range(field):
         await director.request("register", f"p{k}", name=f"Bot {k}", bot=True)
@@ -274,7 +279,7 @@ async def test_late_registration_and_a_re_entry() -> None:
     late = await director.request("register", "late", name="Late", bot=True)
     assert late == {"registered": 4, "entry": 1}
     assert director.entry_of("late").table is not None  # seated at once
-    busted = await asyncio.wait_for(first_bust(director), 5)
+    busted = await asyncio.wait_for(first_bust(director), 60)
     again = await director.request("register", busted, name="Again", bot=True)
     assert again["entry"] == 2 and director.entry_of(busted).number == 2
     assert director.standings.entries == 5
