@@ -111,9 +111,7 @@ async def test_every_personal_answer_is_private_and_not_stored(tmp_path: Path) -
                 if api:
                     assert answer.headers.get("cache-control") == PERSONAL, (method, url)
                     if method == "GET":  # the data itself, not a refusal, was answered so
-                        # (an equity not made yet: 202 `pending`, with the same headers)
-                        ok = (200, 202) if route.path.endswith("/equity") else (200,)
-                        assert answer.status_code in ok, (url, answer.text)
+                        assert answer.status_code == 200, (url, answer.text)
                 else:
                     assert answer.headers.get("cache-control") == NOT_API[route.path], url
                 checked.setdefault(route.path, set()).add(method)
