@@ -63,7 +63,8 @@ async def play_an_evening(base: str) -> Evening:
     host, guest = Client(base), Client(base)
     await host.join("Host")
     await guest.join("Guest")
-    code = await host.create_table(decision_time=0, seats=3)
+    # (a maximum above the three stacks together: the top-up below fits whatever was dealt)
+    code = await host.create_table(decision_time=0, seats=3, buy_in_max=400)
     for c in (host, guest):
         await c.connect(code)
     await ok(host, type="sit", seat=0, buy_in=100)

@@ -150,7 +150,10 @@ class Player:
         )
 
     def state(self, expression: str) -> Any:
-        """Read the client's state (`window.__omaha.ctrl`), for waiting on it."""
+        """Read the client's state (`window.__omaha.ctrl`), for waiting on it. The first
+        paint is the server's, so the page may show the table before its script has made
+        the controller: wait for it first."""
+        self.page.wait_for_function("() => window.__omaha && window.__omaha.ctrl")
         return self.page.evaluate(
             f"() => {{ const c = window.__omaha.ctrl; return {expression}; }}"
         )
@@ -163,6 +166,11 @@ class Player:
         )
 
     def close(self) -> None:
+        # A test's route handlers go first: one still fetching while the page closes would
+        # fail on a disposed response, in the teardown of a test that passed.
+        with suppress(Exception):
+            self.context.unroute_all(behavior="ignoreErrors")
+            self.page.unroute_all(behavior="ignoreErrors")
         with suppress(Exception):
             self.context.close()
 
