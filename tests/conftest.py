@@ -111,3 +111,16 @@ def settings(tmp_path: Path) -> Settings:
         redis_url=None,
         secret_key="x" * 40,
     )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A `long` test is left out unless its variable is set: `make test` deselects the runs
+    of minutes to hours (reported as deselected, never as skipped), and setting the variable
+    runs them: `OMAHA_RECORDED_RUN=1 pytest -s tests/poker -k recorded`."""
+    kept, left = [], []
+    for item in items:
+        marker = item.get_closest_marker("long")
+        (left if marker is not None and not os.environ.get(marker.args[0]) else kept).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept

@@ -77,7 +77,9 @@ class Client:
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.http = httpx.AsyncClient(base_url=base)
+        # (httpx's 5 s is a browser's patience, not a loaded test machine's: a server that
+        # does not answer is found by the test's own conditions)
+        self.http = httpx.AsyncClient(base_url=base, timeout=60.0)
         self.token = ""
         self.player_id = ""
         self.ws: ClientConnection | None = None
@@ -89,6 +91,7 @@ class Client:
         self.batch = False  # ask for batched frames (`batch=1`) when connecting
         self.frames: list[int] = []  # per text frame: how many messages it held (0: one, bare)
         self.frame_of: list[int] = []  # per message: the index of the frame it came in
+        self.closed: tuple[int | None, str] | None = None  # the close frame, once closed
 
     async def join(self, name: str) -> None:
         r = await self.http.post("/api/session", json={"name": name})
@@ -132,8 +135,8 @@ class Client:
                     self.messages.append(message)
                     self.frame_of.append(len(self.frames) - 1)
                 self.changed.set()
-        except websockets.ConnectionClosed:
-            pass
+        except websockets.ConnectionClosed as closed:
+            self.closed = (closed.rcvd.code, closed.rcvd.reason) if closed.rcvd else (None, "")
         finally:
             self.changed.set()
 

@@ -98,7 +98,7 @@ difference that 3,000 hands meet is met among them, and the test says so), OMAHA
 
 The recorded run (50,000 hands of each variant, seeds 20250615 for plo and 20250620 for
 fl-hi-lo by default: OMAHA_RECORDED_SEED + len(variant)) is opt-in:
-    OMAHA_RECORDED_RUN=1 [OMAHA_RECORDED_SEED=...] .venv/bin/pytest -s -m slow \
+    OMAHA_RECORDED_RUN=1 [OMAHA_RECORDED_SEED=...] .venv/bin/pytest -s -k recorded \
         tests/poker/test_differential.py
 """
 
@@ -566,13 +566,11 @@ def test_agrees_with_pokerkit_on_random_hands(variant: str) -> None:
     assert MET[variant] <= set(stats.differences), stats.differences
 
 
-RECORDED = os.environ.get("OMAHA_RECORDED_RUN") == "1"
 RECORDED_SEED = int(os.environ.get("OMAHA_RECORDED_SEED", "20250612"))
 RECORDED_HANDS = int(os.environ.get("OMAHA_RECORDED_HANDS", "50000"))
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not RECORDED, reason="set OMAHA_RECORDED_RUN=1 for the recorded run")
+@pytest.mark.long("OMAHA_RECORDED_RUN")
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_recorded_run_agrees_with_pokerkit(variant: str) -> None:
     start = time.perf_counter()

@@ -9,7 +9,7 @@ re-evaluate to our value.
 `make test` compares 2,000 seeded deals per hole count, high and low (every high category and
 all 56 eight-or-better lows occur among them, and the test says so); OMAHA_FULL=1 compares
 20,000. The recorded run (200,000 deals per hole count, high and low) is opt-in:
-    OMAHA_RECORDED_RUN=1 [OMAHA_RECORDED_SEED=...] .venv/bin/pytest -s -m slow \
+    OMAHA_RECORDED_RUN=1 [OMAHA_RECORDED_SEED=...] .venv/bin/pytest -s -k recorded \
         tests/poker/test_evaluation.py
 """
 
@@ -507,13 +507,11 @@ def test_agrees_with_pokerkit_on_random_deals(n_hole: int, low: bool) -> None:
         assert stats["distinct_values"] > PK_DEALS // 4
 
 
-RECORDED = os.environ.get("OMAHA_RECORDED_RUN") == "1"
 RECORDED_SEED = int(os.environ.get("OMAHA_RECORDED_SEED", "20250611"))
 RECORDED_DEALS = int(os.environ.get("OMAHA_RECORDED_DEALS", "200000"))
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not RECORDED, reason="set OMAHA_RECORDED_RUN=1 for the recorded run")
+@pytest.mark.long("OMAHA_RECORDED_RUN")
 @pytest.mark.parametrize("low", [False, True], ids=["high", "low"])
 @pytest.mark.parametrize("n_hole", [4, 5, 6])
 def test_recorded_run_agrees_with_pokerkit(n_hole: int, low: bool) -> None:

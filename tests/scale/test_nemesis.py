@@ -174,8 +174,7 @@ async def test_a_short_seeded_run_of_faults_breaks_no_invariant(tmp_path: Path) 
               kinds=["stop", "redis_freeze", "redis_restart", "pg_immediate", "kill"])  # fmt: skip
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(LONG_SECONDS <= 0, reason="set OMAHA_NEMESIS_SECONDS for the long run")
+@pytest.mark.long("OMAHA_NEMESIS_SECONDS")
 async def test_a_long_run_of_every_fault_kind_breaks_no_invariant(tmp_path: Path) -> None:
     await run(tmp_path, ["a", "b", "c"], tables=8, seats=4, kinds=list(KINDS),
               seconds=LONG_SECONDS, lease=LONG)  # fmt: skip
