@@ -168,7 +168,9 @@ def main(out: Path, scenes: tuple[str, ...] = SCENES) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory() as tmp,
-        server(Path(tmp), BETWEEN_HANDS="0.5") as base,
+        # (bots that think a fifth of a second: a sit-and-go of four of them plays to its end
+        # in a few minutes; the pictures are stills either way)
+        server(Path(tmp), BETWEEN_HANDS="0.5", BOT_THINK="0.2") as base,
         sync_playwright() as pw,
     ):
         browser = launch(pw)
@@ -296,7 +298,7 @@ def tournament(browser: Browser, base: str, out: Path) -> None:
     phone_host = Player(browser, base, "Phone host", **PHONE)
     phone_host.join()
     settings = {"name": "Friday sit-and-go", "prize_pool": 60, "decision_time": 600,
-                "time_bank": 0, "level_minutes": 1}  # fmt: skip
+                "time_bank": 0, "level_minutes": 0.5}  # fmt: skip
     # The form, preset and previewed, on both screens (the phone's is the same form).
     for p, name in ((host, "tournament-form.png"), (phone_host, "tournament-form-phone.png")):
         form = p.page.locator("details.create-tournament")
