@@ -162,12 +162,16 @@ def session(base: str, name: str) -> httpx.Client:
     return client
 
 
-def healthz_ms(base: str, count: int) -> list[float]:
-    """`count` readings of `/healthz`, 20 ms apart, on one kept-alive connection."""
+def healthz_ms(base: str, count: int, until: Any = None, limit: float = 180.0) -> list[float]:
+    """`count` readings of `/healthz`, 20 ms apart, on one kept-alive connection; then more
+    until `until()` holds (at most `limit` seconds: what it waits for answers in seconds)."""
     times: list[float] = []
+    deadline = time.monotonic() + limit
     with httpx.Client(base_url=base, timeout=30) as client:
         client.get("/healthz")
-        for _ in range(count):
+        while len(times) < count or (
+            until is not None and not until() and time.monotonic() < deadline
+        ):
             start = time.perf_counter()
             assert client.get("/healthz").status_code == 200
             times.append((time.perf_counter() - start) * 1000)
@@ -210,6 +214,13 @@ def test_no_request_holds_the_event_loop(
                  f"/api/tournaments/{code}/results.csv"]  # fmt: skip
         statuses: Counter[tuple[str, int]] = Counter()
         stop = threading.Event()
+        names = {"deal", "state", table, "ledger", "ledger.csv", "deals.json", "hands.txt",
+                 "hands.phhs", "results.csv"}  # fmt: skip
+
+        def all_answered() -> bool:
+            # (the deal figures come from a worker process, whose start and first figures
+            # take seconds of another process on a loaded machine: the window waits for them)
+            return {name for (name, status) in list(statuses) if status == 200} == names
 
         def hammer(client: httpx.Client, offset: int) -> None:
             k = offset
@@ -223,7 +234,7 @@ def test_no_request_holds_the_event_loop(
         for t in threads:
             t.start()
         try:
-            loaded = healthz_ms(base, SAMPLES)
+            loaded = healthz_ms(base, SAMPLES, until=all_answered)
         finally:
             stop.set()
             for t in threads:
@@ -237,9 +248,7 @@ def test_no_request_holds_the_event_loop(
               f"{HELD_MS:.0f} ms): {what}\nthe longest garbage collection: {collector:.1f} ms"
               f"\nanswers: {dict(sorted(statuses.items()))}")  # fmt: skip
     # Every endpoint was really asked and answered (up to its limit: 429), none failed.
-    assert {name for (name, status) in statuses if status == 200} == {
-        "deal", "state", table, "ledger", "ledger.csv", "deals.json", "hands.txt", "hands.phhs",
-        "results.csv"}, statuses  # fmt: skip
+    assert {name for (name, status) in statuses if status == 200} == names, statuses
     assert all(status in (200, 429) for (_, status) in statuses), statuses
     assert state["deal"] is not None and state["deal"]["of"] == 10
     assert held < HELD_MS, what
