@@ -39,3 +39,20 @@ def test_poker_is_a_pure_rules_core() -> None:
                 continue
             assert top in sys.stdlib_module_names or top in POKER_MAY_IMPORT, (path, name)
             assert top not in POKER_MAY_NOT, (path, name)
+
+
+def test_the_director_is_its_state_and_plain_functions_not_mixins() -> None:
+    """Issue 24: no mixin over a shared state. The director's jobs are functions over
+    `Tournament`; nothing in app/tournaments or app/tables is abstract."""
+    from app.tournaments.director import HANDLERS, Director
+    from app.tournaments.state import Tournament
+
+    assert Director.__bases__ == (Tournament,)
+    assert all(callable(h) and not hasattr(h, "__self__") for h in HANDLERS.values())
+    for package in ("tournaments", "tables"):
+        for path in sorted((APP / package).glob("*.py")):
+            tree = ast.parse(path.read_text())
+            names = {
+                ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Name | ast.Attribute)
+            }
+            assert not names & {"ABC", "abstractmethod", "abc.ABC"}, path.name
