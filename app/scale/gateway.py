@@ -110,8 +110,12 @@ class RemoteTable:
 
 
 class Gateway(RelayState):
+    #: this process's relayed connections, by connection id
+    local: dict[str, RelayedConnection]
+    _conn_of: dict[int, str]  # viewer.id -> connection id
     #: ended connections: their table and when a detach was last sent for them
     _gone: OrderedDict[str, tuple[str, float]]
+    #: the id of the last entry read from this process's out stream
     _out_cursor: str
 
     async def attach(

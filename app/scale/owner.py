@@ -106,6 +106,11 @@ class RemoteViewer:
 
 
 class Owner(RelayState):
+    #: the connections of other gateways on this process's tables
+    remote: dict[str, RemoteViewer]
+    #: per table, the id of the last entry read from its in stream
+    cursors: dict[str, str]
+
     async def _read_in(self) -> None:
         """Apply the entries of the in streams of this process's tables, in order, trimming
         what was applied."""

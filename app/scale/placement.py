@@ -13,17 +13,17 @@ director (`app.tournaments.hall`)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
-from app.scale.wire import Place
+import redis.asyncio as aioredis
+
+from app.scale.keys import Keys
+from app.scale.wire import Entry, Place
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
-
-if TYPE_CHECKING:
-    from app.scale.relay import Relay
 
 log = logging.getLogger("omaha.placement")
 
@@ -36,8 +36,21 @@ class Placed:
     code: str
 
 
+class Caller(Protocol):
+    """What placement asks of the relay (`app.scale.relay.Relay`): its Redis client, keys
+    and name, and a call to another process answered on this one's stream."""
+
+    client: aioredis.Redis
+    keys: Keys
+    name: str
+
+    async def call(
+        self, key: str, make: Callable[[str], Entry], timeout: float, maxlen: int = ...
+    ) -> dict[str, Any]: ...
+
+
 class Placement:
-    def __init__(self, relay: Relay, tables: TableRegistry, *, timeout: float = 5.0) -> None:
+    def __init__(self, relay: Caller, tables: TableRegistry, *, timeout: float = 5.0) -> None:
         self.relay = relay
         self.tables = tables
         self.timeout = timeout

@@ -5,6 +5,7 @@ codec, adding entries, background work, and the state each side keeps.
 this process's connections to tables other processes own) and `Owner` (app/scale/owner.py:
 other processes' connections to this process's tables, and answers to their calls), so mypy
 checks every use of the shared state and of the other side's methods against one declaration.
+What only one side keeps is declared on that side, so this module imports neither.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ from app.scale.wire import Call, Entry, Wire
 from app.tables.registry import TableRegistry
 
 if TYPE_CHECKING:
-    from app.scale.gateway import RelayedConnection
-    from app.scale.owner import RemoteViewer
     from app.scale.placement import Placement
 
 log = logging.getLogger("omaha.relay")
@@ -81,15 +80,6 @@ class RelayState(ABC):
     outbox_limit: int
     reply_timeout: float
     _ids: itertools.count[int]
-    #: gateway side: this process's relayed connections, by connection id
-    local: dict[str, RelayedConnection]
-    _conn_of: dict[int, str]  # viewer.id -> connection id
-    #: owner side: the connections of other gateways on this process's tables
-    remote: dict[str, RemoteViewer]
-    #: owner side: per table, the id of the last entry read from its in stream
-    cursors: dict[str, str]
-    #: gateway side: the id of the last entry read from this process's out stream
-    _out_cursor: str
     _tasks: list[asyncio.Task[None]]
     _pending: set[asyncio.Task[Any]]
     _replies: dict[str, asyncio.Future[Entry]]

@@ -9,7 +9,8 @@ The pure core (no asyncio, no I/O, no imports from the rest of app):
 - `icm`: Malmuth–Harville equities and the chip-chop and ICM deal figures.
 - `balance`: which player moves where (balancing, breaking tables, the final table).
 
-`director.Director` is the actor that runs one tournament over table actors, one mixin per
-job over `state.DirectorState` (`field`, `rounds`, `clock`, `addon`, `chop`, `reading`);
-`settings`, `entry` and `store`: what it keeps; `hall.Hall`: the server's directors.
+`director.Director` is the actor that runs one tournament over table actors: its state is
+`state.Tournament`, each job plain functions over it (`field`, `seating`, `rounds`, `finish`,
+`clock`, `addon`, `deal`, `chop`, `reading`, `writes`); `settings`, `entry` and `store`: what
+it keeps; `hall.Hall`: the server's directors.
 """

@@ -7,35 +7,36 @@ from typing import Any
 
 from app.tables.command import Command
 from app.tables.errors import TableError
-from app.tournaments.state import DirectorState
+from app.tournaments.state import Tournament
+from app.tournaments.writes import save_state
 
 
-class Clock(DirectorState):
-    async def _on_pause(self, c: Command) -> dict[str, Any]:
-        if c.player_id != self.host_id:
-            raise TableError("not_host", "only the host can do that")
-        if self.status != "running":
-            raise TableError("not_running", "the tournament is not running")
-        self._elapsed, self._since = self.elapsed(), None
-        self.status = "paused"
-        try:
-            await self._save_state()
-        except TableError:
-            self.status, self._since = "running", self.clock()
-            raise
-        return {"elapsed": self._elapsed}
+async def on_pause(t: Tournament, c: Command) -> dict[str, Any]:
+    if c.player_id != t.host_id:
+        raise TableError("not_host", "only the host can do that")
+    if t.status != "running":
+        raise TableError("not_running", "the tournament is not running")
+    t.elapsed_before, t.since = t.elapsed(), None
+    t.status = "paused"
+    try:
+        await save_state(t)
+    except TableError:
+        t.status, t.since = "running", t.clock()
+        raise
+    return {"elapsed": t.elapsed_before}
 
-    async def _on_resume(self, c: Command) -> dict[str, Any]:
-        if c.player_id != self.host_id:
-            raise TableError("not_host", "only the host can do that")
-        if self.status != "paused":
-            raise TableError("not_paused", "the tournament is not paused")
-        self.status = "running"
-        self._since = self.clock()
-        try:
-            await self._save_state()
-        except TableError:
-            self.status, self._since = "paused", None
-            raise
-        self._deal_all()
-        return {"elapsed": self._elapsed}
+
+async def on_resume(t: Tournament, c: Command) -> dict[str, Any]:
+    if c.player_id != t.host_id:
+        raise TableError("not_host", "only the host can do that")
+    if t.status != "paused":
+        raise TableError("not_paused", "the tournament is not paused")
+    t.status = "running"
+    t.since = t.clock()
+    try:
+        await save_state(t)
+    except TableError:
+        t.status, t.since = "paused", None
+        raise
+    t.deal_all()
+    return {"elapsed": t.elapsed_before}

@@ -9,98 +9,51 @@ at every table with the level in force at that moment; so a level starts exactly
 first hands dealt after its time, and a break or a pause deals nothing until it ends. (A
 table that finishes first waits for the others: moves happen between hands everywhere.)
 
-Each job is a mixin in its own module over the shared state (`state.DirectorState`):
-`field.Field` (registration, the start, seating), `rounds.Rounds` (deals, hands' ends, places,
-moves, the end), `clock.Clock` (pause, resume), `addon.Addon`, `chop.Chop` (deals among the
-players left) and `reading.Reading` (what it answers). This module keeps the actor: its
-outside API, its loop, its restoring from the store, and its writes.
+`Director` is the state (`state.Tournament`) with the actor over it: its outside API, its
+loop, its restoring from the store. Each command is a plain function over the state, one
+module per job (`HANDLERS`: `field`, `rounds`, `clock`, `addon`, `chop`, `reading`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-import time
-import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from app.tables.command import Command
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.store_protocol import OwnershipLost
-from app.tournaments.addon import Addon
-from app.tournaments.chop import Chop
-from app.tournaments.clock import Clock
-from app.tournaments.field import Field, draw
-from app.tournaments.figures import Figures
+from app.tournaments import addon, chop, clock, deal, field, reading, rounds
 from app.tournaments.places import Standings
-from app.tournaments.reading import Reading
-from app.tournaments.rounds import Rounds
 from app.tournaments.settings import Settings
-from app.tournaments.state import FieldTable, HandLog
-from app.tournaments.store import MemoryTournamentStore, StoredTournament, TournamentStore
+from app.tournaments.state import FieldTable, HandLog, Tournament
+from app.tournaments.store import StoredTournament, TournamentStore
 
-__all__ = ["Director", "FieldTable", "HandLog"]
+__all__ = ["HANDLERS", "Director", "FieldTable", "HandLog"]
 
 log = logging.getLogger("omaha.tournaments")
 
+Handler = Callable[[Tournament, Command], Awaitable[dict[str, Any] | None]]
+#: each command's kind and the function that carries it out (its answer, or None: `{}`)
+HANDLERS: Mapping[str, Handler] = {
+    "register": field.on_register,
+    "add_bot": field.on_add_bot,
+    "unregister": field.on_unregister,
+    "start": field.on_start,
+    "deal_all": rounds.on_deal_all,
+    "hand_ended": rounds.on_hand_ended,
+    "pause": clock.on_pause,
+    "resume": clock.on_resume,
+    "addon": addon.on_addon,
+    "chop": chop.on_chop,
+    "status": reading.on_status,
+}
 
-class Director(Field, Rounds, Clock, Addon, Chop, Reading):
-    def __init__(
-        self,
-        settings: Settings,
-        host_id: str,
-        tables: TableRegistry,
-        *,
-        tournament_id: str | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        wall: Callable[[], float] = time.time,
-        between_hands: float = 2.0,
-        shuffle: Callable[[list[str]], None] = draw.shuffle,
-        store: TournamentStore | None = None,
-        code: str | None = None,
-        deal_hold: float = 30.0,
-        tables_per_host: int | None = None,
-    ) -> None:
-        self.id = tournament_id or str(uuid.uuid4())
-        self.code = code or secrets.token_urlsafe(16)
-        self.store: TournamentStore = store or MemoryTournamentStore()
-        self._stored = False  # created in the store (by `run`, before any command)
-        self._ended = False
-        self.chop_votes = {}
-        self.figures = Figures()
-        self.deal_hold = deal_hold
-        self.tables_per_host = tables_per_host
-        self._talks_until: float | None = None
-        self._talks_pending = False
-        self._talks_called: set[tuple[str, int]] = set()
-        self.settings = settings
-        self.host_id = host_id
-        self.registry = tables
-        self.clock = clock
-        self.wall = wall
-        self.between_hands = between_hands
-        self.shuffle = shuffle
-        self.status = "registering"  # then running, paused, finished
-        self.entries = {}
-        self.live = {}
-        self.standings = Standings(0)
-        self.tables: dict[str, FieldTable] = {}
-        self.broken: list[str] = []
-        self.table_codes: dict[str, str] = {}  # invite code -> id, of every table it opened
-        self.hands: list[HandLog] = []
-        self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
-        self._elapsed = 0.0  # tournament time before `_since`
-        self._since: float | None = None  # the clock when it last started running
-        self._timer: asyncio.TimerHandle | None = None
-        self._start_timer: asyncio.TimerHandle | None = None
-        #: stacks of players between their table and the next (moves, the final table draw)
-        self._carried: dict[str, int] = {}
-        #: this round's bust-outs at every table (entry -> stack at the start of the hand),
-        #: placed together when the round ends (`_place_round`)
-        self._round_busts: dict[str, int] = {}
+
+class Director(Tournament):
+    _stored = False  # created in the store (by `run`, before any command)
 
     @classmethod
     async def restore(
@@ -113,7 +66,7 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
         d = cls(settings, stored.host_id, tables, tournament_id=stored.id, store=store,
                 code=stored.code, **kw)  # fmt: skip
         d._stored = True
-        d.status, d._elapsed = stored.status, stored.elapsed
+        d.status, d.elapsed_before = stored.status, stored.elapsed
         d.entries = {e.key: e for e in stored.entries}
         d.live = {e.player_id: e.key for e in stored.entries if e.place is None}
         placed = {k: e.place for k, e in d.entries.items() if e.place is not None}
@@ -147,12 +100,12 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
                     busted.append((tid, s.player_id))  # out in the hand before the crash
         # Out in the round before the crash (their stacks at its start are not kept: they
         # share); placed with the rest of that round if a table still plays it.
-        d._round_busts = {d.live[pid]: 0 for _, pid in busted}
+        d.round_busts = {d.live[pid]: 0 for _, pid in busted}
         if not any(t.playing for t in d.tables.values()):
-            await d._place_round()
+            await rounds.place_round(d)
         if d.status == "running":
-            d._since = d.clock()
-            d._deal_all()
+            d.since = d.clock()
+            d.deal_all()
         return d
 
     @classmethod
@@ -162,28 +115,18 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
         """A finished tournament as stored, to be read (never run): its places and prizes."""
         d = cls(Settings.from_json(stored.settings), stored.host_id, tables,
                 tournament_id=stored.id, store=store, code=stored.code)  # fmt: skip
-        d._stored = d._ended = True
-        d.status, d._elapsed = stored.status, stored.elapsed
+        d._stored = d.ended = True
+        d.status, d.elapsed_before = stored.status, stored.elapsed
         d.entries = {e.key: e for e in stored.entries}
         places = {k: e.place for k, e in d.entries.items() if e.place is not None}
         d.standings = Standings(len(d.entries), places)
         return d
 
     # ----------------------------------------------------------------- outside API
-    def post(self, command: Command) -> None:
-        if self.status == "finished" and self._ended:
-            command.settle({}, TableError("finished", "the tournament is over"))
-            return
-        self.mailbox.put_nowait(command)
-
     async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.post(Command(kind, sender, data, future))
         return await future
-
-    def hand_ended(self, event: dict[str, Any]) -> None:
-        """A table's event (called in the table's task): queued for the director."""
-        self.post(Command("hand_ended", data=event))
 
     async def create(self) -> None:
         """Store the new tournament (before anyone hears of it)."""
@@ -194,14 +137,14 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
 
     async def run(self) -> None:
         await self.create()
-        self._arm_start()
+        field.arm_start(self)
         while True:
             command = await self.mailbox.get()
-            handler = getattr(self, f"_on_{command.kind}", None)
+            handler = HANDLERS.get(command.kind)
             try:
                 if handler is None:
                     raise TableError("unknown_command", f"unknown command {command.kind!r}")
-                result = await handler(command)
+                result = await handler(self, command)
             except OwnershipLost:  # another process directs it now: this one stops
                 command.settle({}, TableError("unavailable", "the tournament moved; try again"))
                 raise
@@ -214,24 +157,27 @@ class Director(Field, Rounds, Clock, Addon, Chop, Reading):
                 continue
             command.settle(result or {})
             if self.status == "finished" and self.mailbox.empty():
-                self._ended = True  # later commands are answered at once (`post`)
+                self.ended = True  # later commands are answered at once (`post`)
                 return
 
-    def stop(self) -> None:
-        for timer in (self._timer, self._start_timer):
-            if timer is not None:
-                timer.cancel()
+    # ------------------------------------------------------------------- readings
+    def status_view(self) -> dict[str, Any]:
+        return reading.status_view(self)
 
-    async def _write(self, write: Coroutine[Any, Any, None]) -> None:
-        """A store write before the answer: refused (`unavailable`) if it fails."""
-        try:
-            await write
-        except OwnershipLost:
-            raise
-        except Exception as error:
-            log.error("tournament %s: a write failed (%s)", self.id, type(error).__name__)
-            raise TableError("unavailable", "that could not be stored; try again") from None
+    def results(self) -> list[dict[str, Any]]:
+        return reading.results(self)
 
-    async def _save_state(self) -> None:
-        tables = [*self.tables, *self.broken]  # the broken: to reveal their seeds at the end
-        await self._write(self.store.save_state(self.id, self.status, self.elapsed(), tables))
+    def hand_for_hand(self) -> bool:
+        return reading.hand_for_hand(self)
+
+    def late_registration_open(self) -> bool:
+        return field.late_registration_open(self)
+
+    def chips_in(self) -> int:
+        return addon.chips_in(self)
+
+    def deal_view(self, viewer: str | None) -> dict[str, Any] | None:
+        return deal.deal_view(self, viewer)
+
+    async def deal_figures(self) -> list[dict[str, Any]]:
+        return await deal.deal_figures(self)

@@ -1,27 +1,34 @@
-"""What every part of the tournament director shares: the tournament's state and the few
-methods one part calls in another.
+"""One tournament's state, what it runs with (its tables, its store, its clocks), and its
+mailbox: the data every part of the director reads and changes.
 
-`Director` (app/tournaments/director.py) is one class assembled from one mixin per job
-(`Field`, `Rounds`, `Clock`, `Addon`, `Chop`, `Reading`); each mixin subclasses this base, so
-mypy checks every use of the shared state and of another job's methods against one
-declaration, and neither mypy nor Python makes a `Director` that leaves one unimplemented.
+The parts are plain functions over `Tournament`, one module per job: `field`
+(registration, the start), `seating` (its tables, a player seated or unseated), `rounds`
+(deals, hands' ends, places, moves), `finish` (the end), `clock` (pause, resume), `addon`,
+`deal` and `chop` (a deal among the players left), `reading` (what it answers), `writes`
+(store writes before an answer). `director.Director` is the actor that runs them.
 """
 
 from __future__ import annotations
 
 import asyncio
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Coroutine
+import secrets
+import time
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.tables.command import Command
+from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tournaments.entry import Entry
 from app.tournaments.figures import Figures
 from app.tournaments.places import Standings
 from app.tournaments.settings import Settings
-from app.tournaments.store import TournamentStore
+from app.tournaments.store import MemoryTournamentStore, TournamentStore
+
+#: the draws of seats and tables (the start's order is `Tournament.shuffle`)
+draw = secrets.SystemRandom()
 
 
 @dataclass
@@ -47,46 +54,67 @@ class HandLog:
     chips: int | None = None
 
 
-class DirectorState(ABC):
-    """The state of one tournament, owned by its director (set in `Director.__init__`)."""
+class Tournament:
+    """The state of one tournament, owned by its director."""
 
-    id: str
-    code: str
-    store: TournamentStore
-    settings: Settings
-    host_id: str
-    registry: TableRegistry
-    clock: Callable[[], float]
-    wall: Callable[[], float]  # the wall clock (Unix seconds): a set start time
-    between_hands: float
-    #: open tables the host may have, the tournament's counted (None: no limit)
-    tables_per_host: int | None
-    shuffle: Callable[[list[str]], None]
-    status: str  # registering, running, paused, finished
-    entries: dict[str, Entry]  # by `Entry.key`
-    live: dict[str, str]  # player -> the key of their entry still in play
-    standings: Standings
-    tables: dict[str, FieldTable]
-    #: tables broken during play (closed; their seeds revealed when the tournament ends)
-    broken: list[str]
-    table_codes: dict[str, str]  # invite code -> id, of every table it opened
-    #: hand-for-hand play at the bubble: shown on every table and the clock page
-    hands: list[HandLog]
-    mailbox: asyncio.Queue[Command]
-    #: player left -> the deal they asked for and the stacks they saw (`chop.Chop`)
-    chop_votes: dict[str, tuple[str, tuple[int, ...]]]
-    figures: Figures  # the deal's figures, once per change of stacks
-    deal_hold: float  # seconds the next deal waits for deal talks
-    _talks_until: float | None  # the clock when the deal talks end
-    _talks_pending: bool  # talks asked for: they start when the hand being played ends
-    _talks_called: set[tuple[str, int]]  # (player, level): one call for talks a level each
-    _elapsed: float  # tournament time before `_since`
-    _since: float | None  # the clock when it last started running
-    _timer: asyncio.TimerHandle | None
-    _start_timer: asyncio.TimerHandle | None
-    #: stacks of players between their table and the next (moves, the final table draw)
-    _carried: dict[str, int]
-    _round_busts: dict[str, int]  # this round's bust-outs: entry -> stack at the hand's start
+    def __init__(
+        self,
+        settings: Settings,
+        host_id: str,
+        tables: TableRegistry,
+        *,
+        tournament_id: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        between_hands: float = 2.0,
+        shuffle: Callable[[list[str]], None] = draw.shuffle,
+        store: TournamentStore | None = None,
+        code: str | None = None,
+        deal_hold: float = 30.0,
+        tables_per_host: int | None = None,
+    ) -> None:
+        self.id = tournament_id or str(uuid.uuid4())
+        self.code = code or secrets.token_urlsafe(16)
+        self.store: TournamentStore = store or MemoryTournamentStore()
+        self.settings = settings
+        self.host_id = host_id
+        self.registry = tables
+        self.clock = clock
+        self.wall = wall  # the wall clock (Unix seconds): a set start time
+        self.between_hands = between_hands
+        #: open tables the host may have, the tournament's counted (None: no limit)
+        self.tables_per_host = tables_per_host
+        self.shuffle = shuffle
+        self.status = "registering"  # then running, paused, finished
+        #: finished and its last command answered: later ones are refused at once (`post`)
+        self.ended = False
+        self.entries: dict[str, Entry] = {}  # by `Entry.key`
+        self.live: dict[str, str] = {}  # player -> the key of their entry still in play
+        self.standings = Standings(0)
+        self.tables: dict[str, FieldTable] = {}
+        #: tables broken during play (closed; their seeds revealed when the tournament ends)
+        self.broken: list[str] = []
+        self.table_codes: dict[str, str] = {}  # invite code -> id, of every table it opened
+        self.hands: list[HandLog] = []
+        self.mailbox: asyncio.Queue[Command] = asyncio.Queue()
+        #: player left -> the deal they asked for and the stacks they saw (`chop`)
+        self.chop_votes: dict[str, tuple[str, tuple[int, ...]]] = {}
+        self.figures = Figures()  # the deal's figures, once per change of stacks
+        self.deal_hold = deal_hold  # seconds the next deal waits for deal talks
+        self.talks_until: float | None = None  # the clock when the deal talks end
+        #: talks asked for: they start when the hand being played ends
+        self.talks_pending = False
+        #: (player, level): one call for talks a level each
+        self.talks_called: set[tuple[str, int]] = set()
+        self.elapsed_before = 0.0  # tournament time before `since`
+        self.since: float | None = None  # the clock when it last started running
+        self.deal_timer: asyncio.TimerHandle | None = None
+        self.start_timer: asyncio.TimerHandle | None = None
+        #: stacks of players between their table and the next (moves, the final table draw)
+        self.carried: dict[str, int] = {}
+        #: this round's bust-outs at every table (entry -> stack at the start of the hand),
+        #: placed together when the round ends (`rounds.place_round`)
+        self.round_busts: dict[str, int] = {}
 
     def entry_of(self, player_id: str) -> Entry:
         """A player's entry still in play."""
@@ -94,58 +122,29 @@ class DirectorState(ABC):
 
     def elapsed(self) -> float:
         """Seconds of tournament time: the clock stops while paused."""
-        if self._since is None:
-            return self._elapsed
-        return self._elapsed + self.clock() - self._since
+        if self.since is None:
+            return self.elapsed_before
+        return self.elapsed_before + self.clock() - self.since
 
-    # Methods one job calls in another (each defined once, in its job's module).
-    @abstractmethod
-    def post(self, command: Command) -> None: ...
+    # ------------------------------------------------------------ mailbox, timers
+    def post(self, command: Command) -> None:
+        if self.status == "finished" and self.ended:
+            command.settle({}, TableError("finished", "the tournament is over"))
+            return
+        self.mailbox.put_nowait(command)
 
-    @abstractmethod
-    def hand_ended(self, event: dict[str, Any]) -> None: ...
+    def hand_ended(self, event: dict[str, Any]) -> None:
+        """A table's event (called in the table's task): queued for the director."""
+        self.post(Command("hand_ended", data=event))
 
-    @abstractmethod
-    def stop(self) -> None: ...
+    def deal_all(self, delay: float = 0.0) -> None:
+        """The next round's deal, posted `delay` seconds from now (one at a time)."""
+        if self.deal_timer is not None:
+            self.deal_timer.cancel()
+        loop = asyncio.get_running_loop()
+        self.deal_timer = loop.call_later(delay, self.post, Command("deal_all"))
 
-    @abstractmethod
-    async def _write(self, write: Coroutine[Any, Any, None]) -> None: ...
-
-    @abstractmethod
-    async def _save_state(self) -> None: ...
-
-    @abstractmethod
-    def _deal_all(self, delay: float = 0.0) -> None: ...
-
-    @abstractmethod
-    async def _seat(self, pid: str, table_id: str, seat: int | None, stack: int) -> None: ...
-
-    @abstractmethod
-    async def _unseat(self, table_id: str, pid: str) -> None: ...
-
-    @abstractmethod
-    async def _on_start(self, c: Command) -> dict[str, Any]: ...
-
-    @abstractmethod
-    async def _finish(self, chop: str | None = None) -> None: ...
-
-    @abstractmethod
-    def _chop_agreed(self) -> str | None: ...
-
-    @abstractmethod
-    async def _chop(self, kind: str) -> dict[str, int]: ...
-
-    @abstractmethod
-    def _deal_talks(self) -> float: ...
-
-    @abstractmethod
-    def payouts(self) -> tuple[int, ...]: ...
-
-    @abstractmethod
-    def prize_pool(self) -> int: ...
-
-    @abstractmethod
-    def addon_open(self) -> bool: ...
-
-    @abstractmethod
-    def results(self) -> list[dict[str, Any]]: ...
+    def stop(self) -> None:
+        for timer in (self.deal_timer, self.start_timer):
+            if timer is not None:
+                timer.cancel()

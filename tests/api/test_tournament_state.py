@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from app.config import Settings
+from app.tournaments import reading
 from tests.api.test_tournament_limits import server
 from tests.api.test_tournaments import join, use
 
@@ -37,7 +39,9 @@ async def test_the_preview_shows_the_schedule_and_the_prizes(client: httpx.Async
     assert (await client.post("/api/tournaments/preview", json={})).status_code == 401
 
 
-async def test_the_state_as_the_pages_read_it(settings: Settings) -> None:
+async def test_the_state_as_the_pages_read_it(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with server(settings) as client:
         host = await join(client, "Host")
         body = {"name": "Pages", "starting_stack": 1000, "structure": "custom", "levels": FAST,
@@ -63,7 +67,7 @@ async def test_the_state_as_the_pages_read_it(settings: Settings) -> None:
         # Hand for hand (the director's, at the bubble): in the state and on every table.
         app: FastAPI = client._transport.app  # type: ignore[attr-defined]
         director = app.state.tournaments.get(code)
-        director.hand_for_hand = lambda: True  # type: ignore[method-assign]
+        monkeypatch.setattr(reading, "hand_for_hand", lambda t: t is director)
         assert (await client.get(f"/api/tournaments/{code}")).json()["hand_for_hand"] is True
         clock = (await client.get(f"/api/tournaments/table/{table}")).json()
         assert clock["hand_for_hand"] is True and clock["code"] == code

@@ -29,7 +29,8 @@ from app.poker import (
 from app.poker.phh import HandHistory, PHHError, dumps, loads, parse_variant, variant_code
 
 ROOT = Path(__file__).resolve().parents[2]
-PHH_DIR = ROOT / ".." / "shared" / "phh"
+# The real hands sit beside the checkout; OMAHA_PHH_DIR names them from anywhere else.
+PHH_DIR = Path(os.environ.get("OMAHA_PHH_DIR", ROOT / ".." / "shared" / "phh"))
 REAL_HANDS = sorted(PHH_DIR.glob("*.phh")) if PHH_DIR.is_dir() else []
 
 

@@ -127,7 +127,7 @@ async def test_an_ask_holds_the_next_deal_for_the_talks() -> None:
 async def talks(field: Director) -> None:
     await until(lambda: len(field.hands) >= 1)
     await field.request("chop", "p0", kind="chips")  # in a hand or between two
-    await until(lambda: field._talks_until is not None and between_hands(field))
+    await until(lambda: field.talks_until is not None and between_hands(field))
     held = len(field.hands)
     view = field.deal_view("p0")
     assert view is not None and view["talks"] is not None and view["talks"] > 500
@@ -135,8 +135,8 @@ async def talks(field: Director) -> None:
     for p in PLAYERS:
         await field.request("chop", p, kind="withdraw")
     await until(lambda: len(field.hands) > held)  # nobody asks: dealt at once
-    assert field._talks_until is None
+    assert field.talks_until is None
     # One call for talks a level each: p0's next ask holds nothing.
     await field.request("chop", "p0", kind="chips")
     await until(lambda: len(field.hands) > held + 2)
-    assert field._talks_until is None
+    assert field.talks_until is None

@@ -31,10 +31,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime
+from app.tournaments import rounds as play
 from app.tournaments.director import Director
 from app.tournaments.settings import Settings
+from app.tournaments.state import Tournament
 from app.tournaments.structure import Level, Schedule
 from tests.tables.stores import MemoryTableStore
 
@@ -47,7 +51,7 @@ SCHEDULE = Schedule(
 )
 
 
-async def test_thirty_players_three_tables_to_the_end() -> None:
+async def test_thirty_players_three_tables_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
     store = MemoryTableStore()
     runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True)
     registry = TableRegistry(store, runtime)
@@ -63,10 +67,10 @@ async def test_thirty_players_three_tables_to_the_end() -> None:
     for k in range(30):
         await director.request("register", f"p{k:02}", name=f"Bot {k}", bot=True)
     rounds: list[dict[str, list[str]]] = []
-    original = director._balance
+    original = play.balance
 
-    async def balance_and_check() -> None:
-        await original()
+    async def balance_and_check(t: Tournament) -> None:
+        await original(t)
         # After the moves of every round: what the director and the tables say agree.
         seating: dict[str, list[str]] = {}
         for t in director.tables.values():
@@ -76,7 +80,7 @@ async def test_thirty_players_three_tables_to_the_end() -> None:
             seating[t.id] = seated
         rounds.append(seating)
 
-    director._balance = balance_and_check  # type: ignore[method-assign]
+    monkeypatch.setattr(play, "balance", balance_and_check)
     started = await director.request("start", "host")
     assert len(started["tables"]) == 3
     await asyncio.wait_for(task, 240)

@@ -14,6 +14,7 @@ from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.registry import TableRegistry
 from app.tables.seat import Seat, SeatState
 from app.tables.table import Runtime
+from app.tournaments import rounds, seating
 from app.tournaments.director import Director, FieldTable
 from app.tournaments.entry import Entry
 from app.tournaments.places import Standings
@@ -51,7 +52,7 @@ async def two_tables() -> tuple[Director, StubRegistry]:
     registry = StubRegistry()
     d = Director(SETTINGS, "host", registry, between_hands=60.0)  # type: ignore[arg-type]
     await d.create()
-    d.status, d._since = "running", d.clock()
+    d.status, d.since = "running", d.clock()
     for t in "AB":
         seats = {n: f"{t.lower()}{n}" for n in range(3)}
         d.tables[t] = FieldTable(t, seats, {p: 1000 for p in seats.values()}, 0, playing=True)
@@ -74,11 +75,11 @@ async def test_bust_outs_in_the_same_hand_at_different_tables_are_ranked_by_thei
     eliminated simultaneously"; TDA RP-8). The tables play in lockstep, so a round is one hand:
     at the bubble, the 900 stack that went out first (table A) finishes above the 100 stack."""
     d, _ = await two_tables()
-    await d._on_hand_ended(ended("A", {"a0": 900, "a1": 1100, "a2": 1000},
-                                 {"a0": 0, "a1": 2000, "a2": 1000}))  # fmt: skip
+    await rounds.on_hand_ended(d, ended("A", {"a0": 900, "a1": 1100, "a2": 1000},
+                                        {"a0": 0, "a1": 2000, "a2": 1000}))  # fmt: skip
     assert d.entries["a0"].place is None  # the round is not over: B is still playing
-    await d._on_hand_ended(ended("B", {"b0": 100, "b1": 1900, "b2": 1000},
-                                 {"b0": 0, "b1": 2000, "b2": 1000}))  # fmt: skip
+    await rounds.on_hand_ended(d, ended("B", {"b0": 100, "b1": 1900, "b2": 1000},
+                                        {"b0": 0, "b1": 2000, "b2": 1000}))  # fmt: skip
     assert (d.entries["a0"].place, d.entries["b0"].place) == (5, 6)
     assert "a0" not in d.live and "b0" not in d.live
     d.stop()
@@ -90,8 +91,8 @@ async def test_hand_for_hand_is_shown_when_the_bubble_is_near() -> None:
     than the paid places plus one per table."""
     d, _ = await two_tables()
     assert not d.hand_for_hand() and d.status_view()["hand_for_hand"] is False  # 6 left
-    await d._on_hand_ended(ended("A", {"a0": 900}, {"a0": 0, "a1": 2000, "a2": 1000}))
-    await d._on_hand_ended(ended("B", {"b0": 100}, {"b0": 0, "b1": 2000, "b2": 1000}))
+    await rounds.on_hand_ended(d, ended("A", {"a0": 900}, {"a0": 0, "a1": 2000, "a2": 1000}))
+    await rounds.on_hand_ended(d, ended("B", {"b0": 100}, {"b0": 0, "b1": 2000, "b2": 1000}))
     assert d.hand_for_hand() and d.status_view()["hand_for_hand"] is True  # 4 left, 2 paid
     d.stop()
 
@@ -102,8 +103,8 @@ async def test_equal_stacks_out_in_the_same_hand_share_the_places_and_their_priz
     d, _ = await two_tables()
     for t in "AB":
         x = t.lower()
-        await d._on_hand_ended(ended(t, {f"{x}0": 500, f"{x}1": 1500, f"{x}2": 1000},
-                                     {f"{x}0": 0, f"{x}1": 2000, f"{x}2": 1000}))  # fmt: skip
+        started = {f"{x}0": 500, f"{x}1": 1500, f"{x}2": 1000}
+        await rounds.on_hand_ended(d, ended(t, started, {f"{x}0": 0, f"{x}1": 2000, f"{x}2": 1000}))
     assert d.entries["a0"].place == d.entries["b0"].place == 5
     d.stop()
 
@@ -112,7 +113,7 @@ def test_tournament_tables_play_a_dead_button() -> None:
     """TDA 32: "Tournament play will use a dead button." The big blind busts: the next player
     posts the big blind, nobody skips it (with a moving button seat 3 would)."""
     d = Director(SETTINGS, "host", StubRegistry())  # type: ignore[arg-type]
-    config = d._table_config(LEVEL, 0).with_stakes(seats=5)
+    config = seating.table_config(d, LEVEL, 0).with_stakes(seats=5)
     assert config.dead_button and config.tournament
     table = [Seat(n, f"p{n}", f"p{n}", 1000, SeatState.PLAYING) for n in range(5)]
     first = plan_deal(table, 4, config, 1)
@@ -131,13 +132,13 @@ async def test_the_fixed_limit_cap_holds_heads_up_until_the_event_is_down_to_two
     d, registry = await two_tables()
     for t in d.tables.values():
         t.playing = False
-    await d._on_deal_all(Command("deal_all"))
+    await rounds.on_deal_all(d, Command("deal_all"))
     assert all(data["cap_heads_up"] for t in registry.tables.values() for _, data in t.calls)
     del d.tables["B"]
     d.tables["A"].seats = {0: "a0", 1: "a1"}
     d.tables["A"].playing = False
     d.live = {"a0": "a0", "a1": "a1"}
-    await d._on_deal_all(Command("deal_all"))
+    await rounds.on_deal_all(d, Command("deal_all"))
     kind, data = registry.tables["A"].calls[-1]
     assert kind == "t_deal" and data["cap_heads_up"] is False
     d.stop()

@@ -11,8 +11,10 @@ import pytest
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime
+from app.tournaments import rounds as play
 from app.tournaments.director import Director
 from app.tournaments.settings import Settings
+from app.tournaments.state import Tournament
 from app.tournaments.structure import Level, Schedule
 from tests.tables.stores import MemoryTableStore
 
@@ -23,7 +25,9 @@ def seeds_of(store: MemoryTableStore, table_id: str) -> list[dict[str, object]]:
     return [s for s in store.seeds.values() if s["table"] == table_id]
 
 
-async def test_a_broken_tables_seed_is_revealed_only_at_the_end() -> None:
+async def test_a_broken_tables_seed_is_revealed_only_at_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     store = MemoryTableStore()
     registry = TableRegistry(store, Runtime(between_hands=0, bot_think=0, deal_unwatched=True))
     settings = Settings(name="sealed", schedule=SCHEDULE, starting_stack=500, seats=3,
@@ -39,16 +43,16 @@ async def test_a_broken_tables_seed_is_revealed_only_at_the_end() -> None:
         await registry.get(tables[0]).request("rotate_seed", "host")
     assert refused.value.code == "tournament"
     sealed_at_break: list[bool] = []
-    original = director._balance
+    original = play.balance
 
-    async def balance_and_check() -> None:
-        await original()
+    async def balance_and_check(t: Tournament) -> None:
+        await original(t)
         for gone in director.broken:  # closed, its players playing on elsewhere
             seeds = seeds_of(store, gone)
             sealed_at_break.append(bool(seeds) and all(s["ended"] and not s["revealed"]
                                                        for s in seeds))  # fmt: skip
 
-    director._balance = balance_and_check  # type: ignore[method-assign]
+    monkeypatch.setattr(play, "balance", balance_and_check)
     await asyncio.wait_for(task, 120)
     await registry.close()
     assert director.status == "finished" and len(director.broken) == 1

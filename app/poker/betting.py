@@ -1,0 +1,203 @@
+"""The betting rounds: what a bet or raise may be, a betting action's chips, whose turn is
+next, and a round's opening, close and what follows it (the next street, the run-out, the
+showdown or an uncontested award)."""
+
+from __future__ import annotations
+
+from .actions import Action, ActionKind, Phase, Street
+from .events import Acted, BetReturned, BettingRoundStarted, Event, PotsGathered
+from .games import Betting
+from .hand import Hand
+from .runout import all_in, deal_street, table_hands
+from .showdown import award, start_showdown
+
+# (bet or raise, lowest "to", highest "to", the pot-sized "to")
+RaiseRange = tuple[ActionKind, int, int, int]
+
+
+def raise_range(hand: Hand, p: int) -> RaiseRange | None:
+    cfg = hand.config
+    all_in_to = hand.bets[p] + hand.stacks[p]
+    if all_in_to <= hand.max_bet:
+        return None  # can only call (perhaps all in) or fold
+    if not any(q != p and hand.can_bet(q) for q in range(hand.n)):
+        return None  # everyone else is all in: nobody to bet against
+    seen = hand.level_seen[p]
+    kind = ActionKind.RAISE if hand.max_bet > 0 else ActionKind.BET
+    if cfg.betting is Betting.FIXED_LIMIT:
+        # Robert's (Betting and Raising 6), TDA 47-B: only a full bet, or an all-in of
+        # at least half a bet, reopens the betting for a player who has acted; facing a
+        # smaller all-in a player may complete it: the raise goes a bet above the last
+        # full level, not above the all-in.
+        if seen is not None and hand.full_level <= seen:
+            return None
+        if cap_reached(hand):
+            return None
+        fixed = min(hand.full_level + cfg.bet_size(hand.street), all_in_to)
+        return kind, fixed, fixed, fixed
+    if seen is not None and hand.max_bet - seen < hand.min_increment:
+        return None  # a short all-in does not reopen the betting for who has acted
+    to_call = hand.max_bet - hand.bets[p]
+    pot_limit_to = hand.max_bet + hand.pot_total() + to_call
+    min_to = hand.max_bet + hand.min_increment
+    if cfg.betting is Betting.NO_LIMIT:
+        max_to = all_in_to
+    else:
+        max_to = min(max(pot_limit_to, min_to), all_in_to)
+    # The pot-sized bet is never below the minimum (a pot smaller than the big blind).
+    pot_to = min(max(pot_limit_to, min_to), all_in_to)
+    return kind, min(min_to, all_in_to), max_to, pot_to
+
+
+def cap_reached(hand: Hand) -> bool:
+    """Fixed limit: no more raises this round. Robert's (Betting and Raising 3, 4): the
+    cap applies to a pot of three or more players who are not all in, and once reached
+    a later fold does not lift it; ``cap_heads_up`` keeps it heads-up (TDA)."""
+    if hand.bet_count < hand.config.raise_cap:
+        return False
+    return hand.capped or hand.config.cap_heads_up or hand.players_with_chips() >= 3
+
+
+def wager(hand: Hand, action: Action, events: list[Event]) -> None:
+    """A legal betting action: fold, check, call, bet or raise."""
+    p, kind = action.player, action.kind
+    put = 0
+    if kind is ActionKind.FOLD:
+        hand.folded[p] = True
+    elif kind is ActionKind.CALL:
+        put = min(hand.max_bet - hand.bets[p], hand.stacks[p])
+    elif kind in (ActionKind.BET, ActionKind.RAISE):
+        assert action.amount is not None
+        to = action.amount
+        put = to - hand.bets[p]
+        if hand.config.betting is Betting.FIXED_LIMIT:
+            # A full bet, or an all-in of at least half a bet, which counts as one.
+            if 2 * (to - hand.full_level) >= hand.config.bet_size(hand.street):
+                hand.full_level = to
+                hand.bet_count += 1
+                if hand.bet_count >= hand.config.raise_cap and hand.players_with_chips() >= 3:
+                    hand.capped = True
+        else:
+            increment = to - hand.max_bet
+            if increment >= hand.min_increment:
+                hand.min_increment = increment
+                hand.bet_count += 1
+        hand.max_bet = to
+        hand.last_aggressor = p
+    stacks, bets = hand.stacks, hand.bets
+    stacks[p] -= put
+    bets[p] += put
+    hand.committed[p] += put
+    hand.level_seen[p] = hand.max_bet
+    events.append(
+        Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not ActionKind.FOLD)
+    )
+    if hand.folded.count(False) == 1:
+        close_round(hand, events)
+        award(hand, events)
+        return
+    nxt = next_to_act(hand, p + 1)
+    if nxt is not None:
+        hand.actor = nxt
+        return
+    finish_round_and_continue(hand, events)
+
+
+def next_to_act(hand: Hand, start: int) -> int | None:
+    """The first player from ``start`` on who can bet and has to act: who has not acted
+    this round or has less in than the bet."""
+    # The hot path of every action: ``can_bet`` inlined.
+    n, folded, stacks, bets, max_bet = hand.n, hand.folded, hand.stacks, hand.bets, hand.max_bet
+    able = 0
+    last = 0
+    for q in range(n):
+        if not folded[q] and stacks[q] > 0:
+            able += 1
+            last = q
+    if able == 1 and bets[last] >= max(bets):
+        # Alone with chips behind, matching every chip bet (a blind all in for less is
+        # called in full only by a player with someone to bet against): nothing to do.
+        return None
+    seen = hand.level_seen
+    for k in range(n):
+        q = (start + k) % n
+        if not folded[q] and stacks[q] > 0 and (seen[q] is None or bets[q] < max_bet):
+            return q
+    return None
+
+
+def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
+    """Start a betting round; close it at once if nobody can act."""
+    hand.street = street
+    hand.phase = Phase.BETTING
+    hand.level_seen = [None] * hand.n
+    hand.last_aggressor = None
+    size = hand.config.bet_size(street)
+    if street is Street.PREFLOP:
+        blinds = hand.setup.per_player(hand.setup.blinds, "blinds")
+        posts = hand.setup.per_player(hand.setup.posts, "posts")
+        # A blind, straddle or post all in for less must still be called in full (000:
+        # the next player "must at least match" the big blind): the level to call is
+        # what was due, not what was posted; the shortfall makes a side pot.
+        hand.max_bet = max(max(blinds), max(posts), max(hand.bets))
+        hand.min_increment = max(size, max(blinds))
+        hand.full_level = hand.max_bet
+        # The blinds count as the opening bet (and a straddle as a raise) for the cap.
+        hand.bet_count = sum(1 for level in set(blinds) if level >= size)
+        if hand.n == 2:
+            # Heads-up the button (last) posts first, the other player last: the button
+            # acts first, with equal blinds too.
+            top = 0 if blinds[0] >= blinds[1] else 1
+        else:
+            top = max(range(hand.n), key=lambda i: (blinds[i], i))
+        start = (top + 1) % hand.n if blinds[top] > 0 else 0
+    else:
+        hand.max_bet = 0
+        hand.min_increment = size
+        hand.full_level = 0
+        hand.bet_count = 0
+        start = 0
+    hand.capped = (
+        hand.config.betting is Betting.FIXED_LIMIT
+        and hand.bet_count >= hand.config.raise_cap
+        and hand.players_with_chips() >= 3
+    )
+    events.append(BettingRoundStarted(street))
+    hand.actor = next_to_act(hand, start)
+    if hand.actor is None:
+        finish_round_and_continue(hand, events)
+
+
+def close_round(hand: Hand, events: list[Event]) -> None:
+    """Return an uncalled bet, gather the bets into the pots."""
+    bets = hand.bets
+    top = bets.index(max(bets))  # the first of the largest, as a stable sort has it
+    excess = bets[top] - max(b for i, b in enumerate(bets) if i != top)
+    if excess > 0:
+        hand.bets[top] -= excess
+        hand.committed[top] -= excess
+        hand.stacks[top] += excess
+        events.append(BetReturned(top, excess))
+    hand.bets = [0] * hand.n
+    hand.max_bet = 0
+    hand.actor = None
+    pots = hand.gathered()
+    events.append(PotsGathered(tuple((pot.amount, pot.eligible) for pot in pots)))
+
+
+def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
+    close_round(hand, events)
+    if len(hand.contenders()) == 1:
+        award(hand, events)
+        return
+    if hand.street is Street.RIVER:
+        if any(hand.is_all_in(p) for p in hand.contenders()):
+            table_hands(hand, events)  # TDA: face up for all-ins, the river too
+        start_showdown(hand, events)
+        return
+    if sum(1 for p in range(hand.n) if hand.can_bet(p)) <= 1:
+        all_in(hand, events)
+        return
+    nxt = Street(hand.street + 1)
+    deal_street(hand, nxt, 0, events)
+    open_round(hand, nxt, events)

@@ -1,0 +1,84 @@
+"""Dealing the board: a street's burn and cards, and the run-out once no more betting is
+possible (hands tabled, the vote on running it twice, each run dealt to the river)."""
+
+from __future__ import annotations
+
+from .actions import Phase, Street
+from .events import BoardDealt, CardsShown, Event, RunItTwiceOffered, RunItTwiceVoted, RunsDecided
+from .hand import Hand
+from .showdown import award
+
+FLOP_CARDS = 3
+
+
+def deal_street(hand: Hand, street: Street, run: int, events: list[Event]) -> None:
+    count = FLOP_CARDS if street is Street.FLOP else 1
+    if street is Street.FLOP and hand.config.game.courchevel:
+        count -= 1
+    hand.burns.extend(hand.draw(1))
+    for b in range(hand.config.boards):
+        cards = hand.draw(count)
+        hand.boards[run][b].extend(cards)
+        events.append(BoardDealt(street, b, run, cards))
+    hand.street = street
+
+
+def table_hands(hand: Hand, events: list[Event]) -> None:
+    for p in hand.contenders():
+        if not hand.shown[p]:
+            hand.shown[p] = True
+            events.append(CardsShown(p, hand.hole[p]))
+
+
+def all_in(hand: Hand, events: list[Event]) -> None:
+    """No more betting is possible: the hands are tabled and the board run out."""
+    table_hands(hand, events)
+    if hand.config.run_it_twice and _second_run_fits(hand):
+        hand.phase = Phase.RUN_IT_TWICE
+        hand.votes = {}
+        voters = tuple(hand.contenders())
+        events.append(RunItTwiceOffered(voters))
+        hand.actor = voters[0]
+        return
+    run_out(hand, events)
+
+
+def _remaining_run_cards(hand: Hand) -> int:
+    streets = [s for s in Street if s > hand.street]
+    per_board = sum(
+        (FLOP_CARDS - (1 if hand.config.game.courchevel else 0)) if s is Street.FLOP else 1
+        for s in streets
+    )
+    return len(streets) + per_board * hand.config.boards
+
+
+def _second_run_fits(hand: Hand) -> bool:
+    if hand.street is Street.RIVER:
+        return False
+    return hand.cards_left >= 2 * _remaining_run_cards(hand)
+
+
+def vote(hand: Hand, p: int, agree: bool, events: list[Event]) -> None:
+    hand.votes[p] = agree
+    events.append(RunItTwiceVoted(p, agree))
+    voters = hand.contenders()
+    if agree and len(hand.votes) < len(voters):
+        hand.actor = voters[voters.index(p) + 1]
+        return
+    hand.runs = 2 if agree else 1
+    events.append(RunsDecided(hand.runs))
+    run_out(hand, events)
+
+
+def run_out(hand: Hand, events: list[Event]) -> None:
+    hand.actor = None
+    start = hand.street
+    shared = [list(b) for b in hand.boards[0]]
+    for run in range(hand.runs):
+        if run:
+            hand.boards.append([list(b) for b in shared])
+        for street in Street:
+            if street > start:
+                deal_street(hand, street, run, events)
+    hand.street = Street.RIVER
+    award(hand, events)

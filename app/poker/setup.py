@@ -1,0 +1,62 @@
+"""What a hand starts from, apart from the deck: the rules, the stacks and the forced bets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import ConfigError
+from .games import HandConfig
+
+_INT = frozenset((int,))
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """Everything a hand starts from except the deck. Per-player tuples are in position
+    order (0 = first clockwise of the button); an empty tuple means all zero.
+
+    ``blinds`` are blinds and straddles: live bets that set the pre-flop action order (the
+    player after the largest one acts first). ``posts`` are live bets by players coming in
+    out of position (they do not move the action); ``dead`` chips go straight to the main
+    pot and stake nothing: a missed blind posted dead, and a big-blind ante (one player
+    antes for the table, so nobody matches it); they are posted after the live bets, so a
+    short stack's chips go to its blind first. ``antes`` are antes everyone posts alike
+    (a classic ante, a bomb pot): each is a stake matched by the others' antes.
+    """
+
+    config: HandConfig
+    stacks: tuple[int, ...]
+    blinds: tuple[int, ...] = ()
+    antes: tuple[int, ...] = ()
+    posts: tuple[int, ...] = ()
+    dead: tuple[int, ...] = ()
+
+    @property
+    def players(self) -> int:
+        return len(self.stacks)
+
+    def per_player(self, values: tuple[int, ...], what: str) -> tuple[int, ...]:
+        if not values:
+            return (0,) * self.players
+        if len(values) != self.players:
+            raise ConfigError(f"{what} lists {len(values)} players, the hand has {self.players}")
+        return values
+
+    def validate(self) -> None:
+        self.config.check_players(self.players)
+        for what, values in (
+            ("stacks", self.stacks),
+            ("blinds", self.per_player(self.blinds, "blinds")),
+            ("antes", self.per_player(self.antes, "antes")),
+            ("posts", self.per_player(self.posts, "posts")),
+            ("dead", self.per_player(self.dead, "dead")),
+        ):
+            if _INT.issuperset(map(type, values)) and (not values or min(values) >= 0):
+                continue  # plain non-negative ints: the usual case, checked in C
+            for v in values:
+                if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                    raise ConfigError(f"{what} must be whole, non-negative chip counts: {v!r}")
+        if any(s <= 0 for s in self.stacks):
+            raise ConfigError("every player dealt in needs chips")
+        if self.config.bomb_pot and (any(self.blinds) or any(self.posts)):
+            raise ConfigError("a bomb pot has antes only: no blinds and no pre-flop betting")
