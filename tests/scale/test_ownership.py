@@ -47,7 +47,6 @@ async def test_a_frozen_owner_loses_its_table_and_writes_nothing_after(
         registry(second, redis_url, "b") as b,
     ):
         host, guest = await first.make_players(2)
-        await b.start()  # b renews and sweeps; a does neither: it stands for a frozen process
         table = await a.create(host, TableConfig(seats=2, decision_time=0))
         with pytest.raises(TableError) as elsewhere:
             await b.find(table.id)  # a's, while its lease holds
@@ -59,6 +58,10 @@ async def test_a_frozen_owner_loses_its_table_and_writes_nothing_after(
         assert hand is not None
         await table.request("act", hand.players[hand.state.actor or 0], hand=hand.id,
                             counter=0, action="call")  # fmt: skip
+        # b renews and sweeps from now on; a does neither: it stands for a frozen process.
+        # (Started only now: a's short lease lapses whenever a loaded machine is slower than
+        # it, and b must not take the table before the hand above is under way.)
+        await b.start()
 
         # a's lease lapses: b's sweep takes the table within the lease and one renewal.
         await within(lambda: table.id in b.tables)
