@@ -15,6 +15,7 @@ import { dealMark, dealWarning } from './deal-check.js';
 import { tournamentBar, tournamentClosed, tournamentEnd } from './tournament.js';
 import { handLogView } from './hand-log.js';
 import { replayPanel } from './replay.js';
+import { seatNotice, tableNotice } from './notices.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -28,6 +29,7 @@ export function tableView(ctrl) {
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
     ${topbar(ctrl)}
     ${banner(ctrl)}
+    ${tableNotice(ctrl)}
     ${c.tournament ? tournamentEnd(ctrl.tournament) : null}
     ${screenReaderView(ctrl)}
     <div class="table-body">
@@ -48,6 +50,7 @@ export function tableView(ctrl) {
     </main>
     <section class="dock">
       ${myHandView(ctrl)}
+      ${seatNotice(ctrl)}
       ${actionsView(ctrl)}
     </section>
     ${resultsView(ctrl)}
