@@ -60,6 +60,7 @@ NOTICES = {
     "pausing": "The host paused the table: this hand is played out, then no new hand is dealt.",
     "closing": "The table closes after this hand.",
     "request_pending": "Your request for seat {seat} waits for the host.",
+    "request_seat": "Asked for",
     "request_refused": "The host refused your seat request.",
     "request_cancelled": "You cancelled your seat request.",
     "sit_out_next": "You sit out from the next hand.",

@@ -82,6 +82,7 @@ export class TableCtrl {
       if (speaking) this.narrator.hear(this.state, m);
       this.cues.before(this.state, m);
       applyEvent(this.state, m);
+      if (m.type === 'seat_refused' && m.player_id === this.state.you.player_id) this.flash(notice('request_refused'));
     }
     this.deals.observe(m, this.state);
     this.afterChange(m);

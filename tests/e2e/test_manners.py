@@ -102,6 +102,10 @@ def test_seat_request_is_pending_cancellable_and_a_refusal_is_told(
     expect(pending).to_contain_text("Your request for seat 3 waits for the host.")
     expect(requests).to_contain_text("Bob asks for seat 3")
     fits(bob.page, "[data-cmd=cancel-request]")
+    # Asking for one seat, Bob is offered no other (the server would refuse it) until it ends.
+    expect(bob.page.locator("[data-sit]")).to_have_count(0)
+    expect(bob.page.locator(".my-hand.spectator")).to_have_count(0)
+    expect(bob.page.locator("[data-asked='2']")).to_have_text("Asked for")
     shot(bob.page, "request-pending-phone")
     expect(carol.page.locator("[data-notice=request]")).to_contain_text("seat 4 waits")
     shot(carol.page, "request-pending-desktop")
@@ -115,6 +119,7 @@ def test_seat_request_is_pending_cancellable_and_a_refusal_is_told(
     expect(pending).to_have_count(0)
     expect(bob.page.get_by_role("status").filter(has_text="You cancelled your seat request")).to_be_visible()
     expect(requests.locator(".request", has_text="Bob")).to_have_count(0)
+    expect(bob.page.locator("[data-sit='2']")).to_be_visible()
     expect(requests).to_contain_text("Carol asks for seat 4")
     assert bob.state("c.state.you.request") is None
 
@@ -122,6 +127,8 @@ def test_seat_request_is_pending_cancellable_and_a_refusal_is_told(
     requests.locator(".request", has_text="Carol").get_by_role("button", name="Refuse").click()
     refused = carol.page.locator("[data-notice=refused]")
     expect(refused).to_have_text("The host refused your seat request.")
+    toast = carol.page.get_by_role("status").filter(has_text="The host refused your seat request")
+    expect(toast).to_be_visible()
     expect(carol.page.locator("[data-notice=request]")).to_have_count(0)
     expect(bob.page.locator("[data-notice=refused]")).to_have_count(0)
     shot(carol.page, "request-refused-desktop")
@@ -157,7 +164,7 @@ def test_pause_closing_and_sitting_out_are_said(players: PlayerFactory) -> None:
     # Paused between hands: a banner on every page, the clock said stopped, no hand dealt.
     for p in (alice, bob):
         banner = p.page.locator("[data-notice=paused]")
-        expect(banner).to_have_text("⏸Paused by the host: no new hand is dealt, the clock is stopped.")
+        expect(banner).to_have_text("Paused by the host: no new hand is dealt, the clock is stopped.")
         assert p.state("c.state.hand") is None
     fits(bob.page, "[data-notice=paused]")
     shot(alice.page, "paused-desktop")
@@ -195,8 +202,10 @@ def test_pause_closing_and_sitting_out_are_said(players: PlayerFactory) -> None:
     host.get_by_role("button", name="Yes, close the table").click()
     for p in (alice, bob):
         expect(p.page.locator("[data-notice=closing]")).to_have_text(
-            "■The table closes after this hand."
+            "The table closes after this hand."
         )
+        # on screen, however far down the page the host scrolled to its panel
+        expect(p.page.locator("[data-notice=closing]")).to_be_in_viewport()
         assert p.state("c.state.hand && !c.state.hand.ended") is True
     fits(bob.page, "[data-notice=closing]")
     shot(alice.page, "closing-desktop")
