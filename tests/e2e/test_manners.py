@@ -7,7 +7,7 @@ screenshots in /tmp/manners-*.png."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table
@@ -27,7 +27,7 @@ def fits(page: Page, selector: str) -> None:
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
 
 
-def host_panel(p: Player):  # type: ignore[no-untyped-def]
+def host_panel(p: Player) -> Locator:
     p.page.get_by_role("button", name="Host controls").click()
     return p.page.get_by_role("region", name="Host")
 
@@ -117,7 +117,9 @@ def test_seat_request_is_pending_cancellable_and_a_refusal_is_told(
     # Bob cancels: gone from the host's list, and Bob is told.
     bob.page.get_by_role("button", name="Cancel request").click()
     expect(pending).to_have_count(0)
-    expect(bob.page.get_by_role("status").filter(has_text="You cancelled your seat request")).to_be_visible()
+    expect(
+        bob.page.get_by_role("status").filter(has_text="You cancelled your seat request")
+    ).to_be_visible()
     expect(requests.locator(".request", has_text="Bob")).to_have_count(0)
     expect(bob.page.locator("[data-sit='2']")).to_be_visible()
     expect(requests).to_contain_text("Carol asks for seat 4")
@@ -164,7 +166,9 @@ def test_pause_closing_and_sitting_out_are_said(players: PlayerFactory) -> None:
     # Paused between hands: a banner on every page, the clock said stopped, no hand dealt.
     for p in (alice, bob):
         banner = p.page.locator("[data-notice=paused]")
-        expect(banner).to_have_text("Paused by the host: no new hand is dealt, the clock is stopped.")
+        expect(banner).to_have_text(
+            "Paused by the host: no new hand is dealt, the clock is stopped."
+        )
         assert p.state("c.state.hand") is None
     fits(bob.page, "[data-notice=paused]")
     shot(alice.page, "paused-desktop")
