@@ -65,6 +65,8 @@ class _Table:
         self.labels: dict[str, str] = snapshot["table"]["labels"]
         self.seats: list[dict[str, Any] | None] = snapshot["seats"]
         self.you: int | None = snapshot["you"]["seat"]
+        request = snapshot["you"].get("request")  # the viewer's seat request waiting
+        self.asked: int | None = int(request["seat"]) if request else None
         self.hand: dict[str, Any] | None = snapshot.get("hand")
         hand = self.hand
         self.players = {p["seat"]: p for p in hand["players"]} if hand else {}
@@ -139,9 +141,12 @@ def _seat(t: _Table, i: int, seat: dict[str, Any] | None) -> str:
     k = t.place(i)
     if seat is None:
         inner = (
-            f'<button type="button" class="sit-btn" aria-label="Sit in seat {i + 1}">'
+            f'<span class="open asked" data-asked="{i}">{labels.NOTICES["request_seat"]}</span>'
+            if t.asked == i
+            else f'<button type="button" class="sit-btn" aria-label="Sit in seat {i + 1}">'
             "Sit here</button>"
-            if t.you is None and not t.config.get("tournament")  # the director seats players
+            # the director seats a tournament's players; one request at a time
+            if t.you is None and t.asked is None and not t.config.get("tournament")
             else '<span class="open">Open</span>'
         )
         return f'<div class="seat empty" data-seat="{i}" data-k="{k}">{inner}</div>'
@@ -265,6 +270,8 @@ def _pot(t: _Table) -> str:
 
 
 def _my_hand(t: _Table) -> str:
+    if t.you is None and t.asked is not None:
+        return ""  # the live view's dock says the request waits (views/notices.js)
     if t.you is None:
         if t.config.get("tournament"):
             full = "A tournament table: its players are seated by the tournament."

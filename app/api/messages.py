@@ -83,6 +83,10 @@ class Refuse(Message):
     player_id: Id
 
 
+class CancelRequest(Message):
+    type: Literal["cancel_request"]
+
+
 class Pause(Message):
     type: Literal["pause"]
 
@@ -195,6 +199,7 @@ Inbound = Annotated[
     | Act
     | Approve
     | Refuse
+    | CancelRequest
     | Pause
     | Resume
     | SetStakes

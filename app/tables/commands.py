@@ -216,6 +216,14 @@ class Refuse(ForPlayer):
 
 
 @dataclass(slots=True, kw_only=True)
+class CancelRequest(TableCommand):
+    """The requester withdraws their own seat request."""
+
+    kind = "cancel_request"
+    cash_only = True
+
+
+@dataclass(slots=True, kw_only=True)
 class Pause(TableCommand):
     kind = "pause"
     who = Who.HOST
@@ -442,8 +450,8 @@ class Auto(TableCommand):
 KINDS: dict[str, type[TableCommand]] = {
     c.kind: c
     for c in (Sit, TopUp, SitOut, SitIn, Leave, Straddle, Act, Show, MoreTime, SitOutNext,
-              SitOutNextBb, Chat, Seed, Approve, Refuse, Pause, Resume, SetStakes, Remove,
-              Adjust, TransferHost, AddBot, BombPotNext, SpectatorChat, Close, RotateSeed,
+              SitOutNextBb, Chat, Seed, Approve, Refuse, CancelRequest, Pause, Resume, SetStakes,
+              Remove, Adjust, TransferHost, AddBot, BombPotNext, SpectatorChat, Close, RotateSeed,
               Ledger, TSeat, TUnseat, TAddon, TDeal, TClose)
 }  # fmt: skip
 PLAYER_COMMANDS = frozenset(k for k, c in KINDS.items() if c.who is Who.ANYONE and k != "ledger")

@@ -53,6 +53,21 @@ NOTES = {
     "next_hand": "Waiting for the next hand",
 }
 
+#: what the table tells its viewers about the table itself and their own place at it (a
+#: banner or a line of the dock): `{seat}` is the seat's number as shown, from 1
+NOTICES = {
+    "paused": "Paused by the host: no new hand is dealt, the clock is stopped.",
+    "pausing": "The host paused the table: this hand is played out, then no new hand is dealt.",
+    "closing": "The table closes after this hand.",
+    "request_pending": "Your request for seat {seat} waits for the host.",
+    "request_seat": "Asked for",
+    "request_refused": "The host refused your seat request.",
+    "request_cancelled": "You cancelled your seat request.",
+    "sit_out_next": "You sit out from the next hand.",
+    "sit_out_next_bb": "You sit out when the big blind would next be yours.",
+    "busted": "You are out of chips. Buy in again ({low} to {high})?",
+}
+
 RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
 #: a card's rank as its face shows it (the others: their letter or digit)
 RANK_FACES = {"T": "10"}
@@ -132,4 +147,5 @@ def client_words() -> dict[str, Any]:
         "cards": {"ranks": RANK_NAMES, "faces": RANK_FACES, "suits": SUITS, "marks": CARD_MARKS},
         "marks": {"all_in": ALL_IN},
         "notes": NOTES,
+        "notices": NOTICES,
     }

@@ -12,6 +12,7 @@ from app.tables import button
 from app.tables.clock import Timer
 from app.tables.commands import (
     Approve,
+    CancelRequest,
     Leave,
     Ledger,
     Refuse,
@@ -117,6 +118,24 @@ def refuse(t: TableCore, c: Refuse) -> Flow[Reply]:
     return {"status": "refused"}
 
 
+def cancel_request(t: TableCore, c: CancelRequest) -> Flow[Reply]:
+    """The requester withdraws their seat request (before the host answers it)."""
+    request = t.kept.requests.get(c.sender) if c.sender is not None else None
+    if request is None:
+        raise TableError("no_such_request", "you have no seat request waiting")
+    yield from _withdraw(t, request)
+    return {"status": "cancelled"}
+
+
+def _withdraw(t: TableCore, request: SeatRequest) -> Flow[None]:
+    t.kept = t.kept._replace(requests=_without(t, request.player_id))
+    yield t.save_table()
+    t.emit(
+        Record({"type": "seat_request_cancelled", "player_id": request.player_id,
+                "seat": request.seat})
+    )  # fmt: skip
+
+
 def top_up(t: TableCore, c: TopUp) -> Flow[Reply]:
     seat = t.my_seat(c.sender)
     amount = t.check_chips(c.amount)
@@ -182,8 +201,7 @@ def straddle(t: TableCore, c: Straddle) -> Flow[Reply]:
 def leave(t: TableCore, c: Leave) -> Flow[Reply]:
     pid = c.sender
     if pid is not None and pid in t.kept.requests:
-        t.kept = t.kept._replace(requests=_without(t, pid))
-        yield t.save_table()
+        yield from _withdraw(t, t.kept.requests[pid])
         return {"status": "left"}
     seat = t.my_seat(pid)
     if t.in_hand(seat):

@@ -70,6 +70,8 @@ class TableLike(Protocol):
     @property
     def idle(self) -> bool: ...
     @property
+    def closing(self) -> bool: ...
+    @property
     def bomb_pot_next(self) -> bool: ...
     @property
     def button(self) -> int | None: ...
@@ -425,6 +427,8 @@ def table_view(table: TableLike, player_id: str | None) -> dict[str, Any]:
         mine = table.seat_of(player_id)
         you["seat"] = mine.number if mine is not None else None
         you["host"] = player_id == table.host_id
+        request = table.requests.get(player_id)
+        you["request"] = request.to_json() if request is not None else None
     view: dict[str, Any] = {
         "type": "snapshot",
         "stream": table.stream,
@@ -439,6 +443,7 @@ def table_view(table: TableLike, player_id: str | None) -> dict[str, Any]:
             "host": table.host_id,
             "paused": table.paused or table.idle,
             "idle": table.idle,
+            "closing": table.closing,
             "bomb_pot_next": table.bomb_pot_next,
             "button": table.button,
             "hands_played": table.hand_number,

@@ -2,6 +2,7 @@
 // (amount, pre-action, dialogs). The view is rebuilt from it on each animation frame after
 // a change (`redraw`), so a burst of messages costs one render.
 
+import { notice } from './views/notices.js';
 import { TableSocket } from './socket.js';
 import { fromSnapshot, applyEvent, toCall } from './table-state.js';
 import { saveSettings } from './settings.js';
@@ -81,6 +82,7 @@ export class TableCtrl {
       if (speaking) this.narrator.hear(this.state, m);
       this.cues.before(this.state, m);
       applyEvent(this.state, m);
+      if (m.type === 'seat_refused' && m.player_id === this.state.you.player_id) this.flash(notice('request_refused'));
     }
     this.deals.observe(m, this.state);
     this.afterChange(m);
@@ -110,6 +112,7 @@ export class TableCtrl {
       return;
     }
     if (what && what.type === 'sit' && m.status === 'requested') this.flash('Asked the host for the seat: waiting for approval.');
+    if (what && what.type === 'cancel_request') this.flash(notice('request_cancelled'));
     if (what && what.type === 'top_up' && m.status === 'after_hand') this.flash('Top-up added after this hand.');
     if (what && what.type === 'top_up' && m.status === 'done') this.flash(`Added ${what.amount} chips.`);
     if (what && what.type === 'leave' && m.status === 'after_hand') this.flash('You leave after this hand.');

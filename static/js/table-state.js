@@ -8,7 +8,7 @@ export function fromSnapshot(s) {
   const state = {
     table: s.table,
     seats: s.seats.slice(),
-    you: s.you,
+    you: { ...s.you, request: s.you.request || null, refused: false },
     requests: s.requests || [],
     chat: (s.chat || []).slice(-CHAT_KEPT),
     hand: null,
@@ -229,7 +229,7 @@ export function applyEvent(state, ev) {
     case 'seat': {
       const { seq, type, ...seat } = ev;
       state.seats[ev.seat] = seat;
-      if (seat.player_id === state.you.player_id) state.you.seat = ev.seat;
+      if (seat.player_id === state.you.player_id) { state.you.seat = ev.seat; state.you.request = null; }
       state.requests = state.requests.filter((r) => r.player_id !== seat.player_id);
       break;
     }
@@ -240,9 +240,21 @@ export function applyEvent(state, ev) {
     case 'seat_request':
       state.requests = state.requests.filter((r) => r.player_id !== ev.player_id);
       state.requests.push({ player_id: ev.player_id, name: ev.name, seat: ev.seat, buy_in: ev.buy_in });
+      if (ev.player_id === state.you.player_id) {
+        state.you.request = { player_id: ev.player_id, name: ev.name, seat: ev.seat, buy_in: ev.buy_in };
+        state.you.refused = false;
+      }
       break;
     case 'seat_refused':
+    case 'seat_request_cancelled':
       state.requests = state.requests.filter((r) => r.player_id !== ev.player_id);
+      if (ev.player_id === state.you.player_id) {
+        state.you.request = null;
+        state.you.refused = ev.type === 'seat_refused'; // said in the dock until the next request
+      }
+      break;
+    case 'closing':
+      state.table.closing = true;
       break;
     case 'chat': {
       const { seq, type, ...said } = ev;

@@ -2,6 +2,7 @@
 // pre-actions before the turn comes.
 import { html } from '../html.js';
 import { toCall } from '../table-state.js';
+import { notice } from './notices.js';
 
 export function actionsView(ctrl) {
   const s = ctrl.state;
@@ -28,7 +29,7 @@ function rebuyView(ctrl) {
   const amount = ctrl.ui.rebuy != null ? ctrl.ui.rebuy : high;
   const set = (e) => { ctrl.ui.rebuy = e.target.value; ctrl.redraw(); };
   return html`<form class="actions rebuy" aria-label="Rebuy" onSubmit=${(e) => { e.preventDefault(); ctrl.rebuy(); }}>
-    <p>You are out of chips. Buy in again (${low} to ${high})?</p>
+    <p>${notice('busted', { low, high })}</p>
     <div class="amount-row">
       <input type="range" class="slider" min=${low} max=${high} step="1" value=${amount} aria-label="Rebuy amount" onInput=${set} />
       <input type="number" class="amount" name="rebuy" inputmode="numeric" min=${low} max=${high} value=${amount}

@@ -15,6 +15,7 @@ import { dealMark, dealWarning } from './deal-check.js';
 import { tournamentBar, tournamentClosed, tournamentEnd } from './tournament.js';
 import { handLogView } from './hand-log.js';
 import { replayPanel } from './replay.js';
+import { notice, seatNotice, tableNotice } from './notices.js';
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -28,6 +29,7 @@ export function tableView(ctrl) {
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
     ${topbar(ctrl)}
     ${banner(ctrl)}
+    ${tableNotice(ctrl)}
     ${c.tournament ? tournamentEnd(ctrl.tournament) : null}
     ${screenReaderView(ctrl)}
     <div class="table-body">
@@ -48,6 +50,7 @@ export function tableView(ctrl) {
     </main>
     <section class="dock">
       ${myHandView(ctrl)}
+      ${seatNotice(ctrl)}
       ${actionsView(ctrl)}
     </section>
     ${resultsView(ctrl)}
@@ -128,11 +131,13 @@ export function seatView(ctrl, i, seat) {
   const k = placeOf(s, i);
   if (!seat) {
     // a replay is not a table to sit at; a tournament's director seats its players
-    const canSit = s.you.seat == null && !s.replay && !s.table.config.tournament;
+    const canSit = s.you.seat == null && !s.you.request && !s.replay && !s.table.config.tournament;
     return html`<div class="seat empty" data-seat=${i} data-k=${k}>
       ${canSit
         ? html`<button type="button" class="sit-btn" data-sit=${i} aria-label=${`Sit in seat ${i + 1}`} onClick=${() => ctrl.openSit(i)}>Sit here</button>`
-        : html`<span class="open">Open</span>`}
+        : s.you.request && s.you.request.seat === i
+          ? html`<span class="open asked" data-asked=${i}>${notice('request_seat')}</span>`
+          : html`<span class="open">Open</span>`}
     </div>`;
   }
   const p = h && h.players[i] && h.players[i];
@@ -256,6 +261,7 @@ export function potView(h) {
 function myHandView(ctrl) {
   const s = ctrl.state;
   const h = s.hand;
+  if (s.you.seat == null && s.you.request) return null; // the dock says the request waits
   if (s.you.seat == null) {
     // A tournament seats its players itself: nobody picks a seat there.
     const over = ctrl.tournament && ctrl.tournament.state && ctrl.tournament.state.status === 'finished';

@@ -1,0 +1,220 @@
+"""Issue 26, items 4, 5 and 7: the screen says what is happening. A busted player is offered a
+rebuy in the dock (within the table's buy-in limits); a seat request shows as pending to its
+requester (also after a reload), can be cancelled, and a refusal is told; a pause is a banner
+with the clock said stopped, a close is announced to everyone as soon as the host asks, and a
+sit-out asked mid-hand says what will happen. Each on desktop and a 375x667 phone, with
+screenshots in /tmp/manners-*.png."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
+
+from tests.e2e.conftest import PlayerFactory
+from tests.e2e.harness import Player, create_table
+from tests.e2e.play import wait_for_hand
+
+PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+
+
+def shot(page: Page, name: str) -> None:
+    page.screenshot(path=f"/tmp/manners-{name}.png")
+
+
+def fits(page: Page, selector: str) -> None:
+    """The element is on screen, inside the page's width (no sideways scrolling)."""
+    box = page.locator(selector).bounding_box()
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+
+
+def host_panel(p: Player) -> Locator:
+    p.page.get_by_role("button", name="Host controls").click()
+    return p.page.get_by_role("region", name="Host")
+
+
+def test_busted_player_is_offered_a_rebuy_in_the_dock(players: PlayerFactory) -> None:
+    alice, bob = players("Alice"), players("Bob", **PHONE)
+    alice.join()
+    code = create_table(alice, name="Rebuys", buy_in_min=60, buy_in_max=150, decision_time=60)
+    alice.sit(0)
+    host = host_panel(alice)
+    host.get_by_role("button", name="Pause").click()
+    expect(host.get_by_role("button", name="Resume")).to_be_visible()
+    bob.join(f"/t/{code}")
+    bob.sit(1, buy_in=100)
+    rebuy = bob.page.get_by_role("form", name="Rebuy")
+    expect(rebuy).to_have_count(0)  # chips left: no offer
+
+    # The host takes Bob's whole stack (between hands: at once): Bob is out of chips.
+    host.get_by_label("Player").select_option("1")
+    host.get_by_label("Amount (+ or −)").fill("-100")
+    host.get_by_label("Reason").fill("Lost it all")
+    host.get_by_role("button", name="Adjust stack").click()
+    expect(bob.page.locator(".seat[data-seat='1'] .stack")).to_have_text("0")
+    expect(rebuy).to_be_visible()
+    expect(rebuy).to_contain_text("You are out of chips. Buy in again (60 to 150)?")
+    amount = rebuy.get_by_role("spinbutton")
+    expect(amount).to_have_attribute("min", "60")
+    expect(amount).to_have_attribute("max", "150")
+    expect(amount).to_have_value("150")
+    expect(rebuy.get_by_role("slider")).to_have_attribute("min", "60")
+    fits(bob.page, ".actions.rebuy [data-cmd=rebuy]")
+    shot(bob.page, "busted-phone")
+    # Only Bob is offered it: Alice has chips.
+    expect(alice.page.get_by_role("form", name="Rebuy")).to_have_count(0)
+
+    amount.fill("80")
+    button = rebuy.get_by_role("button", name="Rebuy 80")
+    expect(button).to_be_visible()
+    button.click()
+    expect(bob.page.locator(".seat[data-seat='1'] .stack")).to_have_text("80")
+    expect(alice.page.locator(".seat[data-seat='1'] .stack")).to_have_text("80")
+    expect(rebuy).to_have_count(0)
+    assert bob.state("c.state.seats[1].stack") == 80
+
+    # The same on a desktop page: Alice busts herself, and sees the offer.
+    host.get_by_label("Player").select_option("0")
+    host.get_by_label("Amount (+ or −)").fill(f"-{alice.state('c.state.seats[0].stack')}")
+    host.get_by_role("button", name="Adjust stack").click()
+    desk = alice.page.get_by_role("form", name="Rebuy")
+    expect(desk).to_contain_text("Buy in again (60 to 150)?")
+    fits(alice.page, ".actions.rebuy [data-cmd=rebuy]")
+    shot(alice.page, "busted-desktop")
+    assert not alice.errors and not bob.errors
+
+
+def test_seat_request_is_pending_cancellable_and_a_refusal_is_told(
+    players: PlayerFactory,
+) -> None:
+    alice, bob, carol = players("Alice"), players("Bob", **PHONE), players("Carol")
+    alice.join()
+    code = create_table(alice, name="Approval", approval_required=True, decision_time=60)
+    alice.sit(0)
+    host = host_panel(alice)
+    host.get_by_role("button", name="Pause").click()
+    requests = alice.page.get_by_role("complementary", name="Seat requests")
+
+    for p in (bob, carol):
+        p.join(f"/t/{code}")
+        p.page.click("[data-sit='2']" if p is bob else "[data-sit='3']")
+        p.page.click("[data-cmd=confirm-sit]")
+    pending = bob.page.locator("[data-notice=request]")
+    expect(pending).to_contain_text("Your request for seat 3 waits for the host.")
+    expect(requests).to_contain_text("Bob asks for seat 3")
+    fits(bob.page, "[data-cmd=cancel-request]")
+    # Asking for one seat, Bob is offered no other (the server would refuse it) until it ends.
+    expect(bob.page.locator("[data-sit]")).to_have_count(0)
+    expect(bob.page.locator(".my-hand.spectator")).to_have_count(0)
+    expect(bob.page.locator("[data-asked='2']")).to_have_text("Asked for")
+    shot(bob.page, "request-pending-phone")
+    expect(carol.page.locator("[data-notice=request]")).to_contain_text("seat 4 waits")
+    shot(carol.page, "request-pending-desktop")
+
+    # Still pending after a reload (the snapshot gives the requester their request).
+    bob.reload()
+    expect(pending).to_contain_text("Your request for seat 3 waits for the host.")
+
+    # Bob cancels: gone from the host's list, and Bob is told.
+    bob.page.get_by_role("button", name="Cancel request").click()
+    expect(pending).to_have_count(0)
+    expect(
+        bob.page.get_by_role("status").filter(has_text="You cancelled your seat request")
+    ).to_be_visible()
+    expect(requests.locator(".request", has_text="Bob")).to_have_count(0)
+    expect(bob.page.locator("[data-sit='2']")).to_be_visible()
+    expect(requests).to_contain_text("Carol asks for seat 4")
+    assert bob.state("c.state.you.request") is None
+
+    # Carol is refused: told so in her dock (and Bob, who is not asking, hears nothing).
+    requests.locator(".request", has_text="Carol").get_by_role("button", name="Refuse").click()
+    refused = carol.page.locator("[data-notice=refused]")
+    expect(refused).to_have_text("The host refused your seat request.")
+    toast = carol.page.get_by_role("status").filter(has_text="The host refused your seat request")
+    expect(toast).to_be_visible()
+    expect(carol.page.locator("[data-notice=request]")).to_have_count(0)
+    expect(bob.page.locator("[data-notice=refused]")).to_have_count(0)
+    shot(carol.page, "request-refused-desktop")
+
+    # Bob asks again and is refused too, on the phone.
+    bob.page.click("[data-sit='2']")
+    bob.page.click("[data-cmd=confirm-sit]")
+    expect(pending).to_be_visible()
+    requests.locator(".request", has_text="Bob").get_by_role("button", name="Refuse").click()
+    expect(bob.page.locator("[data-notice=refused]")).to_have_text(
+        "The host refused your seat request."
+    )
+    fits(bob.page, "[data-notice=refused]")
+    shot(bob.page, "request-refused-phone")
+
+    # A cancel with nothing waiting is refused with its code, and changes nothing.
+    bob.page.evaluate("() => window.__omaha.ctrl.command('cancel_request')")
+    expect(bob.page.get_by_role("status").filter(has_text="no seat request")).to_be_visible()
+    assert alice.state("c.state.seats[2]") is None
+    assert not [e for e in bob.errors + carol.errors if "no seat request" not in e]
+
+
+def test_pause_closing_and_sitting_out_are_said(players: PlayerFactory) -> None:
+    alice, bob = players("Alice"), players("Bob", **PHONE)
+    alice.join()
+    code = create_table(alice, name="Manners", decision_time=60, time_bank=0)
+    alice.sit(0)
+    host = host_panel(alice)
+    host.get_by_role("button", name="Pause").click()
+    bob.join(f"/t/{code}")
+    bob.sit(1)
+
+    # Paused between hands: a banner on every page, the clock said stopped, no hand dealt.
+    for p in (alice, bob):
+        banner = p.page.locator("[data-notice=paused]")
+        expect(banner).to_have_text(
+            "Paused by the host: no new hand is dealt, the clock is stopped."
+        )
+        assert p.state("c.state.hand") is None
+    fits(bob.page, "[data-notice=paused]")
+    shot(alice.page, "paused-desktop")
+    shot(bob.page, "paused-phone")
+
+    # Resumed: the banner goes and a hand is dealt.
+    host.get_by_role("button", name="Resume").click()
+    wait_for_hand(bob)
+    for p in (alice, bob):
+        expect(p.page.locator("[data-notice]")).to_have_count(0)
+
+    # Sitting out mid-hand (the switch, then the menu) says what will happen.
+    bob.page.get_by_role("checkbox", name="Sit out next hand").check()
+    said = bob.page.locator("[data-notice=sit_out_next]")
+    expect(said).to_have_text("You sit out from the next hand.")
+    fits(bob.page, "[data-notice=sit_out_next]")
+    shot(bob.page, "sit-out-next-phone")
+    alice.page.get_by_role("button", name="Sit out", exact=True).click()
+    expect(alice.page.locator("[data-notice=sit_out_next]")).to_have_text(
+        "You sit out from the next hand."
+    )
+    assert alice.state("c.inHand()") is True  # the hand in play is still hers to play
+    shot(alice.page, "sit-out-next-desktop")
+
+    # Paused during the hand: the hand is played out, then no new one.
+    host.get_by_role("button", name="Pause").click()
+    for p in (alice, bob):
+        expect(p.page.locator("[data-notice=pausing]")).to_contain_text(
+            "this hand is played out, then no new hand is dealt"
+        )
+    shot(bob.page, "pausing-phone")
+
+    # The host closes during the hand: everyone is told at once, before the hand ends.
+    host.get_by_role("button", name="Close table").click()
+    host.get_by_role("button", name="Yes, close the table").click()
+    for p in (alice, bob):
+        expect(p.page.locator("[data-notice=closing]")).to_have_text(
+            "The table closes after this hand."
+        )
+        # on screen, however far down the page the host scrolled to its panel
+        expect(p.page.locator("[data-notice=closing]")).to_be_in_viewport()
+        assert p.state("c.state.hand && !c.state.hand.ended") is True
+    fits(bob.page, "[data-notice=closing]")
+    shot(alice.page, "closing-desktop")
+    shot(bob.page, "closing-phone")
+    # A reload mid-hand still says so (the snapshot's `closing`).
+    bob.reload()
+    expect(bob.page.locator("[data-notice=closing]")).to_be_visible()
+    assert not alice.errors and not bob.errors
