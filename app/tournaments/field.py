@@ -12,7 +12,7 @@ import uuid
 from typing import Any
 
 from app.tables.command import Command
-from app.tables.config import MAX_CHIPS, TableConfig
+from app.tables.config import MAX_CHIPS, BankRefill, TableConfig
 from app.tables.errors import TableError
 from app.tables.names import skeleton
 from app.tournaments.entry import Entry
@@ -182,6 +182,7 @@ class Field(DirectorState):
             buy_in_max=MAX_CHIPS,
             decision_time=s.decision_time,
             time_bank=s.time_bank,
+            time_bank_refill=BankRefill.LEVEL,  # the usual tournament rule: full each level
             cap_heads_up=True,
             dead_button=True,  # TDA 32: "Tournament play will use a dead button."
             tournament=True,
