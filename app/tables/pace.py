@@ -120,6 +120,7 @@ def set_preference(t: TableCore, c: SetPreference) -> Flow[Reply]:
     if changed != seat:
         t.put(changed)
         yield Write(SaveSwitches(changed))
+        t.emit(t.seat_record(changed))  # the player's other tabs hear it too
     hand = t.hand
     legal = hand.state.legal_actions() if hand is not None else None
     if (  # the player chooses at the showdown now: the preference decides it at once

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.poker import Action, ActionKind, Betting, Phase
-from app.tables.clock import TURN, Stage
+from app.tables.clock import TURN
 from app.tables.commands import (
     Act,
     MoreTime,
@@ -25,7 +25,7 @@ from app.tables.config import BankRefill, TableConfig
 from app.tables.effects import Post
 from app.tables.machine import Outcome
 from app.tables.ops import RecordAction, SaveSwitches
-from app.tables.seat import Seat, SeatState
+from app.tables.seat import Seat
 from tests.tables.test_machine import Table, records, writes
 
 SHOWDOWN_TIME = 3.0
@@ -220,9 +220,7 @@ def next_deal(t: Table) -> None:
     t.fire_due()
 
 
-@pytest.mark.parametrize(
-    ("refill", "expected"), [(BankRefill.HAND, 16.0), (BankRefill.NONE, 12.0)]
-)
+@pytest.mark.parametrize(("refill", "expected"), [(BankRefill.HAND, 16.0), (BankRefill.NONE, 12.0)])
 def test_the_bank_refills_by_the_tables_setting(refill: BankRefill, expected: float) -> None:
     t = table(time_bank_refill=refill, time_bank_per_hand=4.0, seats=2)
     deal(t, "host", "a")
