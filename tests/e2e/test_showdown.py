@@ -12,7 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import Player, create_table
+from tests.e2e.harness import Player, create_table, screenshot_all
 from tests.e2e.play import act_once, wait_for_hand
 
 SHOWDOWN_TIME = 2
@@ -98,6 +98,7 @@ def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
     assert turn["bank"] == TIME_BANK and "muck" in turn["actions"]
     expect(page.locator(".short-clock")).to_contain_text("s to decide · no time bank")
     expect(page.locator(".bank-row")).to_have_count(0)  # no "Need more time" at a showdown
+    screenshot_all([loser], "showdown-choice")  # the artifacts: Show / Muck on the short clock
     # Idle: nobody clicks. The page notes when the hand ends, and whether the bank ever ran.
     ended_at = page.wait_for_function(
         """() => { const c = window.__omaha.ctrl; const h = c.state.hand;

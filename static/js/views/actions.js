@@ -73,7 +73,7 @@ function preferencesView(ctrl) {
   if (s.you.seat == null || !prefs) return null;
   const sw = (key, label) => {
     const on = ctrl.preferenceOn(key);
-    return html`<label class=${`btn pre ${on ? 'on' : ''}`} data-preference=${key}>
+    return html`<label class=${`btn pref ${on ? 'on' : ''}`} data-preference=${key}>
       <input type="checkbox" checked=${on} onChange=${(e) => ctrl.setPreference(key, e.target.checked)} />${label}</label>`;
   };
   return html`<div class="row switches preferences" aria-label="At the showdown">
