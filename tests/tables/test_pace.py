@@ -354,3 +354,21 @@ def test_unticking_the_sit_out_switch_keeps_a_timed_out_player_in() -> None:
     assert not seat(t, player).timed_out and not seat(t, player).sit_out_next
     next_deal(t)
     assert t.core.hand is not None and t.core.hand.position_of_player(player) is not None
+
+
+def test_a_preference_message_is_strict() -> None:
+    """Over the WebSocket, `set_preference` takes booleans only (validated before a table
+    sees it); the table's own parse leaves anything else unchanged."""
+    from pydantic import ValidationError
+
+    from app.api.messages import inbound
+    from app.tables.commands import parse
+
+    ok = inbound.validate_python({"type": "set_preference", "auto_muck": False})
+    assert ok.command() == {"auto_muck": False, "always_show": None}
+    for bad in ({"auto_muck": "no"}, {"always_show": 1}, {"muck": True}):
+        with pytest.raises(ValidationError):
+            inbound.validate_python({"type": "set_preference", **bad})
+    command = parse("set_preference", "a", {"auto_muck": "no", "always_show": True})
+    assert isinstance(command, SetPreference)
+    assert (command.auto_muck, command.always_show) == (None, True)
