@@ -173,6 +173,14 @@ class SitOutNextBb(Message):
     on: StrictBool = True
 
 
+class SetPreference(Message):
+    """A seated player's showdown preferences; a field left out stays as it is."""
+
+    type: Literal["set_preference"]
+    auto_muck: StrictBool | None = None
+    always_show: StrictBool | None = None
+
+
 class Seed(Message):
     """A seated player's client seed for the next deals (docs/fairness.md): 1 to 64
     printable ASCII characters (the table says `bad_seed` to anything else)."""
@@ -214,6 +222,7 @@ Inbound = Annotated[
     | MoreTime
     | SitOutNext
     | SitOutNextBb
+    | SetPreference
     | Seed
     | RotateSeed
     | Close,

@@ -45,6 +45,8 @@ def _seat(r: SeatRow, bot: bool) -> Seat:
         bot=bot,
         sit_out_next=r.sit_out_next,
         sit_out_next_bb=r.sit_out_next_bb,
+        auto_muck=r.auto_muck,
+        always_show=r.always_show,
         client_seed=r.client_seed or "",
         away_since=r.away_since,
     )

@@ -29,6 +29,7 @@ from sqlalchemy import (
     false,
     func,
     text,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -134,6 +135,9 @@ class SeatRow(Base):
     #: the player's switches: sit out from the next hand / when the big blind reaches them
     sit_out_next: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     sit_out_next_bb: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the player's showdown preferences: muck a beaten hand at once, show every hand
+    auto_muck: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    always_show: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: the player's latest client seed for the deal (docs/fairness.md)
     client_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: when the player went away (seconds since the epoch; null: here), for the away grace

@@ -228,6 +228,8 @@ class SqlTableStore(DealStore, ResumeStore, LedgerStore):
             sitting_out=seat.sitting_out,
             sit_out_next=seat.sit_out_next,
             sit_out_next_bb=seat.sit_out_next_bb,
+            auto_muck=seat.auto_muck,
+            always_show=seat.always_show,
         )
 
     async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:

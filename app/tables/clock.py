@@ -4,8 +4,9 @@ nothing here waits; the actor arms a real timer for each deadline (`effects.Arm`
 `Fire(timer, at)` when it is due, which the machine takes only if that is still the
 deadline (`DecisionClock.fired`): a timer replaced or cancelled meanwhile does nothing.
 
-The timers: the turn (the decision time, then the time bank, or a retry of the clock's
-action), the next deal, and each away player's grace period.
+The timers: the turn (the decision time, then the time bank; the short clock of a
+show-or-muck choice or a vote, app/tables/pace.py; or a retry of the clock's action), the
+next deal, and each away player's grace period.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Stage(StrEnum):
     DECISION = "decision"
     BANK = "bank"
     RETRY = "retry"  # the clock's action could not be stored: it tries again
+    SHORT = "short"  # a show-or-muck choice or a run-it-twice vote: no time bank after it
 
 
 class Turn(NamedTuple):

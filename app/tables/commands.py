@@ -178,6 +178,23 @@ class SitOutNextBb(Switch):
 
 
 @dataclass(slots=True, kw_only=True)
+class SetPreference(TableCommand):
+    """A seated player's showdown preferences (None: unchanged)."""
+
+    kind = "set_preference"
+    auto_muck: bool | None = None
+    always_show: bool | None = None
+
+    @classmethod
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
+        def flag(name: str) -> bool | None:
+            value = data.get(name)
+            return value if isinstance(value, bool) else None
+
+        return cls(sender=sender, auto_muck=flag("auto_muck"), always_show=flag("always_show"))
+
+
+@dataclass(slots=True, kw_only=True)
 class Chat(TableCommand):
     kind = "chat"
     text: str
@@ -450,9 +467,9 @@ class Auto(TableCommand):
 KINDS: dict[str, type[TableCommand]] = {
     c.kind: c
     for c in (Sit, TopUp, SitOut, SitIn, Leave, Straddle, Act, Show, MoreTime, SitOutNext,
-              SitOutNextBb, Chat, Seed, Approve, Refuse, CancelRequest, Pause, Resume, SetStakes,
-              Remove, Adjust, TransferHost, AddBot, BombPotNext, SpectatorChat, Close, RotateSeed,
-              Ledger, TSeat, TUnseat, TAddon, TDeal, TClose)
+              SitOutNextBb, SetPreference, Chat, Seed, Approve, Refuse, CancelRequest, Pause,
+              Resume, SetStakes, Remove, Adjust, TransferHost, AddBot, BombPotNext, SpectatorChat,
+              Close, RotateSeed, Ledger, TSeat, TUnseat, TAddon, TDeal, TClose)
 }  # fmt: skip
 PLAYER_COMMANDS = frozenset(k for k, c in KINDS.items() if c.who is Who.ANYONE and k != "ledger")
 HOST_COMMANDS = frozenset(k for k, c in KINDS.items() if c.who is Who.HOST)

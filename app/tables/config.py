@@ -8,6 +8,7 @@ and run it twice.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import (
@@ -33,6 +34,14 @@ CHAT_MAX = 200
 Chips = Annotated[StrictInt, Field(ge=0, le=MAX_CHIPS)]
 Seconds = Annotated[float, Field(strict=True)]
 TABLE_NAME_LENGTH = 40
+
+
+class BankRefill(StrEnum):
+    """How a player's time bank is refilled (docs/rules.md, The clock)."""
+
+    NONE = "none"  # spent, never refilled
+    HAND = "hand"  # `time_bank_per_hand` seconds more at each hand dealt, up to `time_bank`
+    LEVEL = "level"  # back to `time_bank` at each new tournament level
 
 
 class TableConfig(BaseModel):
@@ -79,6 +88,26 @@ class TableConfig(BaseModel):
     seats: StrictInt = Field(default=6, ge=2, le=10)
     decision_time: Seconds = Field(default=30.0, ge=0, le=600, description="0: no clock")
     time_bank: Seconds = Field(default=60.0, ge=0, le=3600)
+    time_bank_refill: BankRefill = Field(
+        default=BankRefill.HAND,
+        description="none: spent for good; hand: time_bank_per_hand more at each hand dealt "
+        "(up to time_bank); level: full again at each tournament level",
+    )
+    time_bank_per_hand: Seconds = Field(default=5.0, ge=0, le=600)
+    showdown_time: Seconds = Field(
+        default=5.0,
+        ge=1,
+        le=60,
+        description="a show-or-muck choice and a run-it-twice vote: their own short clock, "
+        "never the time bank",
+    )
+    sit_out_after_timeouts: StrictInt = Field(
+        default=2,
+        ge=0,
+        le=10,
+        description="a player the clock acted for on this many decisions in a row sits out "
+        "after the hand (cash tables); 0 never",
+    )
     approval_required: StrictBool = False
     spectator_chat: StrictBool = Field(default=True, description="spectators may chat")
     tournament: StrictBool = Field(

@@ -190,7 +190,9 @@ class TableCore:
         self.effects.append(Post(command))
 
     def seat_record(self, seat: Seat) -> Record:
-        return Record({"type": "seat", **seat_json(seat)})
+        """A seat as everyone sees it; its own player also gets their showdown preferences."""
+        prefs = {"auto_muck": seat.auto_muck, "always_show": seat.always_show}
+        return Record({"type": "seat", **seat_json(seat)}, {seat.player_id: {"preferences": prefs}})
 
     def table_record(self) -> Record:
         k = self.kept

@@ -19,6 +19,7 @@ from app.tables.fairness import hand_fields
 from app.tables.hand import Hand
 from app.tables.host import close_or_retry
 from app.tables.ops import SetBombPotNext, StartHand, UpdateSeats
+from app.tables.pace import refilled
 from app.tables.play import end_hand, start_turn
 from app.tables.seat import Move, Seat, SeatBook
 from app.tables.seating import settle_seats, switched
@@ -135,7 +136,9 @@ def deal_hand(t: TableCore, deal: Deal, number: int) -> Flow[None]:
     # dealt (the blinds put everyone all in), its result is the seats' new stacks, stored
     # with the hand (`StartHand`), as `apply` does for a last action.
     over = hand.state.complete
-    seats = [seat_dealt(s)._replace(stack=hand.state.stacks[p] if over else s.stack)
+    # The per-hand refill of the time bank is stored with them too.
+    seats = [refilled(seat_dealt(s), t.config)._replace(
+                 stack=hand.state.stacks[p] if over else s.stack)
              for p, s in enumerate(seats)]  # fmt: skip
     t.put(*seats)
     try:

@@ -45,6 +45,12 @@ STATUS_NOTES = {
 #: whatever it waited for before the deal, but one leaving leaves when it ends
 MARKED_IN_HAND = frozenset({"leaving"})
 AWAY = "Away"
+#: a seat the clock sat out (`sit_out_after_timeouts`): its mark, and its player's note
+TIMED_OUT = "Timed out"
+TIMED_OUT_NOTES = {
+    "sitting_out": "You timed out and sit out: sit in to play",
+    "next": "You timed out: you sit out from the next hand",
+}
 ALL_IN = "All in"
 #: the player's own panel when it shows no cards of theirs
 NOTES = {
@@ -116,10 +122,16 @@ def seat_labels(seat: Seat) -> dict[str, str | None]:
     nothing shown."""
     status = seat.status
     away = AWAY if seat.away else None
+    note = STATUS_NOTES.get(status)
+    timed = TIMED_OUT if seat.timed_out else None
+    if seat.timed_out and status in ("sitting_out", "playing", "waiting", "posting"):
+        note = TIMED_OUT_NOTES["sitting_out" if status == "sitting_out" else "next"]
     return {
-        "mark": _joined(away, STATUS_MARKS.get(status)),
-        "mark_in_hand": _joined(away, STATUS_MARKS[status] if status in MARKED_IN_HAND else None),
-        "note": STATUS_NOTES.get(status),
+        "mark": _joined(away, timed, STATUS_MARKS.get(status)),
+        "mark_in_hand": _joined(
+            away, timed, STATUS_MARKS[status] if status in MARKED_IN_HAND else None
+        ),
+        "note": note,
     }
 
 

@@ -20,7 +20,8 @@ the last write that succeeded, whatever the command had changed meanwhile, and t
 executed before it were all of stored state.
 
 The parts: `core` (the state and the moves all parts make), `seating`, `host`, `chat`,
-`seeds`, `tournament`, `watching`, `play` (actions, the turn and its clock), `dealer` (the
+`seeds`, `tournament`, `watching`, `play` (actions, the turn and its clock), `pace` (the
+showdown without waiting, the short clock, the bank's refill, timeouts), `dealer` (the
 next hand); `seat` (the seat book: each seat's state one enum, one transition) and `clock`
 (every deadline as data). A new command is its class in `commands` and a line in
 `HANDLERS`; a new timer kind a `clock.TimerKind` and a line in `TIMERS`.
@@ -32,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.tables import chat, dealer, host, play, seating, seeds, tournament, watching
+from app.tables import chat, dealer, host, pace, play, seating, seeds, tournament, watching
 from app.tables.clock import Timer, TimerKind
 from app.tables.commands import (
     Act,
@@ -56,6 +57,7 @@ from app.tables.commands import (
     Resume,
     RotateSeed,
     Seed,
+    SetPreference,
     SetStakes,
     Show,
     Sit,
@@ -109,6 +111,7 @@ HANDLERS: Mapping[type[TableCommand], Handler] = {
     Leave: seating.leave,
     SitOutNext: seating.sit_out_next,
     SitOutNextBb: seating.sit_out_next_bb,
+    SetPreference: pace.set_preference,
     Ledger: seating.ledger,
     Pause: host.pause,
     Resume: host.resume,

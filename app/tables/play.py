@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 from app.poker import Action, ActionKind, IllegalAction, Phase
+from app.tables import pace
 from app.tables.clock import TURN, Stage, turn_time
 from app.tables.commands import Act, Auto, MoreTime, Show
 from app.tables.config import MAX_CHIPS
@@ -59,6 +60,7 @@ def act(t: TableCore, c: Act) -> Flow[Reply]:
     if hand.state.complete:
         raise TableError("hand_over", "the hand is over")
     yield from apply(t, hand, action)  # the engine verifies it there, once
+    pace.acted(t, c.sender)
     return {"applied": counter}
 
 
@@ -143,7 +145,8 @@ def end_hand(t: TableCore) -> Flow[None]:
 
 # ------------------------------------------------------------------ the turn
 def start_turn(t: TableCore, elapsed: float = 0.0) -> None:
-    """Announce who acts and arm the clock (or act at once for a player who left).
+    """Announce who acts and arm the clock (or act at once for a player who left, and at a
+    showdown for a hand the rules or the player's preferences decide: app/tables/pace.py).
     `elapsed`: seconds of this decision already gone (a turn resumed after a restart)."""
     hand = t.hand
     assert hand is not None and hand.state.actor is not None
@@ -151,15 +154,25 @@ def start_turn(t: TableCore, elapsed: float = 0.0) -> None:
     t.clock.bank_started = None
     seat = t.seats[hand.seats[hand.state.actor]]
     gone = t.gone(hand, hand.state.actor)
-    clock_on = t.runtime.clock_enabled and not gone
-    time = turn_time(t.config.decision_time, seat.time_bank if seat is not None else 0.0,
-                     elapsed, clock_on=clock_on, seated=seat is not None)  # fmt: skip
+    legal = hand.state.legal_actions()
+    assert legal is not None
+    if pace.showdown_action(seat, legal, gone=gone) is not None:  # no choice: done at once
+        t.post(Auto(hand=hand.id, counter=hand.counter))
+        return
+    clock_on = t.runtime.clock_enabled and not gone and t.config.decision_time > 0
+    bank = seat.time_bank if seat is not None else 0.0
+    if legal.phase is not Phase.BETTING:  # a choice at the showdown or a vote: short, no bank
+        time = pace.short_time(t.config.showdown_time, bank, elapsed, clock_on=clock_on)
+    else:
+        time = turn_time(t.config.decision_time, bank, elapsed, clock_on=clock_on,
+                         seated=seat is not None)  # fmt: skip
     if time.timeout is not None:
         if time.stage is Stage.BANK and seat is not None:  # the decision time ran out while
             t.put(seat._replace(time_bank=time.bank))  # the table was down: the bank runs
             t.clock.bank_started = t.now
         t.arm_turn(hand, time.timeout, time.stage)
-    t.emit(turn_record(hand, time.timeout, time.bank, time.stage is Stage.BANK))
+    t.emit(turn_record(hand, time.timeout, time.bank, time.stage is Stage.BANK,
+                       short=time.stage is Stage.SHORT))  # fmt: skip
     if gone:
         t.post(Auto(hand=hand.id, counter=hand.counter))
 
@@ -190,7 +203,10 @@ def timeout(t: TableCore) -> Flow[Reply]:
     if turn.stage is Stage.DECISION and seat is not None and seat.time_bank > 0:
         start_time_bank(t, hand, seat)
         return None
+    player = hand.players[hand.state.actor]
     yield from auto_act(t, hand)
+    if turn.stage is not Stage.RETRY:  # the player's time was up (a retry counted before)
+        yield from pace.timed_out(t, player)
     return None
 
 
@@ -202,7 +218,8 @@ def auto(t: TableCore, c: Auto) -> Flow[Reply]:
 
 
 def auto_act(t: TableCore, hand: Hand) -> Flow[None]:
-    """The clock acts: check if possible, else fold; vote no; muck if allowed, else show.
+    """The clock acts: check if possible, else fold; vote no; at the showdown as the rules
+    and the player's preferences say (`pace.clock_showdown_action`), else muck if allowed.
     A player who is gone (`gone`) is folded, never checked for. If the action cannot be
     stored, the clock tries again after `retry_delay` (the hand must not freeze)."""
     legal = hand.state.legal_actions()
@@ -211,7 +228,8 @@ def auto_act(t: TableCore, hand: Hand) -> Flow[None]:
     if legal.phase is Phase.RUN_IT_TWICE:
         action = Action(p, ActionKind.RUN_TWICE, agree=False)
     elif legal.phase is Phase.SHOWDOWN:
-        action = Action(p, ActionKind.MUCK if legal.muck else ActionKind.SHOW)
+        seat = t.seats[hand.seats[p]]
+        action = Action(p, pace.clock_showdown_action(seat, legal, gone=t.gone(hand, p)))
     elif legal.check and not t.gone(hand, p):
         action = Action(p, ActionKind.CHECK)
     else:
@@ -237,7 +255,8 @@ def more_time(t: TableCore, c: MoreTime) -> Reply:
     seat = t.my_seat(c.sender)
     if t.clock.bank_started is not None:
         raise TableError("in_time_bank", "your time bank is already running")
-    if not t.clock.armed(TURN) or seat.time_bank <= 0:
+    turn = t.clock.turn
+    if not t.clock.armed(TURN) or seat.time_bank <= 0 or (turn and turn.stage is Stage.SHORT):
         raise TableError("no_time_bank", "there is no time bank to start")
     start_time_bank(t, hand, seat)
     return {"time_bank": round(seat.time_bank, 3)}

@@ -121,6 +121,14 @@ class Seat(NamedTuple):
     missed_blinds: int = 0
     #: the player's latest client seed for the deal (app.tables.fairness); "" none sent
     client_seed: str = ""
+    #: the player's showdown preferences (stored with the seat): muck a hand the rules let
+    #: them muck (a beaten one) at once; show every hand at once, even one they could muck
+    auto_muck: bool = True
+    always_show: bool = False
+    #: the decisions in a row the clock acted on for this player (the table's moment, not
+    #: stored), and whether that sat them out (`sit_out_after_timeouts`: a note shows it)
+    timeouts: int = 0
+    timed_out: bool = False
 
     def move(self, move: Move, *, post: bool = False) -> Seat:
         return self._replace(state=moved(self.state, move, post=post, owes=self.missed_blinds != 0))

@@ -177,10 +177,16 @@ def sit_in(t: TableCore, c: SitIn) -> Flow[Reply]:
     if seat.leaving or seat.removed:
         raise TableError("leaving", "you are leaving this table")
     changed = seat.sitting_out or c.post != seat.post
+    back = seat.timed_out  # sat out by the clock (or about to be): here again, one click
     seat = button.sit_in(seat, c.post)
-    if changed:
+    if back:
+        seat = seat._replace(timed_out=False, timeouts=0, sit_out_next=False)
+    if changed or back:
         t.put(seat)
-        yield t.save_seats(seat)
+        if changed:
+            yield t.save_seats(seat)
+        if back:
+            yield Write(SaveSwitches(seat))
         t.emit(t.seat_record(seat))
         t.schedule_next_hand(0.0)
     return {"status": seat.status}
@@ -278,7 +284,10 @@ def settle_seats(t: TableCore) -> Flow[list[int]]:
 
 def sit_out_next(t: TableCore, c: SitOutNext) -> Flow[Reply]:
     """Sit out from the next hand on (the current one is played out)."""
-    yield from switched(t, t.my_seat(c.sender)._replace(sit_out_next=c.on))
+    seat = t.my_seat(c.sender)
+    if not c.on:  # staying in: a sit-out the clock set is cancelled with it
+        seat = seat._replace(timed_out=False, timeouts=0)
+    yield from switched(t, seat._replace(sit_out_next=c.on))
     return {"sit_out_next": c.on}
 
 

@@ -13,6 +13,7 @@ from app.tables.effects import TellDirector, Write
 from app.tables.errors import TableError
 from app.tables.host import finish_close
 from app.tables.ops import EndDealSeed, SeatPlayer
+from app.tables.pace import level_refill
 from app.tables.seat import Seat, SeatState
 from app.tables.seating import add_chips, after_hand, cash_out
 
@@ -77,6 +78,7 @@ def t_deal(t: TableCore, c: TDeal) -> Flow[Reply]:
         t.kept = t.kept._replace(config=config.with_stakes(**c.stakes))
         yield t.save_table()
         t.emit(t.table_record())
+        level_refill(t)  # a new level: full banks (stored with the hand's seats)
     t.deal_called = True
     t.schedule_next_hand(0.0)
     return {"hand": t.kept.hand_number + 1}

@@ -330,7 +330,11 @@ def reader_records(hand: Hand, boards_dealt: bool) -> list[Record]:
     return [Record({"type": "hand_reader", "hand": hand.id}, private)]
 
 
-def turn_record(hand: Hand, timeout: float | None, time_bank: float, in_bank: bool) -> Record:
+def turn_record(
+    hand: Hand, timeout: float | None, time_bank: float, in_bank: bool, *, short: bool = False
+) -> Record:
+    """Who acts and their clock; `short`: a show-or-muck choice or a vote, whose clock is
+    `showdown_time` and never the time bank."""
     legal = hand.state.legal_actions()
     assert legal is not None
     p = legal.player
@@ -343,6 +347,7 @@ def turn_record(hand: Hand, timeout: float | None, time_bank: float, in_bank: bo
         "timeout": timeout,
         "time_bank": round(time_bank, 3),
         "in_time_bank": in_bank,
+        "short": short,
     }
     return Record(public, {hand.players[p]: {"legal": legal_to_json(legal)}})
 
@@ -415,6 +420,7 @@ def seat_json(s: Seat) -> dict[str, Any]:
         "bot": s.bot,
         "sit_out_next": s.sit_out_next,
         "sit_out_next_bb": s.sit_out_next_bb,
+        "timed_out": s.timed_out,
         **seat_labels(s),
     }
 
@@ -426,6 +432,8 @@ def table_view(table: TableLike, player_id: str | None) -> dict[str, Any]:
     if player_id is not None:
         mine = table.seat_of(player_id)
         you["seat"] = mine.number if mine is not None else None
+        if mine is not None:  # the player's own showdown preferences (set_preference)
+            you["preferences"] = {"auto_muck": mine.auto_muck, "always_show": mine.always_show}
         you["host"] = player_id == table.host_id
         request = table.requests.get(player_id)
         you["request"] = request.to_json() if request is not None else None

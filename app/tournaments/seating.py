@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from app.tables.config import MAX_CHIPS, TableConfig
+from app.tables.config import MAX_CHIPS, BankRefill, TableConfig
 from app.tables.errors import TableError
 from app.tournaments.state import FieldTable, Tournament, draw
 from app.tournaments.structure import Level
@@ -28,6 +28,7 @@ def table_config(t: Tournament, level: Level, number: int) -> TableConfig:
         buy_in_max=MAX_CHIPS,
         decision_time=s.decision_time,
         time_bank=s.time_bank,
+        time_bank_refill=BankRefill.LEVEL,  # the usual tournament rule: full each level
         cap_heads_up=True,
         dead_button=True,  # TDA 32: "Tournament play will use a dead button."
         tournament=True,

@@ -77,6 +77,7 @@ export class TableCtrl {
     } else if (m.type === 'pong') {
       return;
     } else if (this.state) {
+      if (m.type === 'timed_out') this.timedOut(m);
       // read against the state before it
       this.log.hear(this.state, m);
       if (speaking) this.narrator.hear(this.state, m);
@@ -102,6 +103,11 @@ export class TableCtrl {
     if (this.pending && m.id === this.pending.id) this.pending = null;
     // answered (the seat's new state came before the answer): the switch shows the seat's
     if (what && this.switching[what.type] && this.switching[what.type].id === m.id) delete this.switching[what.type];
+    if (what && what.type === 'set_preference') {
+      Object.keys(this.switching).filter((k) => k.startsWith('pref:') && this.switching[k].id === m.id)
+        .forEach((k) => delete this.switching[k]);
+      if (m.type === 'ok' && this.state) this.state.you.preferences = { auto_muck: m.auto_muck, always_show: m.always_show };
+    }
     if (m.type === 'error') {
       if (m.code === 'duplicate') return; // sent twice across a reconnect: applied once
       if (['stale_counter', 'stale_hand', 'not_your_turn', 'hand_over'].includes(m.code) && what && what.type === 'act') {
@@ -122,6 +128,16 @@ export class TableCtrl {
     if (what && what.type === 'remove') this.flash('Removed (after the hand in play, if any).');
     if (what && what.type === 'close') this.flash('Closing the table (after the hand in play, if any).');
     if (what && what.type === 'rotate_seed') this.flash(m.revealed ? 'Seed revealed: every deal so far can be checked. A new seed deals from the next hand.' : 'A new seed deals from the next hand.');
+  }
+
+  // The clock acted for a player on `timeouts` decisions in a row: they sit out after the
+  // hand (their seat says so too: its mark, and their own note).
+  timedOut(m) {
+    if (m.player_id === this.state.you.player_id) {
+      this.flash(`You timed out on ${m.timeouts} decisions in a row: you sit out from the next hand. Untick “Sit out next hand” to stay in, or sit in later.`);
+    } else {
+      this.flash(`${m.name} timed out: sits out from the next hand.`);
+    }
   }
 
   flash(text) {
@@ -332,6 +348,19 @@ export class TableCtrl {
     const sent = this.request({ type: key, on });
     this.switching[key] = { on, id: sent.id };
     this.redraw();
+  }
+
+  // The showdown preferences: asked of the server, shown as asked until it answers.
+  setPreference(key, on) {
+    const sent = this.request({ type: 'set_preference', [key]: on });
+    this.switching[`pref:${key}`] = { on, id: sent.id };
+    this.redraw();
+  }
+
+  preferenceOn(key) {
+    const asked = this.switching[`pref:${key}`];
+    const prefs = this.state.you.preferences || {};
+    return asked ? asked.on : !!prefs[key];
   }
 
   switchOn(seat, key) {

@@ -37,6 +37,7 @@ export function fromSnapshot(s) {
       timeout: h.timeout,
       timeBank: null,
       inBank: false,
+      short: h.phase === 'showdown' || h.phase === 'run-it-twice', // their own clock, no bank
       reader: h.reader || null,
       awards: [],
       votes: {},
@@ -131,6 +132,7 @@ export function applyEvent(state, ev) {
       hand.deadline = ev.timeout != null ? performance.now() + ev.timeout * 1000 : null;
       hand.timeBank = ev.time_bank;
       hand.inBank = ev.in_time_bank;
+      hand.short = !!ev.short; // a show-or-muck choice or a vote: showdown_time, never the bank
       break;
     case 'acted': {
       if (!mine) break;
@@ -227,9 +229,10 @@ export function applyEvent(state, ev) {
       if (mine && ev.boards) hand.reader = ev.boards;
       break;
     case 'seat': {
-      const { seq, type, ...seat } = ev;
+      const { seq, type, preferences, ...seat } = ev;
       state.seats[ev.seat] = seat;
       if (seat.player_id === state.you.player_id) { state.you.seat = ev.seat; state.you.request = null; }
+      if (preferences) state.you.preferences = preferences; // only on your own seat's
       state.requests = state.requests.filter((r) => r.player_id !== seat.player_id);
       break;
     }

@@ -25,7 +25,7 @@ from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow, TableRow
 from app.store.tables import SqlTableStore
 from tests.api.live import Client, migrate
-from tests.api.test_crash import actor_of, passive
+from tests.api.test_crash import actor_of, finish, passive
 from tests.api.test_play import replay_table
 from tests.scale.cluster import Cluster
 from tests.scale.cluster import owner as owner  # re-exported: the scale tests import it here
@@ -115,11 +115,6 @@ async def play(clients: list[Client], count: int, sent: list[Any]) -> None:
         sent.append((legal["hand"], legal["counter"], action, clients.index(actor)))
 
 
-async def finish(clients: list[Client], sent: list[Any]) -> None:
-    while not any(m["type"] == "hand_ended" for c in clients for m in c.messages):
-        await play(clients, 1, sent)
-
-
 async def check_stored(url: str, table_id: str, hand_id: str, sent: list[Any]) -> None:
     decks.use_secret(SECRET)  # the servers': their decks are sealed with it
     engine = create_engine(url)
@@ -129,10 +124,14 @@ async def check_stored(url: str, table_id: str, hand_id: str, sent: list[Any]) -
             query = select(HandActionRow).where(HandActionRow.hand_id == uuid.UUID(hand_id))
             rows = list(await s.scalars(query.order_by(HandActionRow.counter)))
             assert (await s.get_one(HandRow, uuid.UUID(hand_id))).ended_at is not None
-        # each accepted action stored once, as accepted; nothing else
-        assert [(r.counter, r.kind) for r in rows] == [
+        # each accepted action stored once, as accepted; then the shows and mucks of the
+        # showdown the server made itself (stored actions like any other), nothing else
+        assert [(r.counter, r.kind) for r in rows[: len(sent)]] == [
             (counter, action["action"]) for _, counter, action, _ in sent
         ]
+        showdown = rows[len(sent) :]
+        assert [r.counter for r in showdown] == list(range(len(sent), len(rows)))
+        assert all(r.kind in ("show", "muck") for r in showdown)
         store = SqlTableStore(sessions)
         assert await store.ledger_balance(table_id) == await store.stacks_total(table_id) == 300
     finally:

@@ -36,7 +36,7 @@ from tests.tables.stores import sql_store
 
 #: the seat columns written by writes of their own, not with the hot path's `SeatUpdate`
 SEAT_COLUMNS_ELSEWHERE = {"pending_adjust_reason", "sit_out_next", "sit_out_next_bb",
-                          "client_seed", "away_since"}  # fmt: skip
+                          "client_seed", "away_since", "auto_muck", "always_show"}  # fmt: skip
 
 
 def test_every_row_field_is_a_column_of_its_table() -> None:

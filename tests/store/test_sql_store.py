@@ -9,7 +9,7 @@ import uuid
 import pytest
 from sqlalchemy import select, text
 
-from app.poker import HandState
+from app.poker import HandState, Phase
 from app.store import group
 from app.store.models import HandActionRow, HandRow, SeatRow, TableRow
 from app.tables.config import TableConfig
@@ -35,15 +35,18 @@ async def test_a_played_hand_is_stored_as_the_table_holds_it(database_url: str) 
             stored = await store.load_table(table_id)
             assert stored.hand is not None and stored.hand.id == hand.id
             assert stored.button == table.button and stored.hand_number == 1
-            # everyone calls or checks, then shows: the hand goes to showdown
-            while not hand.state.complete:
+            # everyone calls or checks: the hand goes to showdown, where the server shows
+            # the hands that must be shown and mucks the beaten ones (auto-muck)
+            while hand.state.phase is Phase.BETTING:
                 legal = hand.state.legal_actions()
                 assert legal is not None
-                action = "show" if legal.show else "check" if legal.check else "call"
+                action = "check" if legal.check else "call"
                 await table.request(
                     "act", hand.players[legal.player], hand=hand.id, counter=hand.counter,
                     action=action,
                 )  # fmt: skip
+            await table.quiet()
+            assert hand.state.complete
             async with store.sessions() as s:
                 row = await s.get_one(HandRow, uuid.UUID(hand.id))
                 actions = list(await s.scalars(

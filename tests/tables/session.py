@@ -226,6 +226,7 @@ async def cash_table(people: dict[str, Player], advance: Advance | None) -> Mess
     await ari.refused("not_host", "pause")
     await ari.refused("not_in_hand", "more_time")
     await cy.ok("straddle", on=True)
+    await cy.ok("set_preference", auto_muck=False)  # Cy chooses at a showdown himself
 
     # Hand 1: a straddle, every betting action, a showdown with a show and a muck; a top-up,
     # an adjustment and a seat taken during the hand, each for after it.

@@ -50,6 +50,7 @@ async def run_table(
         await table.request("sit", pid, seat=i, buy_in=config.buy_in_max, name=f"n{i}")
     rng = random.Random(seed)
     played = await play_hands(table, hands, rng)
+    await table.quiet()  # what the table does by itself (a showdown's shows) is done too
     # Ledger identity at the end: chips in == stacks + the middle (+ cash-outs, in balance).
     hand = table.hand
     middle = sum(hand.state.committed) if hand and not hand.state.complete else 0

@@ -110,3 +110,19 @@ async def test_a_dead_button_places_the_first_hand_after_a_restart_by_its_rules(
             # big blind (2), the button the seat of the last small blind (1, sitting out).
             # The moving button would have put the button on 2 and the blinds on 3 and 0.
             assert hand.blind_seats == (2, 3) and table.button == 1
+
+
+async def test_the_showdown_preferences_are_kept_with_the_seat(database_url: str) -> None:
+    """`set_preference` is stored before its `ok` (migration 0016's columns) and read back."""
+    async with sql_store(database_url) as store:
+        host, a = await store.make_players(2)
+        table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
+        async with running(Table(await store.load_table(table_id), store, FAST)) as table:
+            await table.request("pause", host)
+            for i, pid in enumerate((host, a)):
+                await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
+            answer = await table.request("set_preference", a, auto_muck=False, always_show=True)
+            assert answer == {"auto_muck": False, "always_show": True}
+        stored = await store.load_table(table_id)
+        prefs = {s.player_id: (s.auto_muck, s.always_show) for s in stored.seats}
+        assert prefs == {host: (True, False), a: (False, True)}  # the default, and as set

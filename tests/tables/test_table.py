@@ -367,6 +367,8 @@ async def test_a_reconnecting_client_catches_up_from_the_previous_hand_on() -> N
         if m["type"] not in ("hole_cards", "turn"):
             # the winner of an uncontested pot is told, alone, that they may show it
             mine = {"can_show": True} if m["type"] == "hand_ended" and "can_show" in m else {}
+            if m["type"] == "seat" and m["player_id"] == "a":  # and their own preferences
+                mine = {"preferences": m["preferences"]}
             assert m == {**public[m["seq"]], **mine}
 
     older = Recorder("a")

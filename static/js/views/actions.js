@@ -10,14 +10,14 @@ export function actionsView(ctrl) {
   if (ctrl.isMyTurn()) {
     if (h.phase === 'run-it-twice') return voteView(ctrl);
     if (h.phase === 'showdown') return showdownView(ctrl);
-    return bettingView(ctrl);
+    return html`${bettingView(ctrl)}${preferencesView(ctrl)}`;
   }
   if (ctrl.inHand() && h.phase === 'betting') {
     const p = h.players[s.you.seat];
-    if (!p.all_in) return html`${preView(ctrl)}${switchesView(ctrl)}`;
+    if (!p.all_in) return html`${preView(ctrl)}${switchesView(ctrl)}${preferencesView(ctrl)}`;
   }
-  if (h && h.ended && h.canShow) return html`${showWinView(ctrl)}${switchesView(ctrl)}`;
-  return html`${rebuyView(ctrl)}${straddleView(ctrl)}${switchesView(ctrl)}`;
+  if (h && h.ended && h.canShow) return html`${showWinView(ctrl)}${switchesView(ctrl)}${preferencesView(ctrl)}`;
+  return html`${rebuyView(ctrl)}${straddleView(ctrl)}${switchesView(ctrl)}${preferencesView(ctrl)}`;
 }
 
 // Out of chips (and not in a hand): buy in again right here, within the table's limits.
@@ -63,6 +63,32 @@ function switchesView(ctrl) {
     ${sw('sit_out_next', 'Sit out next hand')}
     ${sw('sit_out_next_bb', 'Sit out at my next big blind')}
   </div>`;
+}
+
+// The seated player's showdown preferences (kept with the seat): the server mucks a beaten
+// hand at once (auto-muck, on by default) or shows every hand at once (always show); a hand
+// that must be shown is shown by the server whatever they say.
+function preferencesView(ctrl) {
+  const s = ctrl.state;
+  const prefs = s.you.preferences;
+  if (s.you.seat == null || !prefs) return null;
+  const sw = (key, label) => {
+    const on = ctrl.preferenceOn(key);
+    return html`<label class=${`btn pref ${on ? 'on' : ''}`} data-preference=${key}>
+      <input type="checkbox" checked=${on} onChange=${(e) => ctrl.setPreference(key, e.target.checked)} />${label}</label>`;
+  };
+  return html`<div class="row switches preferences" aria-label="At the showdown">
+    ${sw('auto_muck', 'Auto-muck losing hands')}
+    ${sw('always_show', 'Always show my hand')}
+  </div>`;
+}
+
+// The short clock of a show-or-muck choice or a run-it-twice vote (showdown_time): seconds
+// left, redrawn each second with the ring; the time bank is not used for these.
+function shortClockView(h) {
+  if (!h.deadline || h.timeout == null) return null;
+  const left = Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000));
+  return html`<p class="short-clock" data-short-clock=${left} role="timer">${left} s to decide · no time bank</p>`;
 }
 
 function btn(label, attrs, onClick, cls = '') {
@@ -140,6 +166,8 @@ function showdownView(ctrl) {
       ${legal.actions.includes('show') ? btn('Show', { 'data-act': 'show', disabled: busy }, () => ctrl.act('show'), 'check') : null}
       ${legal.actions.includes('muck') ? btn('Muck', { 'data-act': 'muck', disabled: busy }, () => ctrl.act('muck'), 'fold') : null}
     </div>
+    ${shortClockView(ctrl.state.hand)}
+    ${preferencesView(ctrl)}
   </div>`;
 }
 
@@ -151,6 +179,7 @@ function voteView(ctrl) {
       ${btn('Run it twice', { 'data-act': 'run-twice-yes', disabled: busy }, () => ctrl.act('run-twice', { agree: true }), 'check')}
       ${btn('Once', { 'data-act': 'run-twice-no', disabled: busy }, () => ctrl.act('run-twice', { agree: false }), 'fold')}
     </div>
+    ${shortClockView(ctrl.state.hand)}
   </div>`;
 }
 

@@ -11,11 +11,13 @@ export const DEFAULTS = {
   big_bet: 0, ante: 0, straddle: false, boards: 1, bomb_pot_every: 0, bomb_pot_ante: 0,
   run_it_twice: true, odd_chip: 'position', raise_cap: 4, buy_in_min: 80, buy_in_max: 200,
   seats: 6, decision_time: 30, time_bank: 60, approval_required: false,
+  time_bank_refill: 'hand', time_bank_per_hand: 5, showdown_time: 5, sit_out_after_timeouts: 2,
   big_blind_ante: 0, cap_heads_up: false, dead_button: false, spectator_chat: true, reveal_seed: true,
 };
 
 const NUMBERS = new Set(['small_blind', 'big_blind', 'big_bet', 'ante', 'big_blind_ante', 'boards', 'bomb_pot_every',
-  'bomb_pot_ante', 'raise_cap', 'buy_in_min', 'buy_in_max', 'seats', 'decision_time', 'time_bank']);
+  'bomb_pot_ante', 'raise_cap', 'buy_in_min', 'buy_in_max', 'seats', 'decision_time', 'time_bank',
+  'time_bank_per_hand', 'showdown_time', 'sit_out_after_timeouts']);
 
 export function homeView(home) {
   return html`<div class="page home-page">
@@ -125,6 +127,10 @@ function createView(home) {
           ${field(home, 'dead_button', 'Dead button (the big blind always moves on one seat)')}
           ${field(home, 'spectator_chat', 'Spectators may chat')}
           ${field(home, 'reveal_seed', 'Reveal the deal seed when the evening ends, so anyone can check every deal')}
+          ${select(home, 'time_bank_refill', 'Time bank refill', { hand: 'Some seconds each hand', none: 'Never (spent for the evening)' })}
+          ${field(home, 'time_bank_per_hand', 'Seconds added to the time bank each hand', { min: 0, max: 600 })}
+          ${field(home, 'showdown_time', 'Seconds to show or muck, or to vote on running it twice', { min: 1, max: 60 })}
+          ${field(home, 'sit_out_after_timeouts', 'Sit out a player after this many timeouts in a row (0: never)', { min: 0, max: 10 })}
         </div>
       </details>
       <div class="row">

@@ -272,7 +272,7 @@ function myHandView(ctrl) {
   const p = h && h.players[s.you.seat];
   if (!p || !p.cards) {
     const seat = s.seats[s.you.seat];
-    const note = p && p.folded ? WORDS.notes.folded : seat && seat.note ? seat.note
+    const note = seat && seat.timed_out && seat.note ? seat.note : p && p.folded ? WORDS.notes.folded : seat && seat.note ? seat.note
       : h && !h.ended ? WORDS.notes.not_in_hand : WORDS.notes.next_hand;
     return html`<div class="my-hand empty"><p class="note">${note}</p></div>`;
   }

@@ -1,0 +1,130 @@
+"""Issue 26, item 1: a showdown never waits on the decision clock. With auto-muck turned
+off (the switch on the page), a beaten hand is the player's to show or muck on the table's
+short `showdown_time`; an idle loser's showdown ends within it, and their time bank is
+untouched (no time bank stage, the same bank at their next turn)."""
+
+from __future__ import annotations
+
+import time
+from contextlib import suppress
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PlayerFactory
+from tests.e2e.harness import Player, create_table, screenshot_all
+from tests.e2e.play import act_once, wait_for_hand
+
+SHOWDOWN_TIME = 2
+DECISION_TIME = 20
+TIME_BANK = 30
+
+
+def chooser(ps: list[Player]) -> Player | None:
+    """The player whose turn it is to show or muck (a choice the rules leave them)."""
+    for p in ps:
+        if p.state("c.isMyTurn() && c.state.hand.phase === 'showdown'"):
+            return p
+    return None
+
+
+def wait_on_each(ps: list[Player], number: int) -> None:
+    """Wait a moment on each page for its turn or the end of hand `number`."""
+    for p in ps:
+        with suppress(PlaywrightTimeout):
+            p.page.wait_for_function(
+                "() => { const c = window.__omaha.ctrl; const h = c.state.hand;"
+                f" return c.isMyTurn() || h.ended || h.number > {number}; }}",
+                timeout=250,
+            )
+
+
+def check_down(ps: list[Player], number: int) -> Player | None:
+    """Check or call until the hand ends (None) or someone may muck (that player)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if ps[0].state(f"c.state.hand.number > {number} || c.state.hand.ended"):
+            return None
+        who = chooser(ps)
+        if who is not None:
+            return who
+        for p in ps:
+            if p.my_turn() and p.state("c.state.hand.phase") == "betting":
+                act_once(p, keyboard=False)
+                break
+        else:  # nobody to act yet: the table is showing down, or a turn is on its way
+            wait_on_each(ps, number)
+    raise AssertionError("the hand did not end")
+
+
+def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
+    players: PlayerFactory,
+) -> None:
+    alice, bob = players("Alice"), players("Bob")
+    alice.join()
+    code = create_table(alice, name="Showdown", decision_time=DECISION_TIME, time_bank=TIME_BANK,
+                        showdown_time=SHOWDOWN_TIME)  # fmt: skip
+    config = alice.state("c.state.table.config")
+    assert (config["showdown_time"], config["decision_time"]) == (SHOWDOWN_TIME, DECISION_TIME)
+    alice.sit(0)
+    bob.join(f"/t/{code}")
+    bob.sit(1)
+    ps = [alice, bob]
+    for p in ps:  # the switch: the server mucks a beaten hand unless the player turns it off
+        switch = p.page.get_by_role("checkbox", name="Auto-muck losing hands")
+        expect(switch).to_be_checked()
+        switch.uncheck()
+        p.page.wait_for_function(
+            "() => window.__omaha.ctrl.state.you.preferences.auto_muck === false"
+        )
+        expect(p.page.get_by_role("checkbox", name="Always show my hand")).not_to_be_checked()
+
+    number = 0
+    loser = None
+    for _ in range(12):  # a hand where the second hand shown is beaten: ~ every other one
+        number = wait_for_hand(alice, number, timeout=30)
+        loser = check_down(ps, number)
+        if loser is not None:
+            break
+    assert loser is not None, "twelve hands without a beaten hand at the showdown"
+
+    page = loser.page
+    turn = loser.state(
+        "({timeout: c.state.hand.timeout, short: c.state.hand.short, bank: c.state.hand.timeBank,"
+        " inBank: c.state.hand.inBank, actions: c.state.hand.legal.actions,"
+        " started: c.state.hand.deadline - c.state.hand.timeout * 1000})"
+    )
+    assert turn["timeout"] == SHOWDOWN_TIME and turn["short"] and not turn["inBank"]
+    assert turn["bank"] == TIME_BANK and "muck" in turn["actions"]
+    expect(page.locator(".short-clock")).to_contain_text("s to decide · no time bank")
+    expect(page.locator(".bank-row")).to_have_count(0)  # no "Need more time" at a showdown
+    screenshot_all([loser], "showdown-choice")  # the artifacts: Show / Muck on the short clock
+    # Idle: nobody clicks. The page notes when the hand ends, and whether the bank ever ran.
+    ended_at = page.wait_for_function(
+        """() => { const c = window.__omaha.ctrl; const h = c.state.hand;
+          if (h.inBank) window.__bankRan = true;
+          return h.ended ? performance.now() : false; }""",
+        polling=50,
+        timeout=(DECISION_TIME + TIME_BANK) * 1000,
+    ).json_value()
+    elapsed = (ended_at - turn["started"]) / 1000
+    assert SHOWDOWN_TIME - 0.2 <= elapsed <= SHOWDOWN_TIME + 1.5, elapsed  # never 20 s + 30 s
+    assert not page.evaluate("() => !!window.__bankRan")
+    seat = loser.state("c.state.you.seat")
+    assert loser.state(f"c.state.hand.players[{seat}].mucked") is True  # the clock mucked it
+    print(f"\nidle loser's showdown ended {elapsed:.2f} s after their turn (showdown_time "
+          f"{SHOWDOWN_TIME} s, decision time {DECISION_TIME} s)")  # fmt: skip
+
+    # The bank is as it was: their next turn shows it full, the decision time first.
+    other = bob if loser is alice else alice
+    wait_for_hand(loser, number, timeout=30)
+    deadline = time.monotonic() + 30
+    while not loser.my_turn():  # heads-up, the other may act first
+        assert time.monotonic() < deadline, "the loser's turn never came"
+        if other.my_turn():
+            act_once(other, keyboard=False)
+        else:
+            wait_on_each(ps, number + 1)
+    assert loser.state("c.state.hand.phase") == "betting"
+    assert loser.state("c.state.hand.timeBank") == TIME_BANK
+    assert loser.state("c.state.hand.inBank") is False
