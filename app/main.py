@@ -128,7 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
             app.state.relay.on_name_lost = _stop_this_process
             app.state.tables.on_take = app.state.relay.taken
-            app.state.placement = app.state.relay.placement = Placement(
+            app.state.placement = app.state.relay.owner.placement = Placement(
                 app.state.relay, app.state.tables
             )
             try:
@@ -145,8 +145,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         await app.state.tournaments.start()
         if app.state.relay is not None:  # others ask this process of tournaments it directs
-            app.state.relay.on_tournament = partial(tournaments.answer_call,
-                                                    app.state.tournaments)  # fmt: skip
+            app.state.relay.owner.on_tournament = partial(tournaments.answer_call,
+                                                          app.state.tournaments)  # fmt: skip
         sealing = asyncio.get_running_loop().create_task(_seal_old_decks(app.state.engine))
         log.info(
             "started: database %s, presence %s",

@@ -77,9 +77,7 @@ WRITES = Histogram(
 async def relay_lag(relay: Any) -> float:
     """Seconds since the oldest entry this process has not read yet was added, over its
     tables' in streams and its own out stream (Redis stream ids are Redis' time in ms)."""
-    keys = relay.keys
-    streams = [(keys.table_in(t), cursor) for t, cursor in list(relay.cursors.items())]
-    streams.append((keys.out(relay.name), relay._out_cursor))
+    streams = relay.positions()
     async with relay.client.pipeline(transaction=False) as pipe:
         pipe.time()
         for key, cursor in streams:
@@ -120,5 +118,5 @@ async def render(state: Any) -> str:
                        await relay_lag(relay))  # fmt: skip
         lines += gauge("omaha_relayed_connections",
                        "Connections of other processes relayed to this process's tables.",
-                       len(relay.remote))  # fmt: skip
+                       relay.relayed())  # fmt: skip
     return "\n".join(lines) + "\n"

@@ -111,7 +111,7 @@ def test_the_graph_is_read() -> None:
     # Edges the checker must see: a plain one, a relative one, a type-only one.
     assert "app.poker" in graph["app.tables.dealer"]  # from app.poker import HandState
     assert "app.poker.hand" in graph["app.poker.state"]
-    assert "app.scale.placement" in graph["app.scale.streams"]  # under TYPE_CHECKING
+    assert "app.scale.placement" in graph["app.scale.owner"]  # under TYPE_CHECKING
     assert len(graph) > 100
 
 

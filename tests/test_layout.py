@@ -56,3 +56,27 @@ def test_the_director_is_its_state_and_plain_functions_not_mixins() -> None:
                 ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Name | ast.Attribute)
             }
             assert not names & {"ABC", "abstractmethod", "abc.ABC"}, path.name
+
+
+def test_the_relay_composes_its_sides_not_mixins() -> None:
+    """Issue 24: the relay's gateway and owner are objects with their own state, held by
+    `Relay` and sharing only the one `Streams`; nothing in app/scale is abstract or inherits
+    from another class of app/scale."""
+    from app.scale.gateway import Gateway
+    from app.scale.owner import Owner
+    from app.scale.relay import Relay
+    from app.scale.streams import Streams
+
+    assert Relay.__bases__ == Gateway.__bases__ == Owner.__bases__ == (object,)
+    assert Streams.__bases__ == (object,)
+    for path in sorted((APP / "scale").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        names = {ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Name | ast.Attribute)}
+        assert not names & {"ABC", "abstractmethod", "abc.ABC", "RelayState"}, path.name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                assert len(node.bases) <= 1, (path.name, node.name)
+    bases = {ast.unparse(b) for p in (APP / "scale").glob("*.py")
+             for n in ast.walk(ast.parse(p.read_text())) if isinstance(n, ast.ClassDef)
+             for b in n.bases}  # fmt: skip
+    assert not bases & {"Gateway", "Owner", "Streams", "Relay"}

@@ -90,7 +90,7 @@ async def from_owner(relay: Relay | None, table_id: str, player_id: str) -> byte
     owner = (await relay.leases.owners([table_id])).get(table_id)
     if owner is None or owner == relay.name:  # not running, or being taken here
         return None
-    answer = await RemoteTable(relay, table_id, owner).request("snapshot", player_id)
+    answer = await RemoteTable(relay.gateway, table_id, owner).request("snapshot", player_id)
     return str(answer["snapshot"]).encode()
 
 

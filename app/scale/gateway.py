@@ -16,20 +16,22 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.scale.keys import IN_MAX, OUT_MAX
-from app.scale.streams import BLOCK_MS, MOVED, READS, RelayState
+from app.scale.streams import BLOCK_MS, MOVED, READS, Streams
 from app.scale.wire import (
     Answer,
     Attach,
     Attached,
+    Call,
     Closed,
     Command,
     Detach,
     Entry,
+    Hello,
     InEntry,
     Malformed,
     Message,
@@ -41,6 +43,10 @@ from app.scale.wire import (
 )
 from app.tables.errors import TableError
 from app.tables.viewer import CLOSE_RESTART, Viewer
+
+if TYPE_CHECKING:
+    from app.tables.handle import TableHandle
+    from app.tables.table import Table
 
 log = logging.getLogger("omaha.relay")
 
@@ -73,15 +79,15 @@ class RelayedConnection:
     settled: asyncio.Event = field(default_factory=asyncio.Event)
     #: entries for the table's in stream, added one at a time, in order
     queue: deque[InEntry] = field(default_factory=deque)
-    sender: asyncio.Task[None] | None = None
+    sender: asyncio.Future[None] | None = None
 
 
 class RemoteTable:
     """What the WebSocket endpoint holds for a table another process owns (a `TableHandle`):
     the same calls as a `Table`, relayed to `owner` (an incarnation)."""
 
-    def __init__(self, relay: Gateway, table_id: str, owner: str | None, code: str = "") -> None:
-        self.relay = relay
+    def __init__(self, gateway: Gateway, table_id: str, owner: str | None, code: str = "") -> None:
+        self.gateway = gateway
         self.id = table_id
         self.owner = owner
         self.code = code
@@ -96,27 +102,63 @@ class RemoteTable:
 
     async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
         if kind != "attach":
-            return await self.relay.ask(self, kind, sender, data)
-        await self.relay.attach(self, sender, data["viewer"], data.get("stream"), data.get("since"))
+            return await self.gateway.ask(self, kind, sender, data)
+        stream, since = data.get("stream"), data.get("since")
+        await self.gateway.attach(self, sender, data["viewer"], stream, since)
         return {}
 
     def tell(
         self, kind: str, sender: str | None, viewer: Viewer, ref: Any, data: dict[str, Any]
     ) -> None:
-        self.relay.command(self, viewer, kind, ref, data)
+        self.gateway.command(self, viewer, kind, ref, data)
 
     def post_detach(self, viewer: Viewer) -> None:
-        self.relay.detach(self, viewer)
+        self.gateway.detach(self, viewer)
 
 
-class Gateway(RelayState):
-    #: this process's relayed connections, by connection id
-    local: dict[str, RelayedConnection]
-    _conn_of: dict[int, str]  # viewer.id -> connection id
-    #: ended connections: their table and when a detach was last sent for them
-    _gone: OrderedDict[str, tuple[str, float]]
-    #: the id of the last entry read from this process's out stream
-    _out_cursor: str
+if TYPE_CHECKING:  # both kinds of table are a `TableHandle` (mypy checks this return)
+
+    def handles(local: Table, remote: RemoteTable) -> tuple[TableHandle, TableHandle]:
+        return local, remote
+
+
+class Gateway:
+    """This process's relayed connections (to tables other processes own) and its calls to
+    other processes, over `streams`; what other processes ask of this one (read on its out
+    stream) goes to `on_call` (the owner's `called`)."""
+
+    def __init__(
+        self,
+        streams: Streams,
+        *,
+        reply_timeout: float,
+        on_call: Callable[[Call], Awaitable[None]],
+    ) -> None:
+        self.streams = streams
+        self.reply_timeout = reply_timeout
+        self.on_call = on_call
+        #: this process's relayed connections, by connection id
+        self.local: dict[str, RelayedConnection] = {}
+        self._conn_of: dict[int, str] = {}  # viewer.id -> connection id
+        #: ended connections: their table and when a detach was last sent for them
+        self._gone: OrderedDict[str, tuple[str, float]] = OrderedDict()
+        #: the id of the last entry read from this process's out stream
+        self.out_cursor = "0-0"
+        self._replies: dict[str, asyncio.Future[Entry]] = {}
+
+    async def begin(self) -> None:
+        """Mark this process's out stream: what its reader reads is from this mark on."""
+        streams = self.streams
+        self.out_cursor = await streams.add(streams.keys.out(streams.name), Hello(), OUT_MAX)
+
+    def tables(self) -> list[str]:
+        """The tables this process's relayed connections are on."""
+        return sorted({r.table.id for r in self.local.values()})
+
+    def close_all(self, code: int, why: str) -> None:
+        """Close every relayed connection's socket here (the relay is stopping)."""
+        for relayed in list(self.local.values()):
+            relayed.viewer.close(code, why)
 
     async def attach(
         self,
@@ -128,12 +170,13 @@ class Gateway(RelayState):
     ) -> None:
         """Ask the owner to attach this connection; returns once it has (its snapshot, or
         what it missed, is in the viewer's outbox); raises `TimeoutError` if it did not."""
-        conn = f"{self.name}/{next(self._ids)}"
+        conn = f"{self.streams.name}/{self.streams.number()}"
         relayed = RelayedConnection(conn, table, viewer)
         table.connection = relayed
         self.local[conn] = relayed
         self._conn_of[viewer.id] = conn
-        self._queue(relayed, Attach(conn, self.name, table.owner or "", player_id, stream, since))
+        entry = Attach(conn, self.streams.name, table.owner or "", player_id, stream, since)
+        self._queue(relayed, entry)
         async with asyncio.timeout(self.reply_timeout):
             await relayed.settled.wait()
         if not relayed.attached and not viewer.outbox:
@@ -159,19 +202,17 @@ class Gateway(RelayState):
     def _queue(self, relayed: RelayedConnection, entry: InEntry) -> None:
         relayed.queue.append(entry)
         if relayed.sender is None or relayed.sender.done():
-            relayed.sender = asyncio.ensure_future(self._send(relayed))
-            self._pending.add(relayed.sender)
-            relayed.sender.add_done_callback(self._settled)
+            relayed.sender = self.streams.spawn(self._send(relayed))
 
     async def _send(self, relayed: RelayedConnection) -> None:
         """Add the connection's entries in order, each until Redis takes it (its number makes
         a repeat harmless); after `reply_timeout` of failures, give up and close."""
-        key, loop = self.keys.table_in(relayed.table.id), asyncio.get_running_loop()
+        key, loop = self.streams.keys.table_in(relayed.table.id), asyncio.get_running_loop()
         failing: float | None = None
         delay = 0.05
-        while relayed.queue and not self._closing:
+        while relayed.queue and not self.streams.closing:
             try:
-                await self._add(key, relayed.queue[0], IN_MAX)
+                await self.streams.add(key, relayed.queue[0], IN_MAX)
             except Exception as error:
                 failing = failing if failing is not None else loop.time()
                 if loop.time() - failing > self.reply_timeout:
@@ -199,7 +240,8 @@ class Gateway(RelayState):
         if gone is None or now - gone[1] < GONE_RESEND:
             return
         self._gone[conn] = (gone[0], now)
-        self._spawn(self._add(self.keys.table_in(gone[0]), Detach(conn), IN_MAX))
+        key = self.streams.keys.table_in(gone[0])
+        self.streams.spawn(self.streams.add(key, Detach(conn), IN_MAX))
 
     async def ask(
         self, table: RemoteTable, kind: str, sender: str | None, data: dict[str, Any]
@@ -209,8 +251,8 @@ class Gateway(RelayState):
             raise TableError("unknown_command", f"{kind!r} is not relayed")
         try:
             return await self.call(
-                self.keys.table_in(table.id),
-                lambda reply: Read(reply, self.name, kind, sender, data),
+                self.streams.keys.table_in(table.id),
+                lambda reply: Read(reply, self.streams.name, kind, sender, data),
                 self.reply_timeout,
                 IN_MAX,
             )
@@ -222,12 +264,12 @@ class Gateway(RelayState):
     ) -> dict[str, Any]:
         """Add a request (made with its reply id) to a stream; its answer on this process's
         stream, or its `TableError`; `TimeoutError` after `timeout`."""
-        reply = f"{self.name}/r{next(self._ids)}"
+        reply = f"{self.streams.name}/r{self.streams.number()}"
         future: asyncio.Future[Entry] = asyncio.get_running_loop().create_future()
         self._replies[reply] = future
         try:
             async with asyncio.timeout(timeout):
-                await self._add(key, make(reply), maxlen)
+                await self.streams.add(key, make(reply), maxlen)
                 answer = await future
         finally:
             self._replies.pop(reply, None)
@@ -242,43 +284,45 @@ class Gateway(RelayState):
         """A read or an action of a tournament another process directs, answered by it."""
         try:
             return await self.call(
-                self.keys.out(owner),
-                lambda reply: TournamentCall(reply, self.name, code, what, player_id, name),
+                self.streams.keys.out(owner),
+                lambda reply: TournamentCall(reply, self.streams.name, code, what, player_id, name),
                 self.reply_timeout,
             )
         except TimeoutError:
             raise TableError("unavailable", "the tournament did not answer") from None
 
-    async def _read_out(self) -> None:
+    async def read_out(self) -> None:
         """Route the owners' entries to this gateway's connections, trimming what was read
         (what this stream holds is in flight: nothing stays in Redis once delivered)."""
-        key = self.keys.out(self.name)
+        streams = self.streams
+        key = streams.keys.out(streams.name)
         trim: str | None = None
-        while not self._closing:
+        while not streams.closing:
             try:
-                async with self.client.pipeline(transaction=False) as pipe:
+                async with streams.client.pipeline(transaction=False) as pipe:
                     if trim is not None:
                         pipe.xtrim(key, minid=trim, approximate=False)
-                    pipe.xread({key: self._out_cursor}, count=512, block=BLOCK_MS)
+                    pipe.xread({key: self.out_cursor}, count=512, block=BLOCK_MS)
                     found = (await pipe.execute())[-1]
             except Exception as error:
-                self.quiet.warn("relay: cannot read %s (%s)", key, type(error).__name__)
+                streams.quiet.warn("relay: cannot read %s (%s)", key, type(error).__name__)
                 await asyncio.sleep(0.5)
                 continue
             trim = None
             for _, entries in found or ():
                 for entry_id, fields in entries:
-                    self._out_cursor = trim = entry_id
+                    self.out_cursor = trim = entry_id
                     try:
-                        self._route(self.wire.decode(fields))
+                        self.route(streams.wire.decode(fields))
                     except Malformed as bad:
-                        self.quiet.warn("relay: an entry of %s is unreadable (%s)", key, bad)
+                        streams.quiet.warn("relay: an entry of %s is unreadable (%s)", key, bad)
                     except Exception:
                         log.exception("relay: an entry of %s failed", key)
 
-    def _route(self, entry: Entry) -> None:
+    def route(self, entry: Entry) -> None:
+        """One entry of this process's out stream, where it goes."""
         if isinstance(entry, Place | TournamentCall):  # another process asks
-            self._spawn(self._called(entry))
+            self.streams.spawn(self.on_call(entry))
             return
         if isinstance(entry, Answer | Refusal):
             future = self._replies.get(entry.reply)
@@ -315,7 +359,7 @@ class Gateway(RelayState):
         relayed.viewer.close(code, why, flush=True)
         relayed.settled.set()
 
-    def _owners_seen(self, owners: dict[str, str | None], vanished: set[str]) -> None:
+    def owners_seen(self, owners: dict[str, str | None], vanished: set[str]) -> None:
         """Close the relayed connections of a table whose owner changed (another
         incarnation: moved or restarted), or whose lease is gone (absent twice): they resume
         where it runs now."""
@@ -325,6 +369,7 @@ class Gateway(RelayState):
             if changed or relayed.table.id in vanished:
                 self._close(relayed, CLOSE_RESTART, MOVED)
 
-    def _restart_all(self, why: str) -> None:
+    def restart_all(self, why: str) -> None:
+        """Close every relayed connection (1012: they resume; entries may have been lost)."""
         for relayed in list(self.local.values()):
             self._close(relayed, CLOSE_RESTART, why)

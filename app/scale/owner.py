@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.presence import connection_id
+from app.presence import Presence, connection_id
 from app.presence.keeper import keep_online
 from app.scale.keys import OUT_MAX, STREAM_TTL_MS
-from app.scale.streams import BLOCK_MS, MOVED, READS, RelayState
+from app.scale.streams import BLOCK_MS, MOVED, READS, Streams
 from app.scale.wire import (
     Answer,
     Attach,
@@ -43,9 +44,13 @@ from app.scale.wire import (
     message_text,
 )
 from app.tables.errors import TableError
+from app.tables.registry import TableRegistry
 from app.tables.table import Table
 from app.tables.viewer import CLOSE_RESTART, Viewer
 from app.tables.views import table_view
+
+if TYPE_CHECKING:
+    from app.scale.placement import Placement
 
 log = logging.getLogger("omaha.relay")
 
@@ -105,35 +110,75 @@ class RemoteViewer:
         return entries
 
 
-class Owner(RelayState):
-    #: the connections of other gateways on this process's tables
-    remote: dict[str, RemoteViewer]
-    #: per table, the id of the last entry read from its in stream
-    cursors: dict[str, str]
+class Owner:
+    """Other processes' connections to the tables this process runs (`tables`), and the
+    answers to other processes' reads and calls, over `streams`."""
 
-    async def _read_in(self) -> None:
+    def __init__(
+        self,
+        streams: Streams,
+        tables: TableRegistry,
+        presence: Presence,
+        *,
+        outbox_limit: int,
+        reply_timeout: float,
+    ) -> None:
+        self.streams = streams
+        self.tables = tables
+        self.presence = presence
+        self.outbox_limit = outbox_limit
+        self.reply_timeout = reply_timeout
+        #: the connections of other gateways on this process's tables
+        self.remote: dict[str, RemoteViewer] = {}
+        #: per table, the id of the last entry read from its in stream
+        self.cursors: dict[str, str] = {}
+        #: where new tables go (`app.scale.placement`): its load is published with the mark
+        self.placement: Placement | None = None
+        #: a tournament's read or action asked by another process (`app.api.tournaments`)
+        self.on_tournament: Callable[[Any], Awaitable[dict[str, Any]]] | None = None
+
+    def read_from(self, table_id: str, mark: str) -> None:
+        """A table taken here: the entries of its in stream after `mark` are this owner's."""
+        self.cursors[table_id] = mark
+
+    def gateways(self) -> list[str]:
+        """The gateways of the remote connections on this process's tables."""
+        return sorted({r.gateway for r in self.remote.values()})
+
+    def stop_all(self) -> list[asyncio.Task[None]]:
+        """Stop every remote connection's work (the relay is closing): the tasks to wait on."""
+        tasks: list[asyncio.Task[None]] = []
+        for remote in list(self.remote.values()):
+            remote.stop.set()
+            for task in remote.tasks:
+                task.cancel()
+            tasks += remote.tasks
+        return tasks
+
+    async def read_in(self) -> None:
         """Apply the entries of the in streams of this process's tables, in order, trimming
         what was applied."""
+        io = self.streams
         trims: dict[str, str] = {}
-        while not self._closing:
+        while not io.closing:
             running = self.tables.tables
             for table_id in [t for t in self.cursors if t not in running]:
                 if table_id not in self.tables.launching:  # dropped, not being taken
                     del self.cursors[table_id]
-            of_key = {self.keys.table_in(t): t for t in self.cursors if t in running}
+            of_key = {io.keys.table_in(t): t for t in self.cursors if t in running}
             if not of_key or not self.tables.fresh():
                 await asyncio.sleep(BLOCK_MS / 1000)
                 continue
             streams = {key: self.cursors[t] for key, t in of_key.items()}
             try:
-                async with self.client.pipeline(transaction=False) as pipe:
+                async with io.client.pipeline(transaction=False) as pipe:
                     for key, last in trims.items():
                         pipe.xtrim(key, minid=last, approximate=False)
                     pipe.xread(streams, count=256, block=BLOCK_MS)  # type: ignore[arg-type]
                     found = (await pipe.execute())[-1]
             except Exception as error:
-                self.quiet.warn("relay: cannot read the tables' streams (%s)",
-                                type(error).__name__)  # fmt: skip
+                io.quiet.warn("relay: cannot read the tables' streams (%s)",
+                              type(error).__name__)  # fmt: skip
                 await asyncio.sleep(0.5)
                 continue
             trims = {}
@@ -151,29 +196,29 @@ class Owner(RelayState):
 
     def _apply(self, table_id: str, fields: dict[str, str]) -> None:
         try:
-            entry = self.wire.decode(fields)
+            entry = self.streams.wire.decode(fields)
         except Malformed as bad:
-            self.quiet.warn("relay: an entry of table %s is unreadable (%s)", table_id, bad)
+            self.streams.quiet.warn("relay: an entry of table %s is unreadable (%s)", table_id, bad)
             return
         table = self.tables.tables.get(table_id)
         if table is None:
             return
         if isinstance(entry, Taken):
-            if entry.owner != self.name:
+            if entry.owner != self.streams.name:
                 log.warning("table %s: taken by %s; dropped here", table_id, entry.owner)
                 del self.cursors[table_id]
                 self.tables.lost(table_id)
         elif isinstance(entry, Attach):
-            if entry.owner == self.name and entry.conn not in self.remote:
+            if entry.owner == self.streams.name and entry.conn not in self.remote:
                 self._attach(table, entry)
         elif isinstance(entry, Command):
-            self._command(table, entry)
+            self.command(table, entry)
         elif isinstance(entry, Detach):
             known = self.remote.get(entry.conn)
             if known is not None and known.table_id == table_id:
-                self._end_remote(entry.conn)
+                self.end_remote(entry.conn)
         elif isinstance(entry, Read):
-            self._spawn(self._answer(table, entry))
+            self.streams.spawn(self._answer(table, entry))
 
     def _attach(self, table: Table, entry: Attach) -> None:
         remote = RemoteViewer(entry.conn, table.id, entry.gateway,
@@ -182,11 +227,13 @@ class Owner(RelayState):
         remote.tasks.append(asyncio.ensure_future(self._forward(remote)))
         remote.tasks.append(asyncio.ensure_future(self._attached(table, remote, entry)))
 
-    def _command(self, table: Table, entry: Command) -> None:
+    def command(self, table: Table, entry: Command) -> None:
+        """A gateway's numbered command for a connection attached here: applied once, in order."""
         remote = self.remote.get(entry.conn)
         if remote is None or remote.table_id != table.id:  # attached elsewhere, or gone
             closed = Closed(entry.conn, 0, CLOSE_RESTART, MOVED)
-            self._spawn(self._add(self.keys.out(gateway_of(entry.conn)), closed, OUT_MAX))
+            streams = self.streams
+            streams.spawn(streams.add(streams.keys.out(gateway_of(entry.conn)), closed, OUT_MAX))
             return
         viewer = remote.viewer
         if entry.n <= remote.applied or viewer.closed is not None:
@@ -197,7 +244,7 @@ class Owner(RelayState):
         remote.applied = entry.n
         table.tell(entry.kind, viewer.player_id, viewer, entry.ref, entry.data)
 
-    async def _called(self, call: Call) -> None:
+    async def called(self, call: Call) -> None:
         """Answer another process: a new table here (`Place`), or a tournament's read or
         action (`TournamentCall`) for a tournament this process directs."""
         answer: Answer | Refusal
@@ -216,7 +263,7 @@ class Owner(RelayState):
         except Exception as error:
             log.warning("relay: a call failed (%s)", type(error).__name__)
             answer = Refusal(call.reply, "unavailable", "that could not be done")
-        await self._add(self.keys.out(call.gateway), answer, OUT_MAX)
+        await self.streams.add(self.streams.keys.out(call.gateway), answer, OUT_MAX)
 
     async def _answer(self, table: Table, read: Read) -> None:
         answer: Answer | Refusal
@@ -239,7 +286,7 @@ class Owner(RelayState):
             answer = Refusal(read.reply, refused.code, refused.message)
         except TimeoutError:
             answer = Refusal(read.reply, "unavailable", "the table did not answer")
-        await self._add(self.keys.out(read.gateway), answer, OUT_MAX)
+        await self.streams.add(self.streams.keys.out(read.gateway), answer, OUT_MAX)
 
     async def _attached(self, table: Table, remote: RemoteViewer, entry: Attach) -> None:
         viewer = remote.viewer
@@ -260,7 +307,7 @@ class Owner(RelayState):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.presence.disconnect(table.id, entry_id), 2.0)
 
-    def _end_remote(self, conn: str, why: str | None = None) -> None:
+    def end_remote(self, conn: str, why: str | None = None) -> None:
         """Detach a remote connection; `why`: also tell its gateway to close it (it may be
         alive after all: its mark was missed)."""
         remote = self.remote.pop(conn, None)
@@ -273,12 +320,13 @@ class Owner(RelayState):
         remote.viewer.close(1000, "detached")
         if why is not None:
             closed = Closed(conn, 0, CLOSE_RESTART, why)
-            self._spawn(self._add(self.keys.out(remote.gateway), closed, OUT_MAX))
+            key = self.streams.keys.out(remote.gateway)
+            self.streams.spawn(self.streams.add(key, closed, OUT_MAX))
 
     async def _forward(self, remote: RemoteViewer) -> None:
         """The owner's writer for a remote connection: its outbox to its gateway's stream,
         each batch sent again until Redis takes it (numbered: a repeat is dropped there)."""
-        viewer, key = remote.viewer, self.keys.out(remote.gateway)
+        viewer, key = remote.viewer, self.streams.keys.out(remote.gateway)
         try:
             while True:
                 while not viewer.outbox and not remote.news and viewer.closed is None:
@@ -297,7 +345,7 @@ class Owner(RelayState):
                     return
         finally:
             if self.remote.get(remote.conn) is remote:
-                self._end_remote(remote.conn)
+                self.end_remote(remote.conn)
 
     async def _deliver(self, remote: RemoteViewer, key: str, entries: list[ToConnection]) -> bool:
         """Add a batch in one MULTI/EXEC (the gateway's blocked XREAD sees the whole burst
@@ -306,23 +354,23 @@ class Owner(RelayState):
         delay = 0.05
         while True:
             try:
-                async with self.client.pipeline(transaction=True) as pipe:
+                async with self.streams.client.pipeline(transaction=True) as pipe:
                     for entry in entries:
-                        pipe.xadd(key, self.wire.encode(entry), maxlen=OUT_MAX,  # type: ignore[arg-type]
+                        pipe.xadd(key, self.streams.wire.encode(entry), maxlen=OUT_MAX,  # type: ignore[arg-type]
                                   approximate=True)  # fmt: skip
                     pipe.pexpire(key, STREAM_TTL_MS)
                     await pipe.execute()
                 return True
             except Exception as error:
-                if remote.stop.is_set() or self._closing:
+                if remote.stop.is_set() or self.streams.closing:
                     return False
-                self.quiet.warn("relay: cannot forward to %s (%s)", remote.gateway,
-                                type(error).__name__)  # fmt: skip
+                self.streams.quiet.warn("relay: cannot forward to %s (%s)", remote.gateway,
+                                        type(error).__name__)  # fmt: skip
                 await asyncio.sleep(delay)
                 delay = min(1.0, delay * 2)
 
-    def _gateways_seen(self, gone: set[str]) -> None:
+    def gateways_seen(self, gone: set[str]) -> None:
         """Detach the remote connections of gateways that are gone (their mark missed twice)."""
         for conn, remote in list(self.remote.items()):
             if remote.gateway in gone:
-                self._end_remote(conn, MOVED)
+                self.end_remote(conn, MOVED)

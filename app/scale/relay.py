@@ -20,18 +20,17 @@ gateway writes those texts to the socket as they come. The entries are app/scale
   connections there are closed with 1012 and resume (by the client) where the table runs now;
   when Redis restarts (entries may be lost), all of them are.
 
-`Relay` is assembled here from its two sides, each a module: `Gateway` (app/scale/gateway.py)
-and `Owner` (app/scale/owner.py), over what they share (app/scale/streams.py); this module
-adds the process's own part: its name, its mark of life, start and close.
+`Relay` composes its two sides, each an object with its own state and a module:
+`Gateway` (app/scale/gateway.py) and `Owner` (app/scale/owner.py), both over one `Streams`
+(app/scale/streams.py: the Redis client, keys, codec and incarnation); this module adds the
+process's own part: its name, its mark of life, the watch, start and close.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -42,9 +41,8 @@ from app.scale.gateway import Gateway, RemoteTable
 from app.scale.identity import Holder, NameClaim, NameTaken, name_of
 from app.scale.keys import OUT_MAX, Keys
 from app.scale.lease import Leases
-from app.scale.owner import Owner, RemoteViewer, facts
-from app.scale.placement import Placement
-from app.scale.streams import Absence, Quiet
+from app.scale.owner import Owner, facts
+from app.scale.streams import Absence, Streams
 from app.scale.wire import Entry, Hello, Wire
 from app.tables.registry import Elsewhere, TableRegistry
 from app.tables.table import Table
@@ -80,12 +78,12 @@ async def find_or_relay(
         owner = (await relay.leases.owners([table_id])).get(table_id)
         if owner is None or owner == relay.name:  # changing hands: come back in a moment
             raise
-        return RemoteTable(relay, table_id, owner, code)
+        return RemoteTable(relay.gateway, table_id, owner, code)
 
 
-class Relay(Gateway, Owner):
+class Relay:
     """One process's relay: the gateway of its connections to other processes' tables and
-    the owner of its own tables' remote connections."""
+    the owner of its own tables' remote connections, each its own object."""
 
     def __init__(
         self,
@@ -103,30 +101,18 @@ class Relay(Gateway, Owner):
         self.leases = leases
         self.name = leases.name
         self.keys = keys or Keys()
-        self.wire = wire
         self.tables = tables
-        self.presence = presence
-        self.outbox_limit = outbox_limit
-        self.reply_timeout = reply_timeout
+        self.streams = Streams(client, self.name, self.keys, wire)
+        self.owner = Owner(self.streams, tables, presence, outbox_limit=outbox_limit,
+                           reply_timeout=reply_timeout)  # fmt: skip
+        self.gateway = Gateway(self.streams, reply_timeout=reply_timeout,
+                               on_call=self.owner.called)  # fmt: skip
         self.claim = NameClaim(client, name_of(self.name), Holder.here(self.name), leases.ms,
                                self.keys)  # fmt: skip
         #: called when another incarnation holds this one's name (it was frozen past its
         #: lease and another process took the name): the process stops (`app.main`)
         self.on_name_lost: Callable[[], None] = lambda: None
-        self._ids = itertools.count(1)
-        self.local = {}
-        self._conn_of = {}
-        self.remote: dict[str, RemoteViewer] = {}
-        self.cursors = {}
-        self._tasks = []
-        self._pending = set()
-        self._out_cursor = "0-0"
-        self._replies: dict[str, asyncio.Future[Entry]] = {}
-        self._closing = False
-        self._gone = OrderedDict()
-        self.quiet = Quiet()
-        self.placement: Placement | None = None
-        self.on_tournament: Callable[[Any], Awaitable[dict[str, Any]]] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._run_id: str | None = None
         self._mark = client.register_script(_MARK)
         self._owners_absent, self._gateways_absent = Absence(), Absence()
@@ -144,20 +130,21 @@ class Relay(Gateway, Owner):
             except Exception as error:
                 if loop.time() > deadline:
                     raise
-                self.quiet.warn("relay: Redis does not answer yet (%s)", type(error).__name__)
+                self.streams.quiet.warn("relay: Redis does not answer yet (%s)",
+                                        type(error).__name__)  # fmt: skip
                 await asyncio.sleep(1.0)
         if predecessor is not None:  # it ended (a restart): nobody waits for its lease
             released = await self.leases.release_held_by(predecessor)
             log.warning("this process restarted: %s is gone (%d leases released)",
                         predecessor, released)  # fmt: skip
             await self._declare_gone(predecessor)
-        self._out_cursor = await self._add(self.keys.out(self.name), Hello(), OUT_MAX)
+        await self.gateway.begin()
         self._run_id = await self._redis_run_id()
         await self._alive()
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._read_out()),
-            loop.create_task(self._read_in()),
+            loop.create_task(self.gateway.read_out()),
+            loop.create_task(self.owner.read_in()),
             loop.create_task(self._watch()),
         ]
 
@@ -170,17 +157,12 @@ class Relay(Gateway, Owner):
             await pipe.execute()
 
     async def close(self) -> None:
-        self._closing = True
+        self.streams.closing = True
         for task in self._tasks:
             task.cancel()
-        for remote in list(self.remote.values()):
-            remote.stop.set()
-            for task in remote.tasks:
-                task.cancel()
-        for relayed in list(self.local.values()):
-            relayed.viewer.close(CLOSE_RESTART, "server stopping")
-        pending = [*self._tasks, *self._pending]
-        pending += [t for r in self.remote.values() for t in r.tasks]
+        remote = self.owner.stop_all()
+        self.gateway.close_all(CLOSE_RESTART, "server stopping")
+        pending: list[asyncio.Future[Any]] = [*self._tasks, *self.streams.pending, *remote]
         if pending:  # bounded: a cancellation can be swallowed inside the Redis client
             await asyncio.wait(pending, timeout=5)
         with contextlib.suppress(Exception):
@@ -193,8 +175,8 @@ class Relay(Gateway, Owner):
         take's marker on are this owner's to apply."""
         mark = self.leases.marks.pop(table_id, None)
         if mark is None:  # (not taken through these leases' script: from now on)
-            mark = await self._add(self.keys.table_in(table_id), Hello(), OUT_MAX)
-        self.cursors[table_id] = mark
+            mark = await self.streams.add(self.keys.table_in(table_id), Hello(), OUT_MAX)
+        self.owner.read_from(table_id, mark)
 
     async def _alive(self) -> None:
         """The mark of life, the claim on the name, the load; the marks that lapsed go."""
@@ -203,8 +185,8 @@ class Relay(Gateway, Owner):
         async with self.client.pipeline(transaction=False) as pipe:
             await self._mark(keys=[self.keys.alive(self.name)], args=[self.leases.ms], client=pipe)
             pipe.zadd(self.keys.processes, {self.name: ms + self.leases.ms})
-            if self.placement is not None:
-                pipe.hset(self.keys.load, self.name, str(self.placement.load()))
+            if (placement := self.owner.placement) is not None:
+                pipe.hset(self.keys.load, self.name, str(placement.load()))
             pipe.zrangebyscore(self.keys.processes, "-inf", ms)
             lapsed = (await pipe.execute())[-1]
         if lapsed:
@@ -224,7 +206,7 @@ class Relay(Gateway, Owner):
         this to move): mark this process alive; after a Redis restart, close every relayed
         connection (entries may be lost: they resume); close those of a table whose owner
         changed; detach the remote connections of gateways that are gone."""
-        while not self._closing:
+        while not self.streams.closing:
             await asyncio.sleep(self.tables.renew / 2)
             try:
                 await self._alive()
@@ -232,20 +214,19 @@ class Relay(Gateway, Owner):
                 if run_id != self._run_id:
                     log.warning("relay: Redis restarted: relayed connections resume")
                     self._run_id = run_id
-                    self._restart_all(REDIS_RESTARTED)
-                tables = sorted({r.table.id for r in self.local.values()})
-                owners = await self.leases.owners(tables)
+                    self.gateway.restart_all(REDIS_RESTARTED)
+                owners = await self.leases.owners(self.gateway.tables())
                 vanished = {t for t, o in owners.items() if o is None}
-                self._owners_seen(owners, self._owners_absent.twice(vanished))
-                gateways = sorted({r.gateway for r in self.remote.values()})
+                self.gateway.owners_seen(owners, self._owners_absent.twice(vanished))
+                gateways = self.owner.gateways()
                 alive = await cast(
                     Awaitable[list[Any]],
                     self.client.mget([self.keys.alive(g) for g in gateways]),
                 ) if gateways else []  # fmt: skip
                 missing = {g for g, a in zip(gateways, alive, strict=True) if a is None}
-                self._gateways_seen(self._gateways_absent.twice(missing))
+                self.owner.gateways_seen(self._gateways_absent.twice(missing))
             except Exception as error:
-                self.quiet.warn("relay: watch failed (%s)", type(error).__name__)
+                self.streams.quiet.warn("relay: watch failed (%s)", type(error).__name__)
 
     async def others_alive(self) -> bool:
         """Is another server process alive (to hand this one's tables over to)?"""
@@ -258,3 +239,26 @@ class Relay(Gateway, Owner):
         except Exception:
             return False
         return any(name != self.name for name in names)
+
+    async def call(
+        self, key: str, make: Callable[[str], Entry], timeout: float, maxlen: int = OUT_MAX
+    ) -> dict[str, Any]:
+        """A request to another process, answered on this one's stream (`Gateway.call`)."""
+        return await self.gateway.call(key, make, timeout, maxlen)
+
+    async def ask_director(
+        self, owner: str, code: str, what: str, player_id: str | None, name: str
+    ) -> dict[str, Any]:
+        """A tournament another process directs, asked (`Gateway.ask_director`)."""
+        return await self.gateway.ask_director(owner, code, what, player_id, name)
+
+    def positions(self) -> list[tuple[str, str]]:
+        """The streams this process reads, each with the id of the last entry read from it
+        (its tables' in streams, its own out stream): the relay's lag (`app.metrics`)."""
+        streams = [(self.keys.table_in(t), c) for t, c in list(self.owner.cursors.items())]
+        streams.append((self.keys.out(self.name), self.gateway.out_cursor))
+        return streams
+
+    def relayed(self) -> int:
+        """How many connections of other processes are relayed to this process's tables."""
+        return len(self.owner.remote)

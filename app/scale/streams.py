@@ -1,11 +1,12 @@
-"""What both sides of the relay share (`app.scale.relay`, which assembles them): the keys, the
-codec, adding entries, background work, and the state each side keeps.
+"""What both sides of the relay hold (`app.scale.relay`, which composes them): `Streams`, the
+reader and writer of the Redis streams (the client, the keys, the codec, this incarnation,
+adding entries, background work), and the constants both read.
 
-`Relay` is one class made of two mixins over `RelayState`: `Gateway` (app/scale/gateway.py:
-this process's connections to tables other processes own) and `Owner` (app/scale/owner.py:
-other processes' connections to this process's tables, and answers to their calls), so mypy
-checks every use of the shared state and of the other side's methods against one declaration.
-What only one side keeps is declared on that side, so this module imports neither.
+`Relay` composes two objects, each with its own state: `Gateway` (app/scale/gateway.py: this
+process's connections to tables other processes own) and `Owner` (app/scale/owner.py: other
+processes' connections to this process's tables, and answers to their calls). Each holds the
+one `Streams`; the gateway hands the calls it reads to the owner through a callback the relay
+gives it, so this module imports neither side, and neither side imports the other.
 """
 
 from __future__ import annotations
@@ -14,22 +15,16 @@ import asyncio
 import itertools
 import logging
 import time
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 
-from app.presence import Presence
 from app.scale.keys import STREAM_TTL_MS, Keys
-from app.scale.lease import Leases
-from app.scale.wire import Call, Entry, Wire
-from app.tables.registry import TableRegistry
-
-if TYPE_CHECKING:
-    from app.scale.placement import Placement
+from app.scale.wire import Entry, Wire
 
 log = logging.getLogger("omaha.relay")
+T = TypeVar("T")
 
 #: ms an XREAD waits for entries before looking at the list of streams again
 BLOCK_MS = 250
@@ -66,51 +61,42 @@ class Absence:
         return missing & before
 
 
-class RelayState(ABC):
-    """The relay's state (set in `Relay.__init__`) and what either side calls."""
+class Streams:
+    """This process's reader and writer of the relay's Redis streams, which both sides hold
+    (`Gateway`, `Owner`, composed by `app.scale.relay.Relay`): the client, the keys, the
+    codec, this process's incarnation, adding entries and background work."""
 
-    client: aioredis.Redis
-    leases: Leases
-    #: this process's incarnation (`app.scale.identity`)
-    name: str
-    keys: Keys
-    wire: Wire
-    tables: TableRegistry
-    presence: Presence
-    outbox_limit: int
-    reply_timeout: float
-    _ids: itertools.count[int]
-    _tasks: list[asyncio.Task[None]]
-    _pending: set[asyncio.Task[Any]]
-    _replies: dict[str, asyncio.Future[Entry]]
-    _closing: bool
-    quiet: Quiet
-    #: where new tables go (`app.scale.placement`): its load is published with the mark
-    placement: Placement | None
-    #: a tournament's read or action asked by another process (`app.api.tournaments`)
-    on_tournament: Callable[[Any], Awaitable[dict[str, Any]]] | None
+    def __init__(self, client: aioredis.Redis, name: str, keys: Keys, wire: Wire) -> None:
+        self.client = client
+        #: this process's incarnation (`app.scale.identity`)
+        self.name = name
+        self.keys = keys
+        self.wire = wire
+        self.quiet = Quiet()
+        #: set once the relay closes: the readers and writers stop
+        self.closing = False
+        self._ids = itertools.count(1)
+        self.pending: set[asyncio.Future[Any]] = set()
 
-    async def _add(self, key: str, entry: Entry, maxlen: int) -> str:
+    def number(self) -> int:
+        """The next number of this process's connections and calls (one count for both)."""
+        return next(self._ids)
+
+    async def add(self, key: str, entry: Entry, maxlen: int) -> str:
         async with self.client.pipeline(transaction=False) as pipe:
             pipe.xadd(key, self.wire.encode(entry), maxlen=maxlen, approximate=True)  # type: ignore[arg-type]
             pipe.pexpire(key, STREAM_TTL_MS)
             added, _ = await pipe.execute()
         return str(added)
 
-    def _spawn(self, work: Awaitable[Any]) -> None:
+    def spawn(self, work: Awaitable[T]) -> asyncio.Future[T]:
         """Background work whose failure is logged, never left unretrieved."""
         task = asyncio.ensure_future(work)
-        self._pending.add(task)
+        self.pending.add(task)
         task.add_done_callback(self._settled)
+        return task
 
-    def _settled(self, task: asyncio.Task[Any]) -> None:
-        self._pending.discard(task)
+    def _settled(self, task: asyncio.Future[Any]) -> None:
+        self.pending.discard(task)
         if not task.cancelled() and (error := task.exception()) is not None:
             self.quiet.warn("relay: background work failed (%s)", type(error).__name__)
-
-    # ------------------------------------------------------------------ the other side's
-    @abstractmethod
-    async def _called(self, call: Call) -> None: ...
-
-    @abstractmethod
-    def _end_remote(self, conn: str, why: str | None = None) -> None: ...

@@ -2,7 +2,7 @@
 API of a table actor. `app.tables.table.Table` implements it for a table running in this
 process, `app.scale.gateway.RemoteTable` for one another process runs (relayed through
 Redis); the endpoint does not tell them apart, but to keep presence (the owner keeps a relayed
-connection's)."""
+connection's). That both implement it is checked by mypy (`app.scale.gateway.handles`)."""
 
 from __future__ import annotations
 

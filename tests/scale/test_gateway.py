@@ -27,18 +27,18 @@ async def reading(redis_url: str) -> AsyncIterator[tuple[Relay, aioredis.Redis]]
     client = aioredis.Redis.from_url(redis_url, decode_responses=True)
     relay = Relay(client, Leases(client, "g@1", 5.0), TableRegistry(MemoryTableStore()),
                   InProcessPresence(), wire=WIRE, outbox_limit=64)  # fmt: skip
-    reader = asyncio.create_task(relay._read_out())
+    reader = asyncio.create_task(relay.gateway.read_out())
     try:
         yield relay, client
     finally:
-        relay._closing = True
+        relay.streams.closing = True
         reader.cancel()
         await asyncio.gather(reader, return_exceptions=True)
         await client.aclose()
 
 
 async def received(relay: Relay, conn: str, count: int) -> None:
-    connection = relay.local[conn]
+    connection = relay.gateway.local[conn]
     async with asyncio.timeout(10):
         while connection.received < count:
             connection.viewer.wake.clear()
@@ -49,7 +49,7 @@ async def test_the_gateway_reads_past_what_it_cannot_read_and_trims_what_it_read
     redis_url: str,
 ) -> None:
     async with reading(redis_url) as (relay, client):
-        c = relayed(relay, "g@1/1")
+        c = relayed(relay.gateway, "g@1/1")
         out = relay.keys.out("g@1")
         await client.xadd(out, {"type": "msg", "conn": c.conn, "n": "1", "text": "in clear"})
         await client.xadd(out, {"nonsense": "1"})

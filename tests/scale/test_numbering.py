@@ -13,9 +13,9 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from app.presence import InProcessPresence
-from app.scale.gateway import RelayedConnection, RemoteTable
+from app.scale.gateway import Gateway, RelayedConnection, RemoteTable
 from app.scale.lease import Leases
-from app.scale.owner import RemoteViewer
+from app.scale.owner import Owner, RemoteViewer
 from app.scale.relay import Relay
 from app.scale.wire import Attached, Closed, Command, Message, Seated, Wire
 from app.tables.registry import TableRegistry
@@ -32,7 +32,19 @@ def relay() -> Iterator[Relay]:
                 wire=Wire.from_secret("k" * 40), outbox_limit=64)  # fmt: skip
 
 
-def relayed(gateway: Relay, conn: str = "b@1/1") -> RelayedConnection:
+@contextmanager
+def a_gateway() -> Iterator[Gateway]:
+    with relay() as whole:
+        yield whole.gateway
+
+
+@contextmanager
+def an_owner() -> Iterator[Owner]:
+    with relay() as whole:
+        yield whole.owner
+
+
+def relayed(gateway: Gateway, conn: str = "b@1/1") -> RelayedConnection:
     table = RemoteTable(gateway, "t1", "a@1")
     connection = RelayedConnection(conn, table, Viewer("p1"))
     table.connection = connection
@@ -45,46 +57,46 @@ def texts(viewer: Viewer) -> list[Any]:
 
 
 async def test_the_gateway_delivers_each_numbered_entry_once_in_order() -> None:
-    with relay() as gateway:
+    with a_gateway() as gateway:
         c = relayed(gateway)
         for entry in (Message(c.conn, 1, "one"), Attached(c.conn, 2, 3), Message(c.conn, 1, "one"),
                       Message(c.conn, 3, "two"), Seated(c.conn, 2, 3), Seated(c.conn, 4, None),
                       Message(c.conn, 3, "two")):  # fmt: skip
-            gateway._route(entry)
+            gateway.route(entry)
         assert texts(c.viewer) == ["one", "two"]
         assert c.attached and c.settled.is_set() and c.seat is None and c.received == 4
         assert c.viewer.closed is None
 
 
 async def test_a_relayed_player_s_seat_is_known_where_its_socket_is() -> None:
-    with relay() as gateway:
+    with a_gateway() as gateway:
         c = relayed(gateway)
         assert c.table.seat_of("p1") is None
-        gateway._route(Attached(c.conn, 1, 3))  # logged as the player in seat 3
+        gateway.route(Attached(c.conn, 1, 3))  # logged as the player in seat 3
         seat = c.table.seat_of("p1")
         assert seat is not None and seat.number == 3 and c.table.seat_of("p2") is None
-        gateway._route(Seated(c.conn, 2, None))
+        gateway.route(Seated(c.conn, 2, None))
         assert c.table.seat_of("p1") is None
 
 
 async def test_a_lost_entry_closes_the_connection_to_resume_not_a_hole() -> None:
-    with relay() as gateway:
+    with a_gateway() as gateway:
         c = relayed(gateway)
-        gateway._route(Message(c.conn, 1, "one"))
-        gateway._route(Message(c.conn, 3, "three"))  # the second never came (Redis lost it)
-        gateway._route(Message(c.conn, 4, "four"))
+        gateway.route(Message(c.conn, 1, "one"))
+        gateway.route(Message(c.conn, 3, "three"))  # the second never came (Redis lost it)
+        gateway.route(Message(c.conn, 4, "four"))
         assert c.viewer.closed is not None and c.viewer.closed[0] == CLOSE_RESTART
         assert texts(c.viewer) == ["one"]  # what came before the gap still goes out
 
 
 async def test_a_close_from_an_owner_it_is_not_attached_to_closes_it() -> None:
-    with relay() as gateway:
+    with a_gateway() as gateway:
         c = relayed(gateway)
-        gateway._route(Message(c.conn, 1, "one"))
-        gateway._route(Closed(c.conn, 0, CLOSE_RESTART, "moved"))
+        gateway.route(Message(c.conn, 1, "one"))
+        gateway.route(Closed(c.conn, 0, CLOSE_RESTART, "moved"))
         assert c.viewer.closed == (CLOSE_RESTART, "moved") and texts(c.viewer) == ["one"]
         other = relayed(gateway, "b@1/2")  # another connection's entries never reach it
-        gateway._route(Message("b@1/3", 1, "not yours"))
+        gateway.route(Message("b@1/3", 1, "not yours"))
         assert texts(other.viewer) == [] and other.received == 0
 
 
@@ -101,16 +113,16 @@ class Told:
 
 
 async def test_the_owner_applies_each_numbered_command_once_and_a_gap_closes() -> None:
-    with relay() as owner:
+    with an_owner() as owner:
         remote = RemoteViewer("c@2/1", "t1", "c@2", Viewer("p1"))
         owner.remote[remote.conn] = remote
         table = Told()
         for n in (1, 2, 2, 1, 3):  # 2 and 1 added again after a timeout
-            owner._command(table, Command(remote.conn, n, "act", n, {}))  # type: ignore[arg-type]
+            owner.command(table, Command(remote.conn, n, "act", n, {}))  # type: ignore[arg-type]
         assert table.told == [("act", 1), ("act", 2), ("act", 3)]
-        owner._command(table, Command(remote.conn, 5, "act", 5, {}))  # type: ignore[arg-type]
+        owner.command(table, Command(remote.conn, 5, "act", 5, {}))  # type: ignore[arg-type]
         assert remote.viewer.closed is not None and remote.viewer.closed[0] == CLOSE_RESTART
-        owner._command(table, Command(remote.conn, 4, "act", 4, {}))  # type: ignore[arg-type]
+        owner.command(table, Command(remote.conn, 4, "act", 4, {}))  # type: ignore[arg-type]
         assert table.told == [("act", 1), ("act", 2), ("act", 3)]  # closing: nothing more
 
 
