@@ -33,8 +33,9 @@ tests/tables/test_button_properties.py checks them under every change of a table
   (that is how a table starts, and a final table drawn afresh).
 - **Missed blinds** (Robert's, Buttons and Blinds). A seat sitting out (or out of chips)
   misses the small blind when the small blind passes it and the big blind when the big blind
-  passes it. Coming back (or topped up) it owes them: it waits for the big blind (which
-  settles the debt), or posts. A player back before any blind passed plays at once.
+  passes it (or it sits between the two blinds). Coming back (or topped up) it owes them:
+  it waits for the big blind (which settles the debt), or posts. A player back before any
+  blind passed plays at once.
 - **Straddle** (when the table allows it, three or more players): the player after the big
   blind may post a live straddle of two big blinds; the pre-flop action starts after them.
 - **Antes** are posted by every player dealt in, or by the big blind alone for the table
@@ -250,18 +251,21 @@ def _missed(
     last_bb: int | None,
 ) -> dict[int, int]:
     """The blinds that pass the seats sitting out with this hand: the small blind those from
-    the button to the small blind's seat, the big blind those after the last big blind (or,
-    without one, after the small blind) up to this one."""
+    the button to the small blind's seat, the big blind those after the last big blind up to
+    this one, and those between the two blinds (heads-up, between the button and the big
+    blind). The last big blind can sit between them, when the blinds start over from the
+    button (a table starting with a seat out of play): its player, out of play there, has
+    been passed too, and owes the big blind (else, back, it would take the small blind and
+    the same player post the big blind twice in a row)."""
     size = len(seats)
     passed_small: list[int] = []
-    small_end = button  # where the big blind starts from without a last big blind
-    if sb_seat is not None and sb_seat != button:  # heads-up the button is the small blind
+    small_end = button  # heads-up the button is the small blind
+    if sb_seat is not None and sb_seat != button:
         passed_small = [*between(button, sb_seat, size), sb_seat]
         small_end = sb_seat
+    passed_big = between(small_end, bb_seat, size)
     if last_bb is not None and last_bb != bb_seat:
-        passed_big = between(last_bb, bb_seat, size)
-    else:
-        passed_big = between(small_end, bb_seat, size)
+        passed_big += [s for s in between(last_bb, bb_seat, size) if s not in passed_big]
     out: dict[int, int] = {}
     for seats_passed, bit in ((passed_small, MISSED_SMALL), (passed_big, MISSED_BIG)):
         for number in seats_passed:

@@ -309,3 +309,44 @@ def test_dead_button_never_puts_the_big_blind_before_the_small_blind() -> None:
     deal = plan_deal(table, 0, cfg, 9, (0, 3))
     assert deal is not None and (deal.button, deal.blind_seats) == (2, (3, 1))
     assert deal.order == (3, 1, 2) and deal.blinds == (1, 2, 0)
+
+
+def test_a_broke_player_between_the_blinds_of_a_table_starting_over_owes_the_big() -> None:
+    """Found by the property test (issue 25). Robert's (Buttons and Blinds): "A player who goes
+    all in and loses is obligated to make up the blinds if they are missed before a rebuy is
+    made"; docs/rules.md: the big blind "is never skipped and never paid twice in a row".
+    Moving button, five seats: seat 3 posts the big blind and goes broke; seat 0 leaves and
+    new players sit down at 2 and 4. Only seat 1 is ready, so the table starts over: everyone
+    is dealt in, button 1, blinds 2 and 4, and seat 3 sits out of chips between the two
+    blinds: the big blind has passed it. Topped up, it owes the big blind and waits for it
+    (else it would take the small blind and seat 4 post the big blind twice in a row)."""
+    cfg = TableConfig(seats=5, small_blind=1, big_blind=2)
+    table = seats("r", "r", None, "r", None)
+    first = plan_deal(table, None, cfg, 1)
+    assert first is not None and (first.button, first.blind_seats) == (0, (1, 3))
+    after(table, first)
+    broke = table[3]
+    assert broke is not None
+    table[3] = broke._replace(stack=0)
+    table[0] = None
+    table[2] = Seat(2, "new2", "new2", 100, SeatState.WAITING)
+    table[4] = Seat(4, "new4", "new4", 100, SeatState.WAITING)
+    fresh = plan_deal(table, first.button, cfg, 2, first.blind_seats)
+    assert fresh is not None and (fresh.button, fresh.blind_seats) == (1, (2, 4))
+    assert fresh.order == (2, 4, 1) and fresh.missed == {3: MISSED_BIG}
+    after(table, fresh)
+    broke = table[3]
+    assert broke is not None
+    table[3] = broke = broke._replace(stack=100)  # topped up
+    assert broke.waiting and broke.missed_blinds == MISSED_BIG
+    deal = plan_deal(table, fresh.button, cfg, 3, fresh.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (2, (4, 1))
+    assert deal.order == (4, 1, 2) and deal.blinds == (1, 2, 0)  # seat 4 the small blind now
+    after(table, deal)
+    deal = plan_deal(table, deal.button, cfg, 4, deal.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (4, (1, 2))
+    assert 3 not in deal.order  # still waiting: the big blind has not come round
+    after(table, deal)
+    deal = plan_deal(table, deal.button, cfg, 5, deal.blind_seats)
+    assert deal is not None and (deal.button, deal.blind_seats) == (1, (2, 3))
+    assert deal.order == (2, 3, 4, 1) and deal.blinds == (1, 2, 0, 0) and not any(deal.posts)
