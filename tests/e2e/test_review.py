@@ -6,6 +6,7 @@ page, and a sign-in link that carries the player to a phone."""
 from __future__ import annotations
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from playwright.sync_api import expect
@@ -45,6 +46,12 @@ def an_evening(p: Player, bots: BotFactory, hands: int = 3) -> str:
     # the last hands list has the paused table's last hand (it reloads after each hand)
     expect(p.page.locator("[data-hand-link]").first).to_have_text(f"Hand #{last}", timeout=15000)
     return code
+
+
+def to_fixed(value: float) -> str:
+    """JavaScript's `value.toFixed(1)`, which the page writes: the double's exact value, a tie
+    rounded up (Python's `:.1f` rounds a tie to even: 24.25 is "24.2" here, "24.3" there)."""
+    return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def test_the_replayer_opens_over_the_live_table(players: PlayerFactory, bots: BotFactory) -> None:
@@ -94,7 +101,7 @@ def test_the_replayer_opens_over_the_live_table(players: PlayerFactory, bots: Bo
             cell = panel.locator(
                 f"[data-equity-row='{x['seat']}'] [data-equity-street={street['street']}]"
             )
-            expect(cell).to_have_text(f"{x['share'] * 100:.1f}%")
+            expect(cell).to_have_text(f"{to_fixed(x['share'] * 100)}%")
     # The way back closes the panel: the live table is there, as it was.
     page.click("[data-replay=back-to-table]")
     expect(panel).to_have_count(0)

@@ -237,6 +237,10 @@ def _explained(sends: list[Send]) -> bool:
     return any(s.answer in (None, "ok", "duplicate") for s in sends)
 
 
+#: what the table does on its own at a showdown (app/tables/pace.py)
+SHOWDOWN = frozenset({"show", "muck"})
+
+
 async def check(
     url: str, table_ids: dict[str, str], players: list[Player], secret: str
 ) -> dict[str, int]:
@@ -274,6 +278,12 @@ async def check(
             counts["stored"] += len(stored)
             for key, (seat, action) in stored.items():
                 player = seated.get(seat)
+                if (player is None or key not in player.chosen) and action["action"] in SHOWDOWN:
+                    # the table's own show or muck at the showdown (the rules' or the
+                    # player's preference: docs/rules.md), never offered to the player; the
+                    # replay above checked it is one the rules allow there
+                    counts["shown_by_table"] = counts.get("shown_by_table", 0) + 1
+                    continue
                 if player is None or player.chosen.get(key) != action:
                     violations.append(f"{code} {key}: stored {action}, sent by nobody")
                     continue
