@@ -15,9 +15,11 @@ Settings:
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -113,11 +115,33 @@ def settings(tmp_path: Path) -> Settings:
     )
 
 
+@pytest.fixture
+async def tasks_left_to_cancel() -> AsyncIterator[None]:
+    """After an async test and its fixtures: its tasks still running are cancelled and given
+    30 s to end. One that ignores its cancellation fails the test by name and is let go: the
+    loop's close would otherwise wait for it for ever (a whole run once hung that way)."""
+    yield
+    current = asyncio.current_task()
+    left = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    for task in left:
+        task.cancel()
+    if left:
+        _, stuck = await asyncio.wait(left, timeout=30)
+        if stuck:
+            for task in stuck:
+                asyncio.tasks._unregister_task(task)
+            pytest.fail(f"tasks that ignored their cancellation: {[repr(t) for t in stuck]}")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A `long` test is left out unless its variable is set: `make test` deselects the runs
     of minutes to hours (reported as deselected, never as skipped), and setting the variable
     runs them: `OMAHA_RECORDED_RUN=1 pytest -s tests/poker -k recorded`."""
-    kept, left = [], []
+    for item in items:  # every async test ends with its tasks (see tasks_left_to_cancel)
+        if isinstance(item, pytest.Function) and inspect.iscoroutinefunction(item.obj):
+            item.fixturenames.insert(0, "tasks_left_to_cancel")
+    kept: list[pytest.Item] = []
+    left: list[pytest.Item] = []
     for item in items:
         marker = item.get_closest_marker("long")
         (left if marker is not None and not os.environ.get(marker.args[0]) else kept).append(item)
