@@ -108,11 +108,11 @@ system-tools:
 		fi; \
 	fi
 
-# The suite in parallel (pytest-xdist), two workers per core, at most four: its tests wait on
-# servers, browsers and clocks about a third of their time (one worker per core left the two
-# cores a third idle). Each worker starts its own PostgreSQL and redis-server.
+# The suite in parallel (pytest-xdist), one worker per core, at most four: its tests wait on
+# servers, browsers and clocks as much as they compute, so two workers on two cores take about
+# two thirds of the serial time. Each worker starts its own PostgreSQL and redis-server.
 # `make test JOBS=0` runs it serially.
-JOBS ?= $(shell echo $$(( $$(nproc) * 2 )))
+JOBS ?= auto
 test: $(TEST_STAMP) system-tools
 	$(BIN)/pytest -q -n $(JOBS) --maxprocesses 4 --dist worksteal
 	$(BIN)/ruff check .
