@@ -124,8 +124,14 @@ def test_pre_actions_fold_guard_and_hand_reader(players: PlayerFactory, bots: Bo
     feed(puppets, p, {"action": "check"})
     page.wait_for_function("() => window.__omaha.ctrl.state.hand.street === 'turn'")
     assert p.state("c.state.hand.players[0].last") in (None, "Check")
-    flop_acts = [m for m in b[0].messages if m.get("type") == "acted" and m.get("seat") == 0]
-    assert flop_acts[-1]["action"] == "check", "the pre-action checked for Pia"
+    # (the bot reads its own socket: Pia's flop action may reach it after the page's turn)
+    def pias() -> list[dict[str, Any]]:
+        return [m for m in b[0].messages if m.get("type") == "acted" and m.get("seat") == 0]
+
+    deadline = time.monotonic() + 30
+    while len(pias()) < 2 and time.monotonic() < deadline:  # the call, then the flop's
+        time.sleep(0.02)
+    assert pias()[-1]["action"] == "check", "the pre-action checked for Pia"
     check_reader(p)
 
     # Turn: "check" clears when someone bets; then "call N" clears when someone raises.
