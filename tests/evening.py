@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.api.live import Client, bot
+from tests.waits import within
 
 HANDS = 3
 #: levels that end a sit-and-go of two absent players in a few hands (the blinds pass the
@@ -48,13 +49,6 @@ async def ok(c: Client, **message: Any) -> dict[str, Any]:
     return reply
 
 
-async def until(condition: Any, timeout: float = 120.0) -> None:
-    """Poll `condition` (several tasks read the clients' messages: no one event to wait on)."""
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.02)
-
-
 def ended(c: Client) -> int:
     return sum(1 for m in c.messages if m["type"] == "hand_ended")
 
@@ -76,9 +70,11 @@ async def play_an_evening(base: str) -> Evening:
     players = [asyncio.create_task(bot(c, random.Random(k), 10**6, stop))
                for k, c in enumerate((host, guest))]  # fmt: skip
     try:
-        await until(lambda: ended(host) >= HANDS)
+        await within(lambda: ended(host) >= HANDS, 120)
         await ok(host, type="pause")
-        await until(lambda: ended(host) == sum(m["type"] == "hand_started" for m in host.messages))
+        await within(
+            lambda: ended(host) == sum(m["type"] == "hand_started" for m in host.messages), 120
+        )
     finally:
         stop.set()
         await asyncio.gather(*players, return_exceptions=True)

@@ -21,6 +21,7 @@ from app.tables.ledger import people_nets, settle_up
 from tests.api.live import Client, bot, live_server
 from tests.api.test_play import live_settings
 from tests.sizes import sample
+from tests.waits import within
 
 
 def evening(tmp_path: Path, url: str, redis_url: str | None = None, **knobs: Any) -> Settings:
@@ -60,14 +61,6 @@ def started(c: Client) -> list[dict[str, Any]]:
 
 def ended(c: Client) -> list[dict[str, Any]]:
     return [m for m in c.messages if m["type"] == "hand_ended"]
-
-
-async def until(predicate: Any, timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.02)
 
 
 async def stored_hands(url: str, table_id: str) -> list[tuple[HandRow, list[HandActionRow]]]:
@@ -119,7 +112,7 @@ async def test_the_host_seats_a_bot_and_takes_it_out_and_it_is_marked_everywhere
         mark = len(host.messages)
         stop = asyncio.Event()
         me = asyncio.create_task(bot(host, random.Random(1), 10**6, stop, smart=True))
-        await until(lambda: len(ended(guest)) >= 3)
+        await within(lambda: len(ended(guest)) >= 3)
         snapshot_seats = None
         watcher = (await clients(base, "watcher"))[0]
         await watcher.connect(code)
@@ -183,9 +176,9 @@ async def one_human_five_bots(base: str, config: dict[str, Any], seed: int) -> d
     stop = asyncio.Event()
     me = asyncio.create_task(bot(human, random.Random(seed), 10**6, stop, smart=True))
     try:
-        await until(lambda: len(ended(human)) >= HANDS, timeout=240)
+        await within(lambda: len(ended(human)) >= HANDS, seconds=240)
         await ok(human, type="pause")
-        await until(lambda: len(ended(human)) == len(started(human)))
+        await within(lambda: len(ended(human)) == len(started(human)))
     finally:
         stop.set()
         await asyncio.gather(me, return_exceptions=True)
@@ -254,10 +247,10 @@ async def test_the_ledger_and_settle_up_match_the_store_at_every_moment(
             await refused(host, "bad_reason", type="adjust", seat=3, amount=-5, reason="a\nb")
             await refused(host, "bad_message", type="adjust", seat=3, amount=-5, reason="x" * 101)
             await ok(host, type="adjust", seat=3, amount=20, reason="=rebuy owed")
-            await until(lambda: len(ended(host)) >= 9)
+            await within(lambda: len(ended(host)) >= 9)
             await ok(bob, type="leave")
-            await until(lambda: any(m["type"] == "left" and m["seat"] == 2 for m in host.messages))
-            await until(lambda: len(ended(host)) >= 11)
+            await within(lambda: any(m["type"] == "left" and m["seat"] == 2 for m in host.messages))
+            await within(lambda: len(ended(host)) >= 11)
         finally:
             stop.set()
             await asyncio.gather(*players, return_exceptions=True)
@@ -450,7 +443,7 @@ async def test_a_bomb_pot_called_for_the_next_hand_is_dealt_once(
         stop = asyncio.Event()
         players = [asyncio.create_task(bot(c, random.Random(i), 10**6, stop))
                    for i, c in enumerate((host, guest))]  # fmt: skip
-        await until(lambda: len(ended(host)) >= 3)
+        await within(lambda: len(ended(host)) >= 3)
         stop.set()
         await asyncio.gather(*players, return_exceptions=True)
         bombs = [m["bomb_pot"] for m in started(host)]
@@ -480,7 +473,7 @@ async def test_sit_out_next_hand_and_at_the_next_big_blind(tmp_path: Path, sqlit
         players = [asyncio.create_task(bot(x, random.Random(i), 10**6, stop))
                    for i, x in enumerate((a, b, c))]  # fmt: skip
         try:
-            await until(lambda: len(started(a)) >= 3)
+            await within(lambda: len(started(a)) >= 3)
             # Hand 1: button 0, blinds 1 and 2; hand 2: button 1, blinds 2 and 0; hand 3
             # would have b (seat 1) in the big blind: b sits out before it is dealt.
             hands = started(a)
@@ -492,7 +485,7 @@ async def test_sit_out_next_hand_and_at_the_next_big_blind(tmp_path: Path, sqlit
             # "Sit out next hand": the current hand is played out, the next one is not dealt
             # to a (then only c is ready: no hand at all).
             await ok(a, type="sit_out_next")
-            await until(lambda: any(m["type"] == "seat" and m["seat"] == 0
+            await within(lambda: any(m["type"] == "seat" and m["seat"] == 0
                                     and m["status"] == "sitting_out"
                                     for m in c.messages))  # fmt: skip
             count = len(started(a))

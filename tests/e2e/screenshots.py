@@ -33,13 +33,14 @@ from tests.e2e.harness import Bot, Player, calling_station, launch, server
 from tests.e2e.play import act_once, play_hand, wait_for_hand
 from tests.e2e.test_games import new_table
 from tests.e2e.tourney import (
+    PLAY_LIMIT,
     act,
     create_tournament,
     finished,
     play_until,
     register_by_link,
-    until,
 )
+from tests.waits import within_sync
 
 NAMES = ["Maya", "Theo", "Ines", "Kofi", "Lena", "Ravi", "Sam"]
 DESKTOP = {"viewport": {"width": 1280, "height": 1000}, "device_scale_factor": 1}
@@ -288,7 +289,7 @@ def at_turn(p: Player, others: list[Player]) -> None:
             act(other, shove=False)
         return p.my_turn()
 
-    until(mine)
+    within_sync(mine, PLAY_LIMIT)
     p.page.wait_for_selector("[data-act]:not([disabled])")
 
 
@@ -319,7 +320,7 @@ def tournament(browser: Browser, base: str, out: Path) -> None:
     register_by_link(ines, link, first_visit=True)
     for _ in range(4):
         host.page.click("[data-cmd=add-bot]")
-    until(lambda: host.page.locator(".registered li").count() == 6)
+    within_sync(lambda: host.page.locator(".registered li").count() == 6, PLAY_LIMIT)
     still(host, out / "tournament-registration.png")
     host.page.click("[data-cmd=start]")
     for p in (theo, ines):

@@ -17,6 +17,7 @@ from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Bot, Player, calling_station
 from tests.e2e.play import act_once, wait_for_hand
 from tests.e2e.test_games import new_table
+from tests.waits import within_sync
 
 
 class Puppet:
@@ -56,10 +57,7 @@ def feed(puppets: dict[int, Puppet], p: Player, action: dict[str, Any]) -> None:
     )
     seat = actor(p)
     assert seat is not None
-    deadline = time.monotonic() + 10
-    while puppets[seat].legal is None:
-        assert time.monotonic() < deadline, "the bot never got its turn"
-        time.sleep(0.02)
+    within_sync(lambda: puppets[seat].legal is not None, 30, 0.02, "the bot's turn")
     counter = p.state("c.state.hand.counter")
     puppets[seat].feed.put(action)
     p.page.wait_for_function(
@@ -124,13 +122,12 @@ def test_pre_actions_fold_guard_and_hand_reader(players: PlayerFactory, bots: Bo
     feed(puppets, p, {"action": "check"})
     page.wait_for_function("() => window.__omaha.ctrl.state.hand.street === 'turn'")
     assert p.state("c.state.hand.players[0].last") in (None, "Check")
+
     # (the bot reads its own socket: Pia's flop action may reach it after the page's turn)
     def pias() -> list[dict[str, Any]]:
         return [m for m in b[0].messages if m.get("type") == "acted" and m.get("seat") == 0]
 
-    deadline = time.monotonic() + 30
-    while len(pias()) < 2 and time.monotonic() < deadline:  # the call, then the flop's
-        time.sleep(0.02)
+    within_sync(lambda: len(pias()) >= 2, 30, 0.02, "Pia's call, then her flop action")
     assert pias()[-1]["action"] == "check", "the pre-action checked for Pia"
     check_reader(p)
 

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, server
 from tests.e2e.tourney import (
+    PLAY_LIMIT,
     check_the_end,
     create_tournament,
     finished,
@@ -26,8 +27,8 @@ from tests.e2e.tourney import (
     play_until,
     register_by_link,
     state,
-    until,
 )
+from tests.waits import within_sync
 
 FAST = {"level_minutes": 0.05, "decision_time": 5, "time_bank": 0, "prize_pool": 100}
 
@@ -105,13 +106,13 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     # played ends nobody moves (moves are made as hands end).
     host.page.click("[data-cmd=pause]")
     expect(host.page.locator("[data-cmd=resume]")).to_be_visible()
-    until(lambda: not any(t["playing"] for t in state(host, code)["tables"]))
+    within_sync(lambda: not any(t["playing"] for t in state(host, code)["tables"]), PLAY_LIMIT)
     [first] = [t["code"] for t in state(host, code)["tables"]]  # full: Carol and two bots
     # Late, with no room: Alice opens a second table, Bob joins her there (the fewest).
     late_registration(alice, link)
     late_registration(bob, link)
     second = at(alice)
-    assert at(bob) == second != first
+    assert at(bob) == second != first, (first, second, at(bob), state(host, code)["tables"])
     assert [t["code"] for t in state(host, code)["tables"]] == [first, second]
     host.page.click("[data-cmd=resume]")
     friends = [alice, bob, carol]

@@ -137,14 +137,6 @@ def play_until(players: list[Player], policy: Policy, done: Callable[[], bool]) 
         time.sleep(0.05)
 
 
-def until(condition: Callable[[], bool]) -> None:
-    """Wait for `condition` (asked every 50 ms)."""
-    deadline = time.monotonic() + PLAY_LIMIT
-    while not condition():
-        assert time.monotonic() < deadline, f"not so in {PLAY_LIMIT} s"
-        time.sleep(0.05)
-
-
 def finished(players: list[Player]) -> Callable[[], bool]:
     """Every one of these pages shows the tournament's end."""
     return lambda: all(p.page.locator("[data-finished]").count() > 0 for p in players)

@@ -28,6 +28,7 @@ from tests.scale.test_failover import (
     resume_at,
     table_id_of,
 )
+from tests.waits import within
 
 
 async def hand_rows(url: str, table_id: str) -> list[Any]:
@@ -81,10 +82,7 @@ async def test_sigterm_hands_the_tables_over_between_hands(
                 for c in clients]  # fmt: skip
         try:
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + 30
-            while hands_seen(host) < 1 or in_play(host) is None:
-                assert loop.time() < deadline
-                await asyncio.sleep(0.01)
+            await within(lambda: hands_seen(host) >= 1 and in_play(host) is not None, 30)
             playing = in_play(host)
             assert owner(redis_url, table_id) == "a"
             os.kill(first.pid, signal.SIGTERM)

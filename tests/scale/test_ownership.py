@@ -19,8 +19,9 @@ from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from tests.store.test_fencing import two_processes
-from tests.tables.harness import FAST, within
+from tests.tables.harness import FAST
 from tests.tables.stores import MemoryTableStore
+from tests.waits import within
 
 LEASE, RENEW = 0.6, 0.1
 

@@ -26,6 +26,7 @@ from tests.api.live import Client
 from tests.api.test_play import hands_seen, replay_table
 from tests.scale.test_drain import hand_rows
 from tests.scale.test_failover import SECRET, environment, owner, processes, table_id_of
+from tests.waits import within
 
 TABLES = 4
 
@@ -113,11 +114,8 @@ async def test_sigterm_one_of_three_moves_its_tables_between_hands(
         players = [asyncio.create_task(playing(c, rng, stop))
                    for _, _, seated in tables for c, _ in seated]  # fmt: skip
         try:
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 180
-            while min(hands_seen(seated[0][0]) for _, _, seated in tables) < 2:
-                assert loop.time() < deadline
-                await asyncio.sleep(0.05)
+            await within(lambda: min(hands_seen(seated[0][0]) for _, _, seated in tables) >= 2,
+                         180, 0.05)  # fmt: skip
             in_play = {t: {str(h) for h, e in await hand_rows(postgres_url, t) if e is None}
                        for t in moving}  # fmt: skip
             os.kill(procs["a"][0].pid, signal.SIGTERM)
@@ -136,10 +134,9 @@ async def test_sigterm_one_of_three_moves_its_tables_between_hands(
                 await asyncio.sleep(0.02)
             assert procs["a"][0].wait(30) in (0, -signal.SIGTERM)
             before = {t: hands_seen(seated[0][0]) for t, _, seated in tables}
-            deadline = loop.time() + 180  # (a bound, not a speed: over a minute at load 6)
-            while any(hands_seen(seated[0][0]) < before[t] + 2 for t, _, seated in tables):
-                assert loop.time() < deadline, "play did not go on everywhere"
-                await asyncio.sleep(0.05)
+            await within(  # (a bound, not a speed: over a minute at load 6)
+                lambda: all(hands_seen(seated[0][0]) >= before[t] + 2 for t, _, seated in tables),
+                180, 0.05, "play going on everywhere")  # fmt: skip
             for task in resuming.values():  # a client that saw a gap fails here
                 if task.done():
                     task.result()
@@ -155,11 +152,12 @@ async def test_sigterm_one_of_three_moves_its_tables_between_hands(
                 assert resumed[c] >= (1 if on == "a" or t in moving else 0)
         for t in moving:
             assert owner(redis_url, t) in ("b", "c")
-        deadline = loop.time() + 20
         for t, _, _ in tables:  # the hands in play at the pause end
-            while any(e is None for _, e in await hand_rows(postgres_url, t)):
-                assert loop.time() < deadline
-                await asyncio.sleep(0.05)
+
+            async def hands_over(t: str = t) -> bool:
+                return all(e is not None for _, e in await hand_rows(postgres_url, t))
+
+            await within(hands_over, 60, 0.05)
         for t, _, seated in tables:
             numbers = await hand_numbers(postgres_url, t)
             assert numbers == list(range(1, len(numbers) + 1)), numbers

@@ -24,6 +24,7 @@ from app.store.models import HandRow, LedgerEntry, TournamentEntryRow, Tournamen
 from app.store.tables import SqlTableStore
 from tests.scale.cluster import incarnation_name
 from tests.scale.test_failover import LEASE, RENEW, environment, owner, processes
+from tests.waits import within
 
 PLAYERS, STACK = 6, 100
 #: blinds that grow fast: players who never act (folded by a short clock) blind away
@@ -100,10 +101,11 @@ async def test_a_tournament_goes_on_when_its_process_is_killed(
             assert r.status_code == 200 and "code" not in r.json() and "level" in r.json()
             await stranger.aclose()
             assert (await via_b.get("/api/tournaments/table/nope")).status_code == 404
-            deadline = time.monotonic() + 20
-            while (await facts(postgres_url, tid))["hands"] < 4:  # play under way on a
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.05)
+
+            async def under_way() -> bool:  # play under way on a
+                return bool((await facts(postgres_url, tid))["hands"] >= 4)
+
+            await within(under_way, 60, 0.05)
             assert director_of(redis_url, tid) == "a"
             assert {owner(redis_url, t) for t in tables} == {"a"}
             # b answers of it through a, which directs it: reads, actions, refusals
@@ -123,10 +125,7 @@ async def test_a_tournament_goes_on_when_its_process_is_killed(
                 assert time.monotonic() - killed < LEASE + 4 * RENEW + 2, "never taken"
                 await asyncio.sleep(0.02)
             # the director and its tables moved together
-            deadline = time.monotonic() + 10
-            while {owner(redis_url, t) for t in tables} - {None} != {"b"}:
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.02)
+            await within(lambda: {owner(redis_url, t) for t in tables} - {None} == {"b"}, 30)
             watcher = httpx.AsyncClient(base_url=base_b)
             deadline = time.monotonic() + 90
             while True:  # the tournament plays on at b to its end

@@ -18,9 +18,10 @@ from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.store_protocol import OwnershipLost
 from app.tables.table import Table
-from tests.tables.harness import FAST, within
+from tests.tables.harness import FAST
 from tests.tables.stores import TestStore as SqlStore
 from tests.tables.stores import sql_store
+from tests.waits import within
 
 
 @asynccontextmanager

@@ -4,7 +4,7 @@ record what they get or check every message for cards the viewer may not see (an
 written independently of app.tables.views), and a random player.
 
 No helper here waits for time to pass: `Table.quiet` (the actor has handled everything and no
-timer of it is due) and `until` (a condition, checked each turn of the event loop) are
+timer of it is due) and tests/waits.py's `until` (a condition, checked each turn of the loop) are
 waits on conditions; a test moves time on with `FakeClock.advance`."""
 
 from __future__ import annotations
@@ -111,27 +111,6 @@ class _FakeTimeout:
 
 def on(clock: FakeClock, runtime: Runtime = FAST) -> Runtime:
     return replace(runtime, clock=clock)
-
-
-async def until(predicate: Callable[[], Any], turns: int = 100_000) -> None:
-    """Wait for `predicate`, checking it at each turn of the event loop (a bound on turns,
-    not on time: under load a wait takes as long as it takes)."""
-    for _ in range(turns):
-        if predicate():
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("the condition never held")
-
-
-async def within(predicate: Callable[[], Any], seconds: float = 60.0) -> None:
-    """Wait for `predicate` where what makes it true runs on real time (leases, Redis, a
-    database): checked every 10 ms; `seconds` only keeps a broken test from hanging, it is
-    no measure of speed (a test that means a bound on time says so in its own assertion)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not predicate():
-        assert loop.time() < deadline, f"the condition did not hold within {seconds} s"
-        await asyncio.sleep(0.01)
 
 
 class Recorder(Viewer):

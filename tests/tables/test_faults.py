@@ -19,9 +19,10 @@ from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Command, Runtime, Table
 from app.tables.viewer import Viewer
-from tests.tables.harness import FAST, FakeClock, Harness, Recorder, start, until
+from tests.tables.harness import FAST, FakeClock, Harness, Recorder, start
 from tests.tables.stores import MemoryTableStore, sql_store
 from tests.tables.test_table import instant_hand
+from tests.waits import until
 
 
 def table_state(t: Table) -> Any:

@@ -11,8 +11,9 @@ from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import CLOSE_GRACE, Runtime
 from app.tables.viewer import CLOSE_TABLE_CLOSED
-from tests.tables.harness import FakeClock, Harness, Recorder, on, start, until
+from tests.tables.harness import FakeClock, Harness, Recorder, on, start
 from tests.tables.stores import MemoryTableStore
+from tests.waits import until
 
 
 async def attach(h: Harness, player_id: str | None) -> Recorder:

@@ -10,8 +10,8 @@ from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime
 from app.tables.viewer import CLOSE_RESTART, Viewer
-from tests.tables.harness import until
 from tests.tables.stores import MemoryTableStore
+from tests.waits import until
 
 
 async def test_a_failing_table_restarts_from_the_store_without_disturbing_others(

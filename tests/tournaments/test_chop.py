@@ -5,7 +5,7 @@ stacks change; the first ask opens deal talks that hold the next deal."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
@@ -18,14 +18,9 @@ from app.tournaments.icm import icm, whole
 from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
 from tests.tables.stores import MemoryTableStore
+from tests.waits import within
 
 PLAYERS = ["p0", "p1", "p2"]
-
-
-async def until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
-    async with asyncio.timeout(seconds):
-        while not condition():
-            await asyncio.sleep(0.005)
 
 
 @asynccontextmanager
@@ -61,9 +56,9 @@ def between_hands(director: Director) -> bool:
 
 
 async def paused(director: Director) -> None:
-    await until(lambda: len(director.hands) >= 2)  # the blinds have moved the stacks
+    await within(lambda: len(director.hands) >= 2)  # the blinds have moved the stacks
     await director.request("pause", "host")
-    await until(lambda: between_hands(director))
+    await within(lambda: between_hands(director))
 
 
 async def test_a_deal_by_icm_when_everyone_left_agrees(field: Director) -> None:
@@ -97,9 +92,9 @@ async def test_an_ask_lapses_when_the_stacks_change(field: Director) -> None:
     before = [f["stack"] for f in await field.deal_figures()]
     dealt = len(field.hands)
     await field.request("resume", "host")
-    await until(lambda: len(field.hands) >= dealt + 2)  # stacks moved on (blinds at least)
+    await within(lambda: len(field.hands) >= dealt + 2)  # stacks moved on (blinds at least)
     await field.request("pause", "host")
-    await until(lambda: between_hands(field))
+    await within(lambda: between_hands(field))
     assert [f["stack"] for f in await field.deal_figures()] != before
     # The two asks were for stacks that are gone: the third ask alone agrees nothing.
     last = await field.request("chop", "p2", kind="icm")
@@ -125,18 +120,18 @@ async def test_an_ask_holds_the_next_deal_for_the_talks() -> None:
 
 
 async def talks(field: Director) -> None:
-    await until(lambda: len(field.hands) >= 1)
+    await within(lambda: len(field.hands) >= 1)
     await field.request("chop", "p0", kind="chips")  # in a hand or between two
-    await until(lambda: field.talks_until is not None and between_hands(field))
+    await within(lambda: field.talks_until is not None and between_hands(field))
     held = len(field.hands)
     view = field.deal_view("p0")
     assert view is not None and view["talks"] is not None and view["talks"] > 500
     # The others answer on the stacks the talks hold (p0's ask may have lapsed with a hand).
     for p in PLAYERS:
         await field.request("chop", p, kind="withdraw")
-    await until(lambda: len(field.hands) > held)  # nobody asks: dealt at once
+    await within(lambda: len(field.hands) > held)  # nobody asks: dealt at once
     assert field.talks_until is None
     # One call for talks a level each: p0's next ask holds nothing.
     await field.request("chop", "p0", kind="chips")
-    await until(lambda: len(field.hands) > held + 2)
+    await within(lambda: len(field.hands) > held + 2)
     assert field.talks_until is None
