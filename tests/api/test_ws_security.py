@@ -21,7 +21,7 @@ def ws_url(base: str, code: str) -> str:
     return base.replace("http", "ws", 1) + f"/ws/tables/{code}"
 
 
-async def refused(url: str, **kw: Any) -> int:
+async def handshake_status(url: str, **kw: Any) -> int:
     with pytest.raises(websockets.InvalidStatus) as e:
         async with websockets.connect(url, **kw):
             pass
@@ -37,12 +37,18 @@ async def test_foreign_origin_and_missing_session_are_refused(
         code = await host.create_table(decision_time=0)
         cookie = {"Cookie": f"omaha_session={host.token}"}
         url = ws_url(base, code)
-        assert await refused(url, origin="https://evil.example", additional_headers=cookie) == 403
-        assert await refused(url, additional_headers=cookie) == 403  # no Origin at all
-        assert await refused(url, origin=base) == 403  # no session
+        assert (
+            await handshake_status(url, origin="https://evil.example", additional_headers=cookie)
+            == 403
+        )
+        assert await handshake_status(url, additional_headers=cookie) == 403  # no Origin at all
+        assert await handshake_status(url, origin=base) == 403  # no session
         bad = {"Cookie": "omaha_session=forged"}
-        assert await refused(url, origin=base, additional_headers=bad) == 403
-        assert await refused(ws_url(base, "nope"), origin=base, additional_headers=cookie) == 403
+        assert await handshake_status(url, origin=base, additional_headers=bad) == 403
+        assert (
+            await handshake_status(ws_url(base, "nope"), origin=base, additional_headers=cookie)
+            == 403
+        )
         # The same origin with the cookie is accepted.
         await host.connect(code)
         snapshot = await host.wait_for(lambda m: m["type"] == "snapshot")
@@ -58,7 +64,10 @@ async def test_allowed_origins_setting(tmp_path: Path, sqlite_url: str) -> None:
         await host.join("host")
         code = await host.create_table()
         cookie = {"Cookie": f"omaha_session={host.token}"}
-        assert await refused(ws_url(base, code), origin=base, additional_headers=cookie) == 403
+        assert (
+            await handshake_status(ws_url(base, code), origin=base, additional_headers=cookie)
+            == 403
+        )
         await host.connect(code, origin="https://poker.example.org")
         await host.wait_for(lambda m: m["type"] == "snapshot")
         await host.close()

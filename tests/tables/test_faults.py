@@ -32,7 +32,7 @@ def table_state(t: Table) -> Any:
     return seats, t.config, t.next_config, t.paused, t.host_id, dict(t.requests), hand
 
 
-async def refused(h: Harness, kind: str, sender: str | None, **data: Any) -> None:
+async def unavailable_and_unchanged(h: Harness, kind: str, sender: str | None, **data: Any) -> None:
     """`kind` is answered `unavailable` and changes nothing, in memory or in the store."""
     before, stored = table_state(h.table), copy.deepcopy(h.store.tables[h.table.id])
     ledger = list(h.store.ledger)
@@ -74,7 +74,7 @@ async def test_every_writing_command_during_an_outage_is_unavailable_and_changes
         ("sit_out", "b", {}),
     ]
     for kind, sender, data in between:
-        await refused(h, kind, sender, **data)
+        await unavailable_and_unchanged(h, kind, sender, **data)
     h.store.fail_next = 0  # back: the same commands work, and the hand plays out
     assert (await h.table.request("leave", "a"))["status"] == "after_hand"
     await h.table.request("set_stakes", "host", small_blind=2, big_blind=4)

@@ -21,7 +21,7 @@ from tests.tables.stores import MemoryTableStore
 STACK, ADDON, PRICE, POOL = 1000, 500, 10, 30
 
 
-async def refused(director: Director, player: str) -> str:
+async def addon_refusal(director: Director, player: str) -> str:
     with pytest.raises(TableError) as error:
         await director.request("addon", player)
     return error.value.code
@@ -45,14 +45,14 @@ async def test_the_add_on_once_in_its_window_conserved_and_paid() -> None:
     task = asyncio.create_task(director.run())
     for k in range(3):
         await director.request("register", f"p{k}", name=f"Player {k}")
-    assert await refused(director, "p0") == "addon_closed"  # not before the start
+    assert await addon_refusal(director, "p0") == "addon_closed"  # not before the start
     await director.request("start", "host")
 
     # During level 1: once each, players still in only.
     first = await director.request("addon", "p0")
     assert first["chips"] == ADDON and first["status"] in ("done", "after_hand")
-    assert await refused(director, "p0") == "addon_taken"
-    assert await refused(director, "stranger") == "not_playing"
+    assert await addon_refusal(director, "p0") == "addon_taken"
+    assert await addon_refusal(director, "stranger") == "not_playing"
     assert director.status_view()["addon"]["open"] is True
     # In the break after it: no hand is running, the chips go on the stack at once.
     while not settings.schedule.at(director.elapsed()).on_break or any(
@@ -69,7 +69,7 @@ async def test_the_add_on_once_in_its_window_conserved_and_paid() -> None:
     while settings.schedule.at(director.elapsed()).level == 0:
         await asyncio.sleep(0.01)
     third = next(p for p in ("p0", "p1", "p2") if p not in buyers)
-    assert await refused(director, third) == "addon_closed"
+    assert await addon_refusal(director, third) == "addon_closed"
     view = director.status_view()
     assert view["prize_pool"] == POOL + 2 * PRICE and sum(view["payouts"]) == POOL + 2 * PRICE
     assert view["addon"]["taken"] == 2 and view["addon"]["open"] is False
@@ -105,7 +105,7 @@ async def test_no_add_on_when_the_tournament_has_none() -> None:
     for k in range(2):
         await director.request("register", f"p{k}", name=f"Bot {k}", bot=True)
     await director.request("start", "host")
-    assert await refused(director, "p0") == "no_addon"
+    assert await addon_refusal(director, "p0") == "no_addon"
     assert director.status_view()["addon"] is None
     director.stop()
     task.cancel()
