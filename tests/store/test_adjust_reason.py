@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.tables.config import TableConfig
 from app.tables.table import Table
-from tests.tables.stores import FAST, dealt, running, sql_store
+from tests.tables.stores import FAST, dealt, paused_with, running, sql_store
 
 
 async def test_reasons_are_stored_and_survive_a_restart_mid_hand(database_url: str) -> None:
@@ -14,9 +14,7 @@ async def test_reasons_are_stored_and_survive_a_restart_mid_hand(database_url: s
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
         async with running(Table(await store.load_table(table_id), store, FAST)) as table:
-            await table.request("pause", host)
-            await table.request("sit", host, seat=0, buy_in=100, name="host")
-            await table.request("sit", a, seat=1, buy_in=80, name="a")
+            await paused_with(table, (host, a), (100, 80), ("host", "a"))
             await table.request("adjust", host, seat=1, amount=15, reason="Paid 15 in cash")
             await table.request("resume", host)
             assert await dealt(table) is not None

@@ -7,7 +7,7 @@ import asyncio
 import copy
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -72,6 +72,19 @@ async def running(table: Table) -> AsyncIterator[Table]:
         table.shutdown()
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+async def paused_with(
+    table: Table, players: Sequence[str], buy_ins: Sequence[int] = (), names: Sequence[str] = ()
+) -> None:
+    """The host (the first player) pauses the table, so nothing is dealt while the seats fill,
+    and each player sits in seat order: seat i, buy-in `buy_ins[i]` (100) named `names[i]`
+    (p<i>)."""
+    await table.request("pause", players[0])
+    for i, pid in enumerate(players):
+        buy_in = buy_ins[i] if i < len(buy_ins) else 100
+        name = names[i] if i < len(names) else f"p{i}"
+        await table.request("sit", pid, seat=i, buy_in=buy_in, name=name)
 
 
 async def dealt(table: Table) -> Hand | None:

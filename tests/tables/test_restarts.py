@@ -8,7 +8,7 @@ from app.tables.config import TableConfig
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
 from tests.tables.harness import FakeClock, on
-from tests.tables.stores import FAST, dealt, running, sql_store
+from tests.tables.stores import FAST, dealt, paused_with, running, sql_store
 
 CLOCK = Runtime(between_hands=3600, clock_enabled=True, away_grace=3600, deal_unwatched=True)
 
@@ -23,9 +23,7 @@ async def test_time_bank_spent_mid_hand_stays_spent_after_a_restart(database_url
         clock = FakeClock()
         stored = await store.load_table(table_id)
         async with running(Table(stored, store, on(clock, CLOCK))) as table:
-            await table.request("pause", host)
-            for i, pid in enumerate((host, a, b)):
-                await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
+            await paused_with(table, (host, a, b))
             await table.request("resume", host)
             hand = await dealt(table)
             assert hand is not None and hand.state.actor is not None
@@ -90,9 +88,7 @@ async def test_a_dead_button_places_the_first_hand_after_a_restart_by_its_rules(
         config = TableConfig(seats=4, decision_time=0, dead_button=True)
         table_id = await store.create_table(players[0], config, "c")
         async with running(Table(await store.load_table(table_id), store, FAST)) as table:
-            await table.request("pause", players[0])
-            for i, pid in enumerate(players):
-                await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
+            await paused_with(table, players)
             await table.request("resume", players[0])
             hand = await dealt(table)
             assert hand is not None and hand.blind_seats == (1, 2) and table.button == 0
@@ -118,9 +114,7 @@ async def test_the_showdown_preferences_are_kept_with_the_seat(database_url: str
         host, a = await store.make_players(2)
         table_id = await store.create_table(host, TableConfig(seats=3, decision_time=0), "c")
         async with running(Table(await store.load_table(table_id), store, FAST)) as table:
-            await table.request("pause", host)
-            for i, pid in enumerate((host, a)):
-                await table.request("sit", pid, seat=i, buy_in=100, name=f"p{i}")
+            await paused_with(table, (host, a))
             answer = await table.request("set_preference", a, auto_muck=False, always_show=True)
             assert answer == {"auto_muck": False, "always_show": True}
         stored = await store.load_table(table_id)
