@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
+
+from app.children import watch_parent
 
 T = TypeVar("T")
 
@@ -38,7 +41,9 @@ class Workers:
             # spawn: a clean interpreter (a fork of a process with an event loop, threads
             # and open sockets is not one)
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context,
+                                             initializer=watch_parent,
+                                             initargs=(os.getpid(),))  # fmt: skip
         return self._pool
 
     def busy(self) -> bool:

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
+from app.children import watch_parent
 from app.tables.errors import TableError
 from app.tournaments.icm import chip_chop, cost, icm, whole
 
@@ -32,8 +33,9 @@ def _worker() -> ProcessPoolExecutor:
     if _pool is None:
         # spawn, not fork: the server's process has threads (database drivers) and an event loop
         # and niced: a long computation yields the CPU to the server's own process
-        _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=os.nice, initargs=(10,))  # fmt: skip
+        context = multiprocessing.get_context("spawn")
+        _pool = ProcessPoolExecutor(1, mp_context=context, initializer=watch_parent,
+                                    initargs=(os.getpid(), 10))  # fmt: skip
     return _pool
 
 
