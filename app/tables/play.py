@@ -159,11 +159,14 @@ def start_turn(t: TableCore, elapsed: float = 0.0) -> None:
     if pace.showdown_action(seat, legal, gone=gone) is not None:  # no choice: done at once
         t.post(Auto(hand=hand.id, counter=hand.counter))
         return
-    clock_on = t.runtime.clock_enabled and not gone and t.config.decision_time > 0
+    clock_on = t.runtime.clock_enabled and not gone
     bank = seat.time_bank if seat is not None else 0.0
     if legal.phase is not Phase.BETTING:  # a choice at the showdown or a vote: short, no bank
+        # (on a table with no decision clock too: one player gone quiet at a showdown would
+        # hold everyone, and the choice is only show or muck)
         time = pace.short_time(t.config.showdown_time, bank, elapsed, clock_on=clock_on)
     else:
+        clock_on = clock_on and t.config.decision_time > 0
         time = turn_time(t.config.decision_time, bank, elapsed, clock_on=clock_on,
                          seated=seat is not None)  # fmt: skip
     if time.timeout is not None:

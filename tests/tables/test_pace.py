@@ -159,6 +159,25 @@ def test_a_choice_at_the_showdown_has_a_short_clock_that_never_touches_the_bank(
     assert t.core.clock.bank_started is None
 
 
+def test_a_table_with_no_decision_clock_still_times_a_showdown_choice() -> None:
+    """`decision_time` 0 means no clock on betting; a show-or-muck choice keeps its short one
+    (before, it waited for ever: one friend gone quiet held the table)."""
+    t = table(showdown_seed(beaten=True), decision_time=0)
+    deal(t, "host", "a")
+    for p in ("host", "a"):
+        t.ok(SetPreference(sender=p, auto_muck=False))
+    done = check_down(t)
+    turns = [r for o in done for r in records(o) if r["type"] == "turn"]
+    assert [(r["phase"], r["short"], r["timeout"]) for r in turns] == [
+        ("showdown", True, SHOWDOWN_TIME)
+    ]
+    hand = t.core.hand
+    assert hand is not None and not hand.state.complete
+    t.now += SHOWDOWN_TIME
+    (fired,) = t.fire_due()
+    assert shown_and_mucked([fired]) == ["mucked"] and hand.state.complete
+
+
 def test_choosing_a_preference_on_your_turn_at_the_showdown_acts_at_once() -> None:
     t = table(showdown_seed(beaten=True))
     deal(t, "host", "a")
