@@ -90,10 +90,12 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     for p in (host, alice, bob, carol):
         p.join()
     # Three a table. A first level too deep for anyone to lose their stack in pot limit, then
-    # blinds of half of it: the all-ins come with the second level.
+    # blinds of half of it: the all-ins come with the second level. The first level is long
+    # enough that the host's pause always comes within it (at 6 s it once came after, at load
+    # 7: a bot busted at the second level's blinds and Alice took its seat).
     settings = {"time_bank": 0, "prize_pool": 100, "seats": 3, "max_players": 6,
                 "structure": "custom", "starting_stack": 100_000,
-                "levels_text": "1/2 0.1\n25000/50000 5",
+                "levels_text": "1/2 0.5\n25000/50000 5",
                 "late_registration_level": 1, "decision_time": 0.3}  # fmt: skip
     code, link = create_tournament(host, "multi", name="Two tables", **settings)
     register_by_link(carol, link, first_visit=False)
