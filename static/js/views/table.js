@@ -195,7 +195,7 @@ function flightsView(ctrl) {
   const flights = ctrl.cues ? ctrl.cues.flights : [];
   if (!flights.length) return null;
   return flights.map((f) => html`<div key=${f.id} class=${`fly ${f.kind}`} data-k=${placeOf(ctrl.state, f.seat)} aria-hidden="true">
-    <span class="chip"></span>${f.amount}
+    <span class="flown"><span class="chip"></span>${f.amount}</span>
   </div>`);
 }
 
