@@ -13,6 +13,9 @@ so that both are under the same load:
    time; a spectator's page watches ``--hands`` hands of A's table, then of B's, in a Chromium
    with the frame rate unlocked, then of B's and A's on the 60 Hz frame clock: message ->
    frame, the page's own work, frames late, the browser's CPU.
+   Then ``--trace-hands`` more hands of the unlocked page in a Chrome trace: the renderer main
+   thread's CPU time (not wall time) of each frame that renders (`bench.client.traced_frames`),
+   and the frames drawn besides (CSS animations on the main thread).
 3. The JS heap of each 60 Hz page after its hands (median of five forced-GC samples, one per
    hand).
 
@@ -45,6 +48,7 @@ from bench.client import (
     hands_seen,
     random_bot,
     settled_heap,
+    traced_frames,
     transferred,
     watch,
 )
@@ -70,6 +74,7 @@ class Site:
     )
     hands: dict[str, dict[str, Any]] = field(default_factory=dict)
     heap: float = 0.0
+    trace: dict[str, Any] = field(default_factory=dict)
 
 
 def site_root(spec: str, into: Path) -> Path:
@@ -124,6 +129,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--think", type=float, default=50, help="the bots' mean time to act, ms")
+    parser.add_argument("--trace-hands", type=int, default=5, help="hands traced (unlocked)")
     args = parser.parse_args()
     sites = [Site(spec) for spec in args.versions]
     load_start = os.getloadavg()
@@ -136,7 +142,9 @@ def main() -> None:
             harness.ROOT = site_root(site.spec, tmp)  # the server runs from that root
             try:
                 site.base = stack.enter_context(
-                    server(tmp, BETWEEN_HANDS="0", AWAY_GRACE="3600", WS_RATE="1000", WS_BURST="1000")
+                    server(
+                        tmp, BETWEEN_HANDS="0", AWAY_GRACE="3600", WS_RATE="1000", WS_BURST="1000"
+                    )
                 )
             finally:
                 harness.ROOT = HERE
@@ -150,7 +158,10 @@ def main() -> None:
         # 1. First loads, cold, alternating A B, B A, ...
         for i in range(args.loads):
             for site in sites if i % 2 == 0 else sites[::-1]:
-                for kind, url in (("reference", site.reference), ("table", f"{site.base}/t/{site.code}")):
+                for kind, url in (
+                    ("reference", site.reference),
+                    ("table", f"{site.base}/t/{site.code}"),
+                ):
                     context = browser.new_context()
                     context.add_cookies(site.cookies)
                     site.loads[kind].append(transferred(context.new_page(), url))
@@ -168,6 +179,8 @@ def main() -> None:
                 watcher = watch(b, site.base, site.code, kind)
                 print(f"  {site.spec}: {kind}", file=sys.stderr, flush=True)
                 site.hands[kind] = watch_hands(watcher.page, args.hands, cpus[kind], site.bots)
+                if kind == "unlocked" and args.trace_hands:
+                    site.trace = traced_frames(b, watcher.page, args.trace_hands)
                 if kind == "60 Hz":
                     site.heap = settled_heap(watcher.page)
                 watcher.context.close()
@@ -182,29 +195,49 @@ def main() -> None:
 def report(sites: list[Site], args: Any, load_start: Any, load_end: Any) -> None:
     p = lambda xs, q: sorted(xs)[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
     med = lambda site, kind, i: statistics.median(x[i] for x in site.loads[kind])  # noqa: E731
+    col = lambda f: [f(s) for s in sites]  # noqa: E731
     rows: list[tuple[str, list[float], str]] = [
-        ("first load, KB", [med(s, "table", 0) / 1024 for s in sites], "<= 150"),
-        ("first paint, ms", [med(s, "table", 1) for s in sites], ""),
-        ("  its one-line reference, ms", [med(s, "reference", 1) for s in sites], ""),
-        ("  ratio to it", [med(s, "table", 1) / med(s, "reference", 1) for s in sites], "<= 2"),
+        ("first load, KB", col(lambda s: med(s, "table", 0) / 1024), "<= 150"),
+        ("first paint, ms", col(lambda s: med(s, "table", 1)), ""),
+        ("  its one-line reference, ms", col(lambda s: med(s, "reference", 1)), ""),
+        ("  ratio to it", col(lambda s: med(s, "table", 1) / med(s, "reference", 1)), "<= 2"),
     ]
     for kind in ("unlocked", "60 Hz"):
+        fig = lambda k, q, kind=kind: col(lambda s: p(s.hands[kind][k], q))  # noqa: E731
         rows += [
-            (f"message -> frame p50, {kind}, ms", [p(s.hands[kind]["latency"], 0.5) for s in sites], ""),
-            (f"message -> frame p95, {kind}, ms", [p(s.hands[kind]["latency"], 0.95) for s in sites], ""),
-            (f"  frame wait p95, {kind}, ms", [p(s.hands[kind]["wait"], 0.95) for s in sites], ""),
-            (f"own work p50, {kind}, ms", [p(s.hands[kind]["own"], 0.5) for s in sites], ""),
-            (f"own work p95, {kind}, ms", [p(s.hands[kind]["own"], 0.95) for s in sites], "<= 4"),
-            (f"browser CPU, {kind}, % of a core", [100 * s.hands[kind]["cpu"] for s in sites], ""),
+            (f"message -> frame p50, {kind}, ms", fig("latency", 0.5), ""),
+            (f"message -> frame p95, {kind}, ms", fig("latency", 0.95), ""),
+            (f"  frame wait p95, {kind}, ms", fig("wait", 0.95), ""),
+            (f"own work p50, {kind}, ms", fig("own", 0.5), ""),
+            (f"own work p95, {kind}, ms", fig("own", 0.95), "<= 4"),
+            (
+                f"browser CPU, {kind}, % of a core",
+                col(lambda s, k=kind: 100 * s.hands[k]["cpu"]),
+                "",
+            ),
         ]
+    late = lambda s: 100 * s.hands["60 Hz"]["late"] / max(1, len(s.hands["60 Hz"]["latency"]))  # noqa: E731
     rows += [
-        (
-            "frames late at 60 Hz, %",
-            [100 * s.hands["60 Hz"]["late"] / max(1, len(s.hands["60 Hz"]["latency"])) for s in sites],
-            "<= 1",
-        ),
-        ("JS heap at the end, MB", [s.heap / 1e6 for s in sites], ""),
+        ("frames late at 60 Hz, %", col(late), "<= 1"),
+        ("JS heap at the end, MB", col(lambda s: s.heap / 1e6), ""),
     ]
+    # the CPU time of the renderer's main thread, from a trace
+    if all(s.trace and s.trace["renders"] for s in sites):
+        frames = lambda s: sum(s.trace["renders"]) + sum(s.trace["others"])  # noqa: E731
+        rows += [
+            ("render frame CPU p50 (trace), ms", col(lambda s: p(s.trace["renders"], 0.5)), ""),
+            ("render frame CPU p95 (trace), ms", col(lambda s: p(s.trace["renders"], 0.95)), ""),
+            (
+                "other frames per s (trace)",
+                col(lambda s: len(s.trace["others"]) / s.trace["seconds"]),
+                "",
+            ),
+            (
+                "all frames' CPU (trace), % of a core",
+                col(lambda s: frames(s) / 10 / s.trace["seconds"]),
+                "",
+            ),
+        ]
     a, b = sites
     print(
         f"A = {a.spec}   B = {b.spec}   {args.hands} hands per page, bots think {args.think} ms,"
