@@ -40,7 +40,7 @@ export function tableView(ctrl) {
         <div class="rail"></div>
         ${s.seats.map((seat, i) => seatView(ctrl, i, seat))}
         ${h ? Object.values(h.players).map((p) => betView(ctrl, p)) : null}
-        ${flightsView(ctrl)}
+        <div class="flights" aria-hidden="true">${flightsView(ctrl)}</div>
         <div class="center">
           ${h && h.bombPot ? html`<span class="badge bomb">Bomb pot</span>` : null}
           ${boardsView(ctrl, h)}
