@@ -30,7 +30,9 @@ and prints each figure beside its reference from the same run:
 from __future__ import annotations
 
 import argparse
+import bisect
 import contextlib
+import json
 import os
 import random
 import statistics
@@ -254,6 +256,41 @@ def _stat(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
+def traced_frames(browser: Browser, page: Page, hands: int) -> dict[str, Any]:
+    """The renderer main thread's CPU time (not wall time: robust to a busy machine) per frame
+    over `hands` hands, from a Chrome trace: the frames that run the page's render (an
+    animation-frame callback: its JavaScript, style, layout, paint and commit) apart from the
+    others (animations, the caret), with the seconds traced."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "trace.json"
+        browser.start_tracing(page=page, path=str(path), categories=TRACED)
+        start, t = hands_seen(page), time.monotonic()
+        while hands_seen(page) - start < hands:
+            time.sleep(0.2)
+        seconds = time.monotonic() - t
+        browser.stop_tracing()
+        events = json.loads(path.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
+    }
+    spans = [e for e in events if e.get("ph") == "X" and (e.get("pid"), e.get("tid")) in main]
+    callbacks = sorted(e["ts"] for e in spans if e["name"] == "FireAnimationFrame")
+    renders: list[float] = []
+    others: list[float] = []
+    for f in (e for e in spans if e["name"] == "ProxyMain::BeginMainFrame"):
+        i = bisect.bisect_left(callbacks, f["ts"])
+        drew = i < len(callbacks) and callbacks[i] <= f["ts"] + f["dur"]
+        (renders if drew else others).append(f.get("tdur", f["dur"]) / 1000)
+    return {"renders": sorted(renders), "others": sorted(others), "seconds": seconds}
+
+
+#: what `traced_frames` reads (the frames are cc events; thread CPU time, `tdur`, is in each)
+TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "cc"]
+
+
 def heap(page: Page) -> int:
     cdp = page.context.new_cdp_session(page)
     cdp.send("HeapProfiler.collectGarbage")
@@ -296,7 +333,10 @@ def main() -> None:
     parser.add_argument("--heap-hands", type=int, default=1000)
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--think", type=float, default=50, help="the bots' mean time to act, ms")
+    parser.add_argument("--trace-hands", type=int, default=5, help="hands traced (unlocked)")
     args = parser.parse_args()
+    load_start = os.getloadavg()
+    traced: dict[str, Any] = {}
     with (
         tempfile.TemporaryDirectory() as tmp,
         server(
@@ -388,6 +428,8 @@ def main() -> None:
                         bot.ws.send('{"type": "top_up", "amount": 1000}')  # type: ignore[union-attr]
                 time.sleep(1)
             if kind == "unlocked":
+                if args.trace_hands:
+                    traced = traced_frames(unlocked, page, args.trace_hands)
                 unlocked.close()
             else:
                 heap_end = settled_heap(page)
@@ -449,12 +491,23 @@ def main() -> None:
         f" unlocked {100 * idle['unlocked']:.1f};  during the hands: 60 Hz"
         f" {100 * busy['60 Hz']:.0f}, unlocked {100 * busy['unlocked']:.0f}"
     )
+    if traced and traced["renders"]:
+        ps = lambda xs: f"p50 {p(xs, 0.5):4.1f}, p95 {p(xs, 0.95):4.1f} ms"  # noqa: E731
+        cpu = (sum(traced["renders"]) + sum(traced["others"])) / 10 / traced["seconds"]
+        print(
+            f"  main-thread CPU per frame (Chrome trace, unlocked, {args.trace_hands} hands):"
+            f" frames that render {ps(traced['renders'])}; other frames"
+            f" {len(traced['others']) / traced['seconds']:.0f}/s; all frames {cpu:.0f}% of a core"
+        )
     if heap_100 is not None and heap_end is not None:  # (under 100 hands: no heap figure)
         print(
             f"memory       JS heap after 100 hands {heap_100 / 1e6:.2f} MB, after"
             f" {max(args.heap_hands, args.hands)} hands {heap_end / 1e6:.2f} MB:"
             f" {100 * (heap_end / heap_100 - 1):+.1f}% (target <= +10%)   session {elapsed:.0f} s"
         )
+
+    now = os.getloadavg()
+    print(f"load average {load_start[0]:.1f} at the start, {now[0]:.1f} at the end (2 cores)")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ export function tableView(ctrl) {
         <div class="rail"></div>
         ${s.seats.map((seat, i) => seatView(ctrl, i, seat))}
         ${h ? Object.values(h.players).map((p) => betView(ctrl, p)) : null}
-        ${flightsView(ctrl)}
+        <div class="flights" aria-hidden="true">${flightsView(ctrl)}</div>
         <div class="center">
           ${h && h.bombPot ? html`<span class="badge bomb">Bomb pot</span>` : null}
           ${boardsView(ctrl, h)}
@@ -195,7 +195,7 @@ function flightsView(ctrl) {
   const flights = ctrl.cues ? ctrl.cues.flights : [];
   if (!flights.length) return null;
   return flights.map((f) => html`<div key=${f.id} class=${`fly ${f.kind}`} data-k=${placeOf(ctrl.state, f.seat)} aria-hidden="true">
-    <span class="chip"></span>${f.amount}
+    <span class="flown"><span class="chip"></span>${f.amount}</span>
   </div>`);
 }
 
