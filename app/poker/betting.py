@@ -20,7 +20,11 @@ def raise_range(hand: Hand, p: int) -> RaiseRange | None:
     all_in_to = hand.bets[p] + hand.stacks[p]
     if all_in_to <= hand.max_bet:
         return None  # can only call (perhaps all in) or fold
-    if not any(q != p and hand.can_bet(q) for q in range(hand.n)):
+    folded, stacks = hand.folded, hand.stacks
+    for q in range(hand.n):  # ``can_bet`` inlined: this runs for every bet and raise
+        if q != p and not folded[q] and stacks[q] > 0:
+            break
+    else:
         return None  # everyone else is all in: nobody to bet against
     seen = hand.level_seen[p]
     kind = ActionKind.RAISE if hand.max_bet > 0 else ActionKind.BET
@@ -61,15 +65,18 @@ def cap_reached(hand: Hand) -> bool:
 def wager(hand: Hand, action: Action, events: list[Event]) -> None:
     """A legal betting action: fold, check, call, bet or raise."""
     p, kind = action.player, action.kind
+    stacks, bets = hand.stacks, hand.bets
     put = 0
     if kind is ActionKind.FOLD:
         hand.folded[p] = True
+    elif kind is ActionKind.CHECK:
+        pass
     elif kind is ActionKind.CALL:
-        put = min(hand.max_bet - hand.bets[p], hand.stacks[p])
-    elif kind in (ActionKind.BET, ActionKind.RAISE):
+        put = min(hand.max_bet - bets[p], stacks[p])
+    else:  # a bet or a raise: ``verify`` let nothing else through
         assert action.amount is not None
         to = action.amount
-        put = to - hand.bets[p]
+        put = to - bets[p]
         if hand.config.betting is Betting.FIXED_LIMIT:
             # A full bet, or an all-in of at least half a bet, which counts as one.
             if 2 * (to - hand.full_level) >= hand.config.bet_size(hand.street):
@@ -84,10 +91,10 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
                 hand.bet_count += 1
         hand.max_bet = to
         hand.last_aggressor = p
-    stacks, bets = hand.stacks, hand.bets
-    stacks[p] -= put
-    bets[p] += put
-    hand.committed[p] += put
+    if put:
+        stacks[p] -= put
+        bets[p] += put
+        hand.committed[p] += put
     hand.level_seen[p] = hand.max_bet
     events.append(
         Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not ActionKind.FOLD)
@@ -106,24 +113,26 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
 def next_to_act(hand: Hand, start: int) -> int | None:
     """The first player from ``start`` on who can bet and has to act: who has not acted
     this round or has less in than the bet."""
-    # The hot path of every action: ``can_bet`` inlined.
+    # The hot path of every action: ``can_bet`` inlined, and the players with chips
+    # counted only as far as needed (the first one found to act, and one other).
     n, folded, stacks, bets, max_bet = hand.n, hand.folded, hand.stacks, hand.bets, hand.max_bet
-    able = 0
-    last = 0
-    for q in range(n):
-        if not folded[q] and stacks[q] > 0:
-            able += 1
-            last = q
-    if able == 1 and bets[last] >= max(bets):
-        # Alone with chips behind, matching every chip bet (a blind all in for less is
-        # called in full only by a player with someone to bet against): nothing to do.
-        return None
     seen = hand.level_seen
     for k in range(n):
         q = (start + k) % n
         if not folded[q] and stacks[q] > 0 and (seen[q] is None or bets[q] < max_bet):
-            return q
-    return None
+            break
+    else:
+        return None
+    if bets[q] >= max(bets):
+        for r in range(n):
+            if r != q and not folded[r] and stacks[r] > 0:
+                break
+        else:
+            # Alone with chips behind, matching every chip bet (a blind all in for less
+            # is called in full only by a player with someone to bet against): nothing
+            # to do.
+            return None
+    return q
 
 
 def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
@@ -172,7 +181,7 @@ def close_round(hand: Hand, events: list[Event]) -> None:
     """Return an uncalled bet, gather the bets into the pots."""
     bets = hand.bets
     top = bets.index(max(bets))  # the first of the largest, as a stable sort has it
-    excess = bets[top] - max(b for i, b in enumerate(bets) if i != top)
+    excess = bets[top] - sorted(bets)[-2]  # the largest bet of the others
     if excess > 0:
         hand.bets[top] -= excess
         hand.committed[top] -= excess
@@ -195,7 +204,7 @@ def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
             table_hands(hand, events)  # TDA: face up for all-ins, the river too
         start_showdown(hand, events)
         return
-    if sum(1 for p in range(hand.n) if hand.can_bet(p)) <= 1:
+    if hand.players_with_chips() <= 1:
         all_in(hand, events)
         return
     nxt = Street(hand.street + 1)

@@ -57,6 +57,8 @@ __all__ = [
     "LOW_BEST",
     "LOW_WORST",
     "HandDescription",
+    "describe_checked_high",
+    "describe_checked_low",
     "describe_high",
     "describe_low",
     "high_category",
@@ -308,11 +310,20 @@ def describe_high(
     the same value, the first in hole-pair, then board-triple order is shown.
     """
     _check_cards(hole, board)
+    return describe_checked_high(hole, board, value)
+
+
+def describe_checked_high(
+    hole: Sequence[Card], board: Sequence[Card], value: int | None = None
+) -> HandDescription:
+    """``describe_high`` of cards already checked (the engine's own, dealt from a checked
+    deck): the award names every winning high hand."""
     best = HIGH_WORST + 1
     used: tuple[Card, ...] = ()
     pair: tuple[Card, Card] = (hole[0], hole[1])
+    triples = list(combinations(board, 3))
     for a, b in combinations(hole, 2):
-        for c, d, e in combinations(board, 3):
+        for c, d, e in triples:
             v = _eval5(a, b, c, d, e)
             if v < best:
                 best, used, pair = v, (a, b, c, d, e), (a, b)
@@ -348,18 +359,39 @@ def describe_low(hole: Sequence[Card], board: Sequence[Card]) -> HandDescription
     Its value is ``low_value(hole, board)``; cards read from the highest down, ace last.
     """
     _check_cards(hole, board)
-    best = LOW_WORST + 1
-    used: tuple[Card, ...] = ()
-    pair: tuple[Card, Card] = (hole[0], hole[1])
-    for a, b in combinations(hole, 2):
-        for c, d, e in combinations(board, 3):
-            ranks = {_low_rank(x) for x in (a, b, c, d, e)}
-            if len(ranks) == 5 and max(ranks) <= 8:
-                v = sum(1 << (r - 1) for r in ranks)
-                if v < best:
-                    best, used, pair = v, (a, b, c, d, e), (a, b)
-    if not used:
+    return describe_checked_low(hole, board)
+
+
+def describe_checked_low(hole: Sequence[Card], board: Sequence[Card]) -> HandDescription | None:
+    """``describe_low`` of cards already checked. The value is known (``low_value``), so
+    its cards are found, not searched for: the first hole pair, in pair order, of two of
+    its ranks whose other three ranks are on the board, with the first board card of each
+    of them: the combination a search in hole-pair, then board-triple order finds first.
+    """
+    value = low_value(hole, board)
+    if value is None:
         return None
+    first: dict[int, Card] = {}  # each low rank's bit -> its first card on the board
+    for c in board:
+        first.setdefault(_LOW_BIT[c], c)
+    for a, b in combinations(hole, 2):
+        pair_bits = _LOW_BIT[a] | _LOW_BIT[b]
+        if pair_bits.bit_count() != 2 or pair_bits & value != pair_bits:
+            continue  # not two distinct ranks of this low
+        rest, triple = value ^ pair_bits, []
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if bit not in first:
+                break
+            triple.append(first[bit])
+        else:
+            pair = (a, b)
+            used = (a, b, *triple)
+            break
+    else:  # pragma: no cover - a low value always has its cards
+        raise AssertionError("no cards make the low value")
+    best = value
     ordered = tuple(sorted(used, key=_low_rank, reverse=True))
     hole_used = tuple(c for c in ordered if c in pair)
     return HandDescription(best, _low_name(best), ordered, (hole_used[0], hole_used[1]))

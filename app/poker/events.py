@@ -10,7 +10,6 @@ from typing import ClassVar, TypeVar
 from .actions import ActionKind, Street
 from .cards import Card
 
-
 _E = TypeVar("_E", bound="Event")
 
 
@@ -19,13 +18,13 @@ def _quick(cls: type[_E]) -> type[_E]:
     its slot directly. The frozen dataclass's own goes through ``object.__setattr__`` by
     name, field by field: about half the cost of a hand's ~40 events (issue 29). The
     fields, their order and the frozen behaviour after ``__init__`` are the dataclass's."""
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    names = [f.name for f in fields(cls)]
     scope = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
     body = "".join(f"    _set_{n}(self, {n})\n" for n in names) or "    pass\n"
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}", scope)  # noqa: S102
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}", scope)
     init = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
-    cls.__init__ = init  # type: ignore[assignment,misc]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
     return cls
 
 

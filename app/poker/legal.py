@@ -43,6 +43,10 @@ def verify(hand: Hand, action: Action) -> None:
     """Raise ``IllegalAction`` naming the rule if ``action`` is not allowed now."""
     p = action.player
     phase = hand.phase
+    if phase is Phase.BETTING and p == hand.actor and isinstance(p, int):
+        # The usual case first: the player to act in a betting round.
+        _verify_betting(hand, p, action.kind, action.amount)
+        return
     if phase is Phase.COMPLETE:
         if action.kind is ActionKind.SHOW and hand.may_show(p):
             return
@@ -53,9 +57,6 @@ def verify(hand: Hand, action: Action) -> None:
         who = "nobody" if hand.actor is None else label(hand.actor)
         raise IllegalAction(f"it is {who}'s turn, not {label(p)}'s", "not_your_turn")
     kind = action.kind
-    if phase is Phase.BETTING:
-        _verify_betting(hand, p, kind, action.amount)
-        return
     if phase is Phase.RUN_IT_TWICE:
         if kind is not ActionKind.RUN_TWICE or not isinstance(action.agree, bool):
             raise IllegalAction("the players all in are voting on running it twice", "vote")
@@ -75,11 +76,14 @@ def verify(hand: Hand, action: Action) -> None:
 
 
 def _verify_betting(hand: Hand, p: int, kind: ActionKind, amount: int | None) -> None:
-    if amount is not None and kind is not ActionKind.BET and kind is not ActionKind.RAISE:
+    if kind is ActionKind.BET or kind is ActionKind.RAISE:
+        _verify_wager(hand, p, kind, amount)
+        return
+    if amount is not None:
         raise IllegalAction(f"{kind} takes no amount", "unexpected_amount")
-    to_call = hand.max_bet - hand.bets[p]
     if kind is ActionKind.FOLD:
         return
+    to_call = hand.max_bet - hand.bets[p]
     if kind is ActionKind.CHECK:
         if to_call:
             raise IllegalAction(f"cannot check facing a bet: {to_call} to call", "cannot_check")
@@ -87,9 +91,6 @@ def _verify_betting(hand: Hand, p: int, kind: ActionKind, amount: int | None) ->
     if kind is ActionKind.CALL:
         if not to_call:
             raise IllegalAction("nothing to call: check instead", "cannot_call")
-        return
-    if kind is ActionKind.BET or kind is ActionKind.RAISE:
-        _verify_wager(hand, p, kind, amount)
         return
     raise IllegalAction(f"{kind} is not a betting action", "not_betting")
 

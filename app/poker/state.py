@@ -113,14 +113,15 @@ class HandState(Hand):
         legal.verify(self, action)
         events: list[Event] = []
         self.history.append(action)
-        if self.phase is Phase.COMPLETE:  # a show after an uncontested win
+        phase = self.phase
+        if phase is Phase.BETTING:  # the usual case first
+            betting.wager(self, action, events)
+        elif phase is Phase.COMPLETE:  # a show after an uncontested win
             self.shown[action.player] = True
             events.append(CardsShown(action.player, self.hole[action.player]))
-        elif self.phase is Phase.RUN_IT_TWICE:
+        elif phase is Phase.RUN_IT_TWICE:
             runout.vote(self, action.player, bool(action.agree), events)
-        elif self.phase is Phase.SHOWDOWN:
-            showdown.show_or_muck(self, action.player, action.kind is ActionKind.SHOW, events)
         else:
-            betting.wager(self, action, events)
+            showdown.show_or_muck(self, action.player, action.kind is ActionKind.SHOW, events)
         self.log.extend(events)
         return events
