@@ -4,9 +4,22 @@ showdown or an uncontested award)."""
 
 from __future__ import annotations
 
-from .actions import Action, ActionKind, Phase, Street
+from .actions import (
+    BET,
+    BETTING,
+    CALL,
+    CHECK,
+    FOLD,
+    PREFLOP,
+    RAISE,
+    RIVER,
+    STREETS,
+    Action,
+    ActionKind,
+    Street,
+)
 from .events import Acted, BetReturned, BettingRoundStarted, Event, PotsGathered
-from .games import Betting
+from .games import FIXED_LIMIT, Betting
 from .hand import Hand
 from .runout import all_in, deal_street, table_hands
 from .showdown import award, start_showdown
@@ -27,8 +40,8 @@ def raise_range(hand: Hand, p: int) -> RaiseRange | None:
     else:
         return None  # everyone else is all in: nobody to bet against
     seen = hand.level_seen[p]
-    kind = ActionKind.RAISE if hand.max_bet > 0 else ActionKind.BET
-    if cfg.betting is Betting.FIXED_LIMIT:
+    kind = RAISE if hand.max_bet > 0 else BET
+    if cfg.betting is FIXED_LIMIT:
         # Robert's (Betting and Raising 6), TDA 47-B: only a full bet, or an all-in of
         # at least half a bet, reopens the betting for a player who has acted; facing a
         # smaller all-in a player may complete it: the raise goes a bet above the last
@@ -67,17 +80,17 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
     p, kind = action.player, action.kind
     stacks, bets = hand.stacks, hand.bets
     put = 0
-    if kind is ActionKind.FOLD:
+    if kind is FOLD:
         hand.folded[p] = True
-    elif kind is ActionKind.CHECK:
+    elif kind is CHECK:
         pass
-    elif kind is ActionKind.CALL:
+    elif kind is CALL:
         put = min(hand.max_bet - bets[p], stacks[p])
     else:  # a bet or a raise: ``verify`` let nothing else through
         assert action.amount is not None
         to = action.amount
         put = to - bets[p]
-        if hand.config.betting is Betting.FIXED_LIMIT:
+        if hand.config.betting is FIXED_LIMIT:
             # A full bet, or an all-in of at least half a bet, which counts as one.
             if 2 * (to - hand.full_level) >= hand.config.bet_size(hand.street):
                 hand.full_level = to
@@ -96,9 +109,7 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
         bets[p] += put
         hand.committed[p] += put
     hand.level_seen[p] = hand.max_bet
-    events.append(
-        Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not ActionKind.FOLD)
-    )
+    events.append(Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not FOLD))
     if hand.folded.count(False) == 1:
         close_round(hand, events)
         award(hand, events)
@@ -138,11 +149,11 @@ def next_to_act(hand: Hand, start: int) -> int | None:
 def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
     """Start a betting round; close it at once if nobody can act."""
     hand.street = street
-    hand.phase = Phase.BETTING
+    hand.phase = BETTING
     hand.level_seen = [None] * hand.n
     hand.last_aggressor = None
     size = hand.config.bet_size(street)
-    if street is Street.PREFLOP:
+    if street is PREFLOP:
         blinds = hand.setup.per_player(hand.setup.blinds, "blinds")
         posts = hand.setup.per_player(hand.setup.posts, "posts")
         # A blind, straddle or post all in for less must still be called in full (000:
@@ -167,7 +178,7 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
         hand.bet_count = 0
         start = 0
     hand.capped = (
-        hand.config.betting is Betting.FIXED_LIMIT
+        hand.config.betting is FIXED_LIMIT
         and hand.bet_count >= hand.config.raise_cap
         and hand.players_with_chips() >= 3
     )
@@ -199,7 +210,7 @@ def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
     if len(hand.contenders()) == 1:
         award(hand, events)
         return
-    if hand.street is Street.RIVER:
+    if hand.street is RIVER:
         if any(hand.is_all_in(p) for p in hand.contenders()):
             table_hands(hand, events)  # TDA: face up for all-ins, the river too
         start_showdown(hand, events)
@@ -207,6 +218,6 @@ def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
     if hand.players_with_chips() <= 1:
         all_in(hand, events)
         return
-    nxt = Street(hand.street + 1)
+    nxt = STREETS[hand.street + 1]
     deal_street(hand, nxt, 0, events)
     open_round(hand, nxt, events)

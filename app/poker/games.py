@@ -138,3 +138,6 @@ class HandConfig:
         if self.betting is Betting.FIXED_LIMIT and street >= 2:
             return self.big_bet
         return self.small_bet
+
+
+FIXED_LIMIT: Final = Betting.FIXED_LIMIT  # read on the hot path: see ``actions.FOLD``

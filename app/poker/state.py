@@ -24,7 +24,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from . import betting, legal, runout, showdown
-from .actions import Action, ActionKind, LegalActions, Phase, Street
+from .actions import (
+    BETTING,
+    COMPLETE,
+    PREFLOP,
+    RUN_IT_TWICE,
+    Action,
+    ActionKind,
+    LegalActions,
+)
 from .cards import Card
 from .errors import ConfigError, IllegalAction
 from .events import BoardDealt, CardsShown, Event, ForcedBet, HoleCardsDealt
@@ -85,11 +93,11 @@ class HandState(Hand):
             for b in range(cfg.boards):
                 card = self.draw(1)
                 self.boards[0][b].extend(card)
-                ev.append(BoardDealt(Street.PREFLOP, b, 0, card))
+                ev.append(BoardDealt(PREFLOP, b, 0, card))
         if cfg.bomb_pot:
             betting.finish_round_and_continue(self, ev)
         else:
-            betting.open_round(self, Street.PREFLOP, ev)
+            betting.open_round(self, PREFLOP, ev)
 
     # -------------------------------------------------------------- verify / can
     def legal_actions(self) -> LegalActions | None:
@@ -114,12 +122,12 @@ class HandState(Hand):
         events: list[Event] = []
         self.history.append(action)
         phase = self.phase
-        if phase is Phase.BETTING:  # the usual case first
+        if phase is BETTING:  # the usual case first
             betting.wager(self, action, events)
-        elif phase is Phase.COMPLETE:  # a show after an uncontested win
+        elif phase is COMPLETE:  # a show after an uncontested win
             self.shown[action.player] = True
             events.append(CardsShown(action.player, self.hole[action.player]))
-        elif phase is Phase.RUN_IT_TWICE:
+        elif phase is RUN_IT_TWICE:
             runout.vote(self, action.player, bool(action.agree), events)
         else:
             showdown.show_or_muck(self, action.player, action.kind is ActionKind.SHOW, events)
