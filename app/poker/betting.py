@@ -169,7 +169,8 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
             # acts first, with equal blinds too.
             top = 0 if blinds[0] >= blinds[1] else 1
         else:
-            top = max(range(hand.n), key=lambda i: (blinds[i], i))
+            # The largest blind, the last of equal ones (a straddle after the big blind).
+            top = hand.n - 1 - blinds[::-1].index(max(blinds))
         start = (top + 1) % hand.n if blinds[top] > 0 else 0
     else:
         hand.max_bet = 0

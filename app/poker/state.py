@@ -65,16 +65,17 @@ class HandState(Hand):
         # before the big-blind ante (TDA RP-11, "big-blind-first"), one coming back the live
         # big blind before the dead small blind (Robert's: "up to the size of the minimum
         # opening bet is live. The remainder ... is not part of the player's bet").
+        # (An empty tuple is all zero; the others list every player: ``validate`` checked.)
         for kind, amounts, live in (
-            ("ante", s.per_player(s.antes, "antes"), False),
-            ("blind", s.per_player(s.blinds, "blinds"), True),
-            ("post", s.per_player(s.posts, "posts"), True),
-            ("dead", s.per_player(s.dead, "dead"), False),
+            ("ante", s.antes, False),
+            ("blind", s.blinds, True),
+            ("post", s.posts, True),
+            ("dead", s.dead, False),
         ):
             for p, amount in enumerate(amounts):
-                put = min(amount, self.stacks[p])
-                if put <= 0:
+                if amount <= 0:
                     continue
+                put = min(amount, self.stacks[p])
                 self.stacks[p] -= put
                 self.committed[p] += put
                 if live:
@@ -86,7 +87,7 @@ class HandState(Hand):
         # One card at a time, clockwise from the first player left of the button.
         dealt = self.draw(hole * self.n)
         for p in range(self.n):
-            self.hole[p] = tuple(dealt[p + k * self.n] for k in range(hole))
+            self.hole[p] = dealt[p :: self.n]  # the p-th card of each round of the deal
             ev.append(HoleCardsDealt(p, self.hole[p]))
         if cfg.game.courchevel:
             self.burns.extend(self.draw(1))
