@@ -134,16 +134,12 @@ def next_to_act(hand: Hand, start: int) -> int | None:
             break
     else:
         return None
-    if bets[q] >= max(bets):
-        for r in range(n):
-            if r != q and not folded[r] and stacks[r] > 0:
-                break
-        else:
-            # Alone with chips behind, matching every chip bet (a blind all in for less
-            # is called in full only by a player with someone to bet against): nothing
-            # to do.
-            return None
-    return q
+    for r in range(n):
+        if r != q and not folded[r] and stacks[r] > 0:
+            return q  # someone to bet against
+    # Alone with chips behind, matching every chip bet (a blind all in for less is called
+    # in full only by a player with someone to bet against): nothing to do.
+    return None if bets[q] >= max(bets) else q
 
 
 def open_round(hand: Hand, street: Street, events: list[Event]) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, repeat
 from typing import Final
 
 from app.poker.cards import RANK_NAMES, RANK_PLURALS, Card, card_str
@@ -305,9 +305,9 @@ def describe_high(
 ) -> HandDescription:
     """The best high hand with its name and the five cards it uses.
 
-    Its value is ``high_value(hole, board)``; pass it as ``value`` when it is known, and the
-    search stops at the first combination that makes it. When several combinations make
-    the same value, the first in hole-pair, then board-triple order is shown.
+    Its value is ``high_value(hole, board)``; pass it as ``value`` when it is known. When
+    several combinations make that value, the first in hole-pair, then board-triple order
+    is shown.
     """
     _check_cards(hole, board)
     return describe_checked_high(hole, board, value)
@@ -318,19 +318,19 @@ def describe_checked_high(
 ) -> HandDescription:
     """``describe_high`` of cards already checked (the engine's own, dealt from a checked
     deck): the award names every winning high hand."""
-    best = HIGH_WORST + 1
-    used: tuple[Card, ...] = ()
-    pair: tuple[Card, Card] = (hole[0], hole[1])
+    best = high_value(hole, board) if value is None else value
+    # The first combination, in hole-pair then board-triple order, that makes it: each
+    # pair's ten (or four, or one) hands evaluated in one ``map``, a C loop.
     triples = list(combinations(board, 3))
+    cs, ds, es = (tuple(t[i] for t in triples) for i in range(3))
     for a, b in combinations(hole, 2):
-        for c, d, e in triples:
-            v = _eval5(a, b, c, d, e)
-            if v < best:
-                best, used, pair = v, (a, b, c, d, e), (a, b)
-                if v == value:
-                    break
-        if best == value:
+        values = list(map(_eval5, repeat(a), repeat(b), cs, ds, es))
+        if best in values:
+            c, d, e = triples[values.index(best)]
+            used, pair = (a, b, c, d, e), (a, b)
             break
+    else:  # pragma: no cover - a high value always has its cards
+        raise AssertionError("no cards make the high value")
     ordered = _high_order(used, high_category(best))
     hole_used = tuple(c for c in ordered if c in pair)
     assert len(hole_used) == 2
