@@ -199,7 +199,7 @@ def close_round(hand: Hand, events: list[Event]) -> None:
     hand.max_bet = 0
     hand.actor = None
     pots = hand.gathered()
-    events.append(PotsGathered(tuple((pot.amount, pot.eligible) for pot in pots)))
+    events.append(PotsGathered(tuple([(pot.amount, pot.eligible) for pot in pots])))
 
 
 def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:

@@ -3,7 +3,7 @@ possible (hands tabled, the vote on running it twice, each run dealt to the rive
 
 from __future__ import annotations
 
-from .actions import Phase, Street
+from .actions import STREETS, Phase, Street
 from .events import BoardDealt, CardsShown, Event, RunItTwiceOffered, RunItTwiceVoted, RunsDecided
 from .hand import Hand
 from .showdown import award
@@ -77,8 +77,7 @@ def run_out(hand: Hand, events: list[Event]) -> None:
     for run in range(hand.runs):
         if run:
             hand.boards.append([list(b) for b in shared])
-        for street in Street:
-            if street > start:
-                deal_street(hand, street, run, events)
+        for street in STREETS[start + 1 :]:
+            deal_street(hand, street, run, events)
     hand.street = Street.RIVER
     award(hand, events)

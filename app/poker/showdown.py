@@ -131,7 +131,7 @@ def divide(hand: Hand) -> list[Share]:
                         odd[tied[0]] = odd.get(tied[0], 0) + 1
                     order = _tie_order(hand, tied, run, b, half == "low")
                     base, extra = divmod(half_amount, len(order))
-                    lucky = sorted(order, key=lambda p: odd.get(p, 0))[:extra]
+                    lucky = sorted(order, key=lambda p: odd.get(p, 0))[:extra] if extra else []
                     for p in lucky:
                         odd[p] = odd.get(p, 0) + 1
                     for p in order:
