@@ -110,7 +110,7 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
         hand.committed[p] += put
     hand.level_seen[p] = hand.max_bet
     events.append(Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not FOLD))
-    if hand.folded.count(False) == 1:
+    if kind is FOLD and hand.folded.count(False) == 1:
         close_round(hand, events)
         award(hand, events)
         return
@@ -159,7 +159,7 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
         hand.min_increment = max(size, max(blinds))
         hand.full_level = hand.max_bet
         # The blinds count as the opening bet (and a straddle as a raise) for the cap.
-        hand.bet_count = sum(1 for level in set(blinds) if level >= size)
+        hand.bet_count = len({level for level in blinds if level >= size})
         if hand.n == 2:
             # Heads-up the button (last) posts first, the other player last: the button
             # acts first, with equal blinds too.

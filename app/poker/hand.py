@@ -57,7 +57,7 @@ class Hand:
         self.folded = [False] * n
         self.shown = [False] * n
         self.mucked = [False] * n
-        self.hole: list[tuple[Card, ...]] = [() for _ in range(n)]
+        self.hole: list[tuple[Card, ...]] = [()] * n
         # boards[run][board] -> cards
         self.boards: list[list[list[Card]]] = [[[] for _ in range(cfg.boards)]]
         self.street = Street.PREFLOP
