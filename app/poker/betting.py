@@ -19,7 +19,7 @@ from .actions import (
     Street,
 )
 from .events import Acted, BetReturned, BettingRoundStarted, Event, PotsGathered
-from .games import FIXED_LIMIT, Betting
+from .games import FIXED_LIMIT, NO_LIMIT
 from .hand import Hand
 from .runout import all_in, deal_street, table_hands
 from .showdown import award, start_showdown
@@ -57,12 +57,9 @@ def raise_range(hand: Hand, p: int) -> RaiseRange | None:
     to_call = hand.max_bet - hand.bets[p]
     pot_limit_to = hand.max_bet + hand.pot_total() + to_call
     min_to = hand.max_bet + hand.min_increment
-    if cfg.betting is Betting.NO_LIMIT:
-        max_to = all_in_to
-    else:
-        max_to = min(max(pot_limit_to, min_to), all_in_to)
     # The pot-sized bet is never below the minimum (a pot smaller than the big blind).
     pot_to = min(max(pot_limit_to, min_to), all_in_to)
+    max_to = all_in_to if cfg.betting is NO_LIMIT else pot_to  # pot limit: the pot
     return kind, min(min_to, all_in_to), max_to, pot_to
 
 

@@ -322,7 +322,7 @@ def describe_checked_high(
     # The first combination, in hole-pair then board-triple order, that makes it: each
     # pair's ten (or four, or one) hands evaluated in one ``map``, a C loop.
     triples = list(combinations(board, 3))
-    cs, ds, es = (tuple(t[i] for t in triples) for i in range(3))
+    cs, ds, es = zip(*triples, strict=True)
     for a, b in combinations(hole, 2):
         values = list(map(_eval5, repeat(a), repeat(b), cs, ds, es))
         if best in values:

@@ -140,4 +140,6 @@ class HandConfig:
         return self.small_bet
 
 
-FIXED_LIMIT: Final = Betting.FIXED_LIMIT  # read on the hot path: see ``actions.FOLD``
+# Read on the hot path: see ``actions.FOLD``.
+FIXED_LIMIT: Final = Betting.FIXED_LIMIT
+NO_LIMIT: Final = Betting.NO_LIMIT

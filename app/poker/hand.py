@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import Action, Phase, Street
+from .actions import COMPLETE, Action, Phase, Street
 from .cards import Card, card_str
 from .errors import ConfigError
 from .evaluation import (
@@ -102,7 +102,7 @@ class Hand:
     # -------------------------------------------------------------------- queries
     @property
     def complete(self) -> bool:
-        return self.phase is Phase.COMPLETE
+        return self.phase is COMPLETE
 
     def contenders(self) -> list[int]:
         return [p for p in range(self.n) if not self.folded[p]]
@@ -111,7 +111,7 @@ class Hand:
         """After a pot nobody called: its winner may show their hand, once (TDA and most
         rooms allow it). The show is the hand's last action."""
         return (
-            self.phase is Phase.COMPLETE
+            self.phase is COMPLETE
             and self.contenders() == [p]
             and isinstance(p, int)
             and not self.shown[p]
