@@ -19,13 +19,18 @@ from .actions import (
     Street,
 )
 from .events import Acted, BetReturned, BettingRoundStarted, Event, PotsGathered
-from .games import FIXED_LIMIT, NO_LIMIT
+from .games import FIXED_LIMIT, MAX_SEATS, NO_LIMIT
 from .hand import Hand
 from .runout import all_in, deal_street, table_hands
 from .showdown import award, start_showdown
 
 # (bet or raise, lowest "to", highest "to", the pot-sized "to")
 RaiseRange = tuple[ActionKind, int, int, int]
+
+# _ROTATIONS[n][start]: the n positions clockwise from ``start``, for the turn scan.
+_ROTATIONS: list[list[tuple[int, ...]]] = [
+    [(*range(start, n), *range(start)) for start in range(n)] for n in range(MAX_SEATS + 1)
+]
 
 
 def raise_range(hand: Hand, p: int) -> RaiseRange | None:
@@ -125,8 +130,7 @@ def next_to_act(hand: Hand, start: int) -> int | None:
     # counted only as far as needed (the first one found to act, and one other).
     n, folded, stacks, bets, max_bet = hand.n, hand.folded, hand.stacks, hand.bets, hand.max_bet
     seen = hand.level_seen
-    for k in range(n):
-        q = (start + k) % n
+    for q in _ROTATIONS[n][start % n]:
         if not folded[q] and stacks[q] > 0 and (seen[q] is None or bets[q] < max_bet):
             break
     else:
