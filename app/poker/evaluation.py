@@ -265,17 +265,20 @@ def _check_cards(hole: Sequence[Card], board: Sequence[Card]) -> None:
         raise ValueError("a card appears twice among the hole and board cards")
 
 
+_WHEEL: Final = frozenset((12, 0, 1, 2, 3))  # ace, deuce .. five
+
+
 def _high_order(cards: Sequence[Card], category: str) -> tuple[Card, ...]:
     """The five cards as a person reads them."""
-    ranks = sorted({c >> 2 for c in cards}, reverse=True)
-    if category in ("straight", "straight flush") and ranks == [12, 3, 2, 1, 0]:
-        ranks = [3, 2, 1, 0, 12]  # the wheel reads five-high, its ace last
-        return tuple(sorted(cards, key=lambda c: ranks.index(c >> 2)))
+    if category in ("straight", "straight flush") and {c >> 2 for c in cards} == _WHEEL:
+        # The wheel reads five-high, its ace last: the ace's rank counted as -1.
+        return tuple(sorted(cards, key=lambda c: -(((c >> 2) + 1) % 13)))
     count = [0] * 13
     for c in cards:
         count[c >> 2] += 1
-    # bigger groups first, then higher ranks; within a rank spades, hearts, diamonds, clubs
-    return tuple(sorted(cards, key=lambda c: (-count[c >> 2], -(c >> 2), -(c & 3))))
+    # Bigger groups first, then higher ranks; within a rank spades, hearts, diamonds,
+    # clubs: rank then suit is the card's own number (``cards``), so ``-c`` orders both.
+    return tuple(sorted(cards, key=lambda c: (-count[c >> 2], -c)))
 
 
 def _high_name(value: int, ordered: tuple[Card, ...]) -> str:
