@@ -4,9 +4,22 @@ showdown or an uncontested award)."""
 
 from __future__ import annotations
 
-from .actions import Action, ActionKind, Phase, Street
+from .actions import (
+    BET,
+    BETTING,
+    CALL,
+    CHECK,
+    FOLD,
+    PREFLOP,
+    RAISE,
+    RIVER,
+    STREETS,
+    Action,
+    ActionKind,
+    Street,
+)
 from .events import Acted, BetReturned, BettingRoundStarted, Event, PotsGathered
-from .games import Betting
+from .games import FIXED_LIMIT, MAX_SEATS, NO_LIMIT
 from .hand import Hand
 from .runout import all_in, deal_street, table_hands
 from .showdown import award, start_showdown
@@ -14,17 +27,26 @@ from .showdown import award, start_showdown
 # (bet or raise, lowest "to", highest "to", the pot-sized "to")
 RaiseRange = tuple[ActionKind, int, int, int]
 
+# _ROTATIONS[n][start]: the n positions clockwise from ``start``, for the turn scan.
+_ROTATIONS: list[list[tuple[int, ...]]] = [
+    [(*range(start, n), *range(start)) for start in range(n)] for n in range(MAX_SEATS + 1)
+]
+
 
 def raise_range(hand: Hand, p: int) -> RaiseRange | None:
     cfg = hand.config
     all_in_to = hand.bets[p] + hand.stacks[p]
     if all_in_to <= hand.max_bet:
         return None  # can only call (perhaps all in) or fold
-    if not any(q != p and hand.can_bet(q) for q in range(hand.n)):
+    folded, stacks = hand.folded, hand.stacks
+    for q in range(hand.n):  # ``can_bet`` inlined: this runs for every bet and raise
+        if q != p and not folded[q] and stacks[q] > 0:
+            break
+    else:
         return None  # everyone else is all in: nobody to bet against
     seen = hand.level_seen[p]
-    kind = ActionKind.RAISE if hand.max_bet > 0 else ActionKind.BET
-    if cfg.betting is Betting.FIXED_LIMIT:
+    kind = RAISE if hand.max_bet > 0 else BET
+    if cfg.betting is FIXED_LIMIT:
         # Robert's (Betting and Raising 6), TDA 47-B: only a full bet, or an all-in of
         # at least half a bet, reopens the betting for a player who has acted; facing a
         # smaller all-in a player may complete it: the raise goes a bet above the last
@@ -40,12 +62,9 @@ def raise_range(hand: Hand, p: int) -> RaiseRange | None:
     to_call = hand.max_bet - hand.bets[p]
     pot_limit_to = hand.max_bet + hand.pot_total() + to_call
     min_to = hand.max_bet + hand.min_increment
-    if cfg.betting is Betting.NO_LIMIT:
-        max_to = all_in_to
-    else:
-        max_to = min(max(pot_limit_to, min_to), all_in_to)
     # The pot-sized bet is never below the minimum (a pot smaller than the big blind).
     pot_to = min(max(pot_limit_to, min_to), all_in_to)
+    max_to = all_in_to if cfg.betting is NO_LIMIT else pot_to  # pot limit: the pot
     return kind, min(min_to, all_in_to), max_to, pot_to
 
 
@@ -61,16 +80,19 @@ def cap_reached(hand: Hand) -> bool:
 def wager(hand: Hand, action: Action, events: list[Event]) -> None:
     """A legal betting action: fold, check, call, bet or raise."""
     p, kind = action.player, action.kind
+    stacks, bets = hand.stacks, hand.bets
     put = 0
-    if kind is ActionKind.FOLD:
+    if kind is FOLD:
         hand.folded[p] = True
-    elif kind is ActionKind.CALL:
-        put = min(hand.max_bet - hand.bets[p], hand.stacks[p])
-    elif kind in (ActionKind.BET, ActionKind.RAISE):
+    elif kind is CHECK:
+        pass
+    elif kind is CALL:
+        put = min(hand.max_bet - bets[p], stacks[p])
+    else:  # a bet or a raise: ``verify`` let nothing else through
         assert action.amount is not None
         to = action.amount
-        put = to - hand.bets[p]
-        if hand.config.betting is Betting.FIXED_LIMIT:
+        put = to - bets[p]
+        if hand.config.betting is FIXED_LIMIT:
             # A full bet, or an all-in of at least half a bet, which counts as one.
             if 2 * (to - hand.full_level) >= hand.config.bet_size(hand.street):
                 hand.full_level = to
@@ -84,15 +106,13 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
                 hand.bet_count += 1
         hand.max_bet = to
         hand.last_aggressor = p
-    stacks, bets = hand.stacks, hand.bets
-    stacks[p] -= put
-    bets[p] += put
-    hand.committed[p] += put
+    if put:
+        stacks[p] -= put
+        bets[p] += put
+        hand.committed[p] += put
     hand.level_seen[p] = hand.max_bet
-    events.append(
-        Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not ActionKind.FOLD)
-    )
-    if hand.folded.count(False) == 1:
+    events.append(Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not FOLD))
+    if kind is FOLD and hand.folded.count(False) == 1:
         close_round(hand, events)
         award(hand, events)
         return
@@ -106,34 +126,31 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
 def next_to_act(hand: Hand, start: int) -> int | None:
     """The first player from ``start`` on who can bet and has to act: who has not acted
     this round or has less in than the bet."""
-    # The hot path of every action: ``can_bet`` inlined.
+    # The hot path of every action: ``can_bet`` inlined, and the players with chips
+    # counted only as far as needed (the first one found to act, and one other).
     n, folded, stacks, bets, max_bet = hand.n, hand.folded, hand.stacks, hand.bets, hand.max_bet
-    able = 0
-    last = 0
-    for q in range(n):
-        if not folded[q] and stacks[q] > 0:
-            able += 1
-            last = q
-    if able == 1 and bets[last] >= max(bets):
-        # Alone with chips behind, matching every chip bet (a blind all in for less is
-        # called in full only by a player with someone to bet against): nothing to do.
-        return None
     seen = hand.level_seen
-    for k in range(n):
-        q = (start + k) % n
+    for q in _ROTATIONS[n][start % n]:
         if not folded[q] and stacks[q] > 0 and (seen[q] is None or bets[q] < max_bet):
-            return q
-    return None
+            break
+    else:
+        return None
+    for r in range(n):
+        if r != q and not folded[r] and stacks[r] > 0:
+            return q  # someone to bet against
+    # Alone with chips behind, matching every chip bet (a blind all in for less is called
+    # in full only by a player with someone to bet against): nothing to do.
+    return None if bets[q] >= max(bets) else q
 
 
 def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
     """Start a betting round; close it at once if nobody can act."""
     hand.street = street
-    hand.phase = Phase.BETTING
+    hand.phase = BETTING
     hand.level_seen = [None] * hand.n
     hand.last_aggressor = None
     size = hand.config.bet_size(street)
-    if street is Street.PREFLOP:
+    if street is PREFLOP:
         blinds = hand.setup.per_player(hand.setup.blinds, "blinds")
         posts = hand.setup.per_player(hand.setup.posts, "posts")
         # A blind, straddle or post all in for less must still be called in full (000:
@@ -143,13 +160,14 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
         hand.min_increment = max(size, max(blinds))
         hand.full_level = hand.max_bet
         # The blinds count as the opening bet (and a straddle as a raise) for the cap.
-        hand.bet_count = sum(1 for level in set(blinds) if level >= size)
+        hand.bet_count = len({level for level in blinds if level >= size})
         if hand.n == 2:
             # Heads-up the button (last) posts first, the other player last: the button
             # acts first, with equal blinds too.
             top = 0 if blinds[0] >= blinds[1] else 1
         else:
-            top = max(range(hand.n), key=lambda i: (blinds[i], i))
+            # The largest blind, the last of equal ones (a straddle after the big blind).
+            top = hand.n - 1 - blinds[::-1].index(max(blinds))
         start = (top + 1) % hand.n if blinds[top] > 0 else 0
     else:
         hand.max_bet = 0
@@ -158,7 +176,7 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
         hand.bet_count = 0
         start = 0
     hand.capped = (
-        hand.config.betting is Betting.FIXED_LIMIT
+        hand.config.betting is FIXED_LIMIT
         and hand.bet_count >= hand.config.raise_cap
         and hand.players_with_chips() >= 3
     )
@@ -172,7 +190,7 @@ def close_round(hand: Hand, events: list[Event]) -> None:
     """Return an uncalled bet, gather the bets into the pots."""
     bets = hand.bets
     top = bets.index(max(bets))  # the first of the largest, as a stable sort has it
-    excess = bets[top] - max(b for i, b in enumerate(bets) if i != top)
+    excess = bets[top] - sorted(bets)[-2]  # the largest bet of the others
     if excess > 0:
         hand.bets[top] -= excess
         hand.committed[top] -= excess
@@ -182,7 +200,7 @@ def close_round(hand: Hand, events: list[Event]) -> None:
     hand.max_bet = 0
     hand.actor = None
     pots = hand.gathered()
-    events.append(PotsGathered(tuple((pot.amount, pot.eligible) for pot in pots)))
+    events.append(PotsGathered(tuple([(pot.amount, pot.eligible) for pot in pots])))
 
 
 def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
@@ -190,14 +208,14 @@ def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
     if len(hand.contenders()) == 1:
         award(hand, events)
         return
-    if hand.street is Street.RIVER:
+    if hand.street is RIVER:
         if any(hand.is_all_in(p) for p in hand.contenders()):
             table_hands(hand, events)  # TDA: face up for all-ins, the river too
         start_showdown(hand, events)
         return
-    if sum(1 for p in range(hand.n) if hand.can_bet(p)) <= 1:
+    if hand.players_with_chips() <= 1:
         all_in(hand, events)
         return
-    nxt = Street(hand.street + 1)
+    nxt = STREETS[hand.street + 1]
     deal_street(hand, nxt, 0, events)
     open_round(hand, nxt, events)

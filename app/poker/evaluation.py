@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, repeat
 from typing import Final
 
 from app.poker.cards import RANK_NAMES, RANK_PLURALS, Card, card_str
@@ -57,6 +57,8 @@ __all__ = [
     "LOW_BEST",
     "LOW_WORST",
     "HandDescription",
+    "describe_checked_high",
+    "describe_checked_low",
     "describe_high",
     "describe_low",
     "high_category",
@@ -263,17 +265,20 @@ def _check_cards(hole: Sequence[Card], board: Sequence[Card]) -> None:
         raise ValueError("a card appears twice among the hole and board cards")
 
 
+_WHEEL: Final = frozenset((12, 0, 1, 2, 3))  # ace, deuce .. five
+
+
 def _high_order(cards: Sequence[Card], category: str) -> tuple[Card, ...]:
     """The five cards as a person reads them."""
-    ranks = sorted({c >> 2 for c in cards}, reverse=True)
-    if category in ("straight", "straight flush") and ranks == [12, 3, 2, 1, 0]:
-        ranks = [3, 2, 1, 0, 12]  # the wheel reads five-high, its ace last
-        return tuple(sorted(cards, key=lambda c: ranks.index(c >> 2)))
+    if category in ("straight", "straight flush") and {c >> 2 for c in cards} == _WHEEL:
+        # The wheel reads five-high, its ace last: the ace's rank counted as -1.
+        return tuple(sorted(cards, key=lambda c: -(((c >> 2) + 1) % 13)))
     count = [0] * 13
     for c in cards:
         count[c >> 2] += 1
-    # bigger groups first, then higher ranks; within a rank spades, hearts, diamonds, clubs
-    return tuple(sorted(cards, key=lambda c: (-count[c >> 2], -(c >> 2), -(c & 3))))
+    # Bigger groups first, then higher ranks; within a rank spades, hearts, diamonds,
+    # clubs: rank then suit is the card's own number (``cards``), so ``-c`` orders both.
+    return tuple(sorted(cards, key=lambda c: (-count[c >> 2], -c)))
 
 
 def _high_name(value: int, ordered: tuple[Card, ...]) -> str:
@@ -303,23 +308,32 @@ def describe_high(
 ) -> HandDescription:
     """The best high hand with its name and the five cards it uses.
 
-    Its value is ``high_value(hole, board)``; pass it as ``value`` when it is known, and the
-    search stops at the first combination that makes it. When several combinations make
-    the same value, the first in hole-pair, then board-triple order is shown.
+    Its value is ``high_value(hole, board)``; pass it as ``value`` when it is known. When
+    several combinations make that value, the first in hole-pair, then board-triple order
+    is shown.
     """
     _check_cards(hole, board)
-    best = HIGH_WORST + 1
-    used: tuple[Card, ...] = ()
-    pair: tuple[Card, Card] = (hole[0], hole[1])
+    return describe_checked_high(hole, board, value)
+
+
+def describe_checked_high(
+    hole: Sequence[Card], board: Sequence[Card], value: int | None = None
+) -> HandDescription:
+    """``describe_high`` of cards already checked (the engine's own, dealt from a checked
+    deck): the award names every winning high hand."""
+    best = high_value(hole, board) if value is None else value
+    # The first combination, in hole-pair then board-triple order, that makes it: each
+    # pair's ten (or four, or one) hands evaluated in one ``map``, a C loop.
+    triples = list(combinations(board, 3))
+    cs, ds, es = zip(*triples, strict=True)
     for a, b in combinations(hole, 2):
-        for c, d, e in combinations(board, 3):
-            v = _eval5(a, b, c, d, e)
-            if v < best:
-                best, used, pair = v, (a, b, c, d, e), (a, b)
-                if v == value:
-                    break
-        if best == value:
+        values = list(map(_eval5, repeat(a), repeat(b), cs, ds, es))
+        if best in values:
+            c, d, e = triples[values.index(best)]
+            used, pair = (a, b, c, d, e), (a, b)
             break
+    else:  # pragma: no cover - a high value always has its cards
+        raise AssertionError("no cards make the high value")
     ordered = _high_order(used, high_category(best))
     hole_used = tuple(c for c in ordered if c in pair)
     assert len(hole_used) == 2
@@ -348,18 +362,39 @@ def describe_low(hole: Sequence[Card], board: Sequence[Card]) -> HandDescription
     Its value is ``low_value(hole, board)``; cards read from the highest down, ace last.
     """
     _check_cards(hole, board)
-    best = LOW_WORST + 1
-    used: tuple[Card, ...] = ()
-    pair: tuple[Card, Card] = (hole[0], hole[1])
-    for a, b in combinations(hole, 2):
-        for c, d, e in combinations(board, 3):
-            ranks = {_low_rank(x) for x in (a, b, c, d, e)}
-            if len(ranks) == 5 and max(ranks) <= 8:
-                v = sum(1 << (r - 1) for r in ranks)
-                if v < best:
-                    best, used, pair = v, (a, b, c, d, e), (a, b)
-    if not used:
+    return describe_checked_low(hole, board)
+
+
+def describe_checked_low(hole: Sequence[Card], board: Sequence[Card]) -> HandDescription | None:
+    """``describe_low`` of cards already checked. The value is known (``low_value``), so
+    its cards are found, not searched for: the first hole pair, in pair order, of two of
+    its ranks whose other three ranks are on the board, with the first board card of each
+    of them: the combination a search in hole-pair, then board-triple order finds first.
+    """
+    value = low_value(hole, board)
+    if value is None:
         return None
+    first: dict[int, Card] = {}  # each low rank's bit -> its first card on the board
+    for c in board:
+        first.setdefault(_LOW_BIT[c], c)
+    for a, b in combinations(hole, 2):
+        pair_bits = _LOW_BIT[a] | _LOW_BIT[b]
+        if pair_bits.bit_count() != 2 or pair_bits & value != pair_bits:
+            continue  # not two distinct ranks of this low
+        rest, triple = value ^ pair_bits, []
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if bit not in first:
+                break
+            triple.append(first[bit])
+        else:
+            pair = (a, b)
+            used = (a, b, *triple)
+            break
+    else:  # pragma: no cover - a low value always has its cards
+        raise AssertionError("no cards make the low value")
+    best = value
     ordered = tuple(sorted(used, key=_low_rank, reverse=True))
     hole_used = tuple(c for c in ordered if c in pair)
     return HandDescription(best, _low_name(best), ordered, (hole_used[0], hole_used[1]))

@@ -138,3 +138,8 @@ class HandConfig:
         if self.betting is Betting.FIXED_LIMIT and street >= 2:
             return self.big_bet
         return self.small_bet
+
+
+# Read on the hot path: see ``actions.FOLD``.
+FIXED_LIMIT: Final = Betting.FIXED_LIMIT
+NO_LIMIT: Final = Betting.NO_LIMIT

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import Action, Phase, Street
+from .actions import COMPLETE, Action, Phase, Street
 from .cards import Card, card_str
 from .errors import ConfigError
-from .evaluation import HandDescription, describe_high, high_value, low_value
+from .evaluation import (
+    HandDescription,
+    describe_checked_high,
+    describe_checked_low,
+    high_value,
+    low_value,
+)
 from .events import Event
 from .pots import Pot, build_pots
 from .setup import HandSetup
@@ -51,7 +57,7 @@ class Hand:
         self.folded = [False] * n
         self.shown = [False] * n
         self.mucked = [False] * n
-        self.hole: list[tuple[Card, ...]] = [() for _ in range(n)]
+        self.hole: list[tuple[Card, ...]] = [()] * n
         # boards[run][board] -> cards
         self.boards: list[list[list[Card]]] = [[[] for _ in range(cfg.boards)]]
         self.street = Street.PREFLOP
@@ -73,6 +79,7 @@ class Hand:
         # (run, board, player) -> (high value, low value or None), filled at the showdown
         self._values: dict[tuple[int, int, int], tuple[int, int | None]] = {}
         self._named: dict[tuple[int, int, int], HandDescription] = {}  # as _values
+        self._named_low: dict[tuple[int, int, int], HandDescription | None] = {}
         self._pots_key: tuple[int | bool, ...] = ()
         self._pots: list[Pot] = []
         self.history: list[Action] = []
@@ -95,7 +102,7 @@ class Hand:
     # -------------------------------------------------------------------- queries
     @property
     def complete(self) -> bool:
-        return self.phase is Phase.COMPLETE
+        return self.phase is COMPLETE
 
     def contenders(self) -> list[int]:
         return [p for p in range(self.n) if not self.folded[p]]
@@ -104,7 +111,7 @@ class Hand:
         """After a pot nobody called: its winner may show their hand, once (TDA and most
         rooms allow it). The show is the hand's last action."""
         return (
-            self.phase is Phase.COMPLETE
+            self.phase is COMPLETE
             and self.contenders() == [p]
             and isinstance(p, int)
             and not self.shown[p]
@@ -117,7 +124,7 @@ class Hand:
         return not self.folded[p] and self.stacks[p] == 0
 
     def players_with_chips(self) -> int:
-        return sum(1 for q in range(self.n) if not self.folded[q] and self.stacks[q] > 0)
+        return len([s for s, f in zip(self.stacks, self.folded, strict=True) if s > 0 and not f])
 
     def pot_total(self) -> int:
         """Every chip in the middle, bets of this round included."""
@@ -157,8 +164,17 @@ class Hand:
         got = self._named.get(key)
         if got is None:
             value = self.values_of(run, b, p)[0]
-            got = self._named[key] = describe_high(self.hole[p], self.boards[run][b], value)
+            hole, board = self.hole[p], self.boards[run][b]
+            got = self._named[key] = describe_checked_high(hole, board, value)
         return got
+
+    def describe_low(self, run: int, b: int, p: int) -> HandDescription | None:
+        """``p``'s best low on one board of one run (None: no qualifying low), as
+        ``describe_high``."""
+        key = (run, b, p)
+        if key not in self._named_low:
+            self._named_low[key] = describe_checked_low(self.hole[p], self.boards[run][b])
+        return self._named_low[key]
 
     # ------------------------------------------------------------------ records
     def fingerprint(self) -> tuple[object, ...]:

@@ -3,10 +3,23 @@ raises ``IllegalAction`` naming the rule an action breaks. Reads the hand, chang
 
 from __future__ import annotations
 
-from .actions import Action, ActionKind, LegalActions, Phase
+from .actions import (
+    BET,
+    BETTING,
+    CALL,
+    CHECK,
+    COMPLETE,
+    FOLD,
+    RAISE,
+    RUN_IT_TWICE,
+    SHOWDOWN,
+    Action,
+    ActionKind,
+    LegalActions,
+)
 from .betting import cap_reached, raise_range
 from .errors import IllegalAction
-from .games import Betting
+from .games import FIXED_LIMIT, Betting
 from .hand import Hand
 from .showdown import may_muck
 
@@ -20,9 +33,9 @@ def legal_actions(hand: Hand) -> LegalActions | None:
     p = hand.actor
     if p is None:
         return None
-    if hand.phase is Phase.RUN_IT_TWICE:
+    if hand.phase is RUN_IT_TWICE:
         return LegalActions(p, hand.phase, vote=True)
-    if hand.phase is Phase.SHOWDOWN:
+    if hand.phase is SHOWDOWN:
         return LegalActions(p, hand.phase, show=True, muck=may_muck(hand, p))
     to_call = hand.max_bet - hand.bets[p]
     rr = raise_range(hand, p)
@@ -43,7 +56,11 @@ def verify(hand: Hand, action: Action) -> None:
     """Raise ``IllegalAction`` naming the rule if ``action`` is not allowed now."""
     p = action.player
     phase = hand.phase
-    if phase is Phase.COMPLETE:
+    if phase is BETTING and p == hand.actor and isinstance(p, int):
+        # The usual case first: the player to act in a betting round.
+        _verify_betting(hand, p, action.kind, action.amount)
+        return
+    if phase is COMPLETE:
         if action.kind is ActionKind.SHOW and hand.may_show(p):
             return
         raise IllegalAction("the hand is over", "hand_over")
@@ -53,14 +70,11 @@ def verify(hand: Hand, action: Action) -> None:
         who = "nobody" if hand.actor is None else label(hand.actor)
         raise IllegalAction(f"it is {who}'s turn, not {label(p)}'s", "not_your_turn")
     kind = action.kind
-    if phase is Phase.BETTING:
-        _verify_betting(hand, p, kind, action.amount)
-        return
-    if phase is Phase.RUN_IT_TWICE:
+    if phase is RUN_IT_TWICE:
         if kind is not ActionKind.RUN_TWICE or not isinstance(action.agree, bool):
             raise IllegalAction("the players all in are voting on running it twice", "vote")
         return
-    if phase is Phase.SHOWDOWN:
+    if phase is SHOWDOWN:
         if kind is ActionKind.SHOW:
             return
         if kind is ActionKind.MUCK:
@@ -75,21 +89,21 @@ def verify(hand: Hand, action: Action) -> None:
 
 
 def _verify_betting(hand: Hand, p: int, kind: ActionKind, amount: int | None) -> None:
-    if amount is not None and kind is not ActionKind.BET and kind is not ActionKind.RAISE:
-        raise IllegalAction(f"{kind} takes no amount", "unexpected_amount")
-    to_call = hand.max_bet - hand.bets[p]
-    if kind is ActionKind.FOLD:
+    if kind is BET or kind is RAISE:
+        _verify_wager(hand, p, kind, amount)
         return
-    if kind is ActionKind.CHECK:
+    if amount is not None:
+        raise IllegalAction(f"{kind} takes no amount", "unexpected_amount")
+    if kind is FOLD:
+        return
+    to_call = hand.max_bet - hand.bets[p]
+    if kind is CHECK:
         if to_call:
             raise IllegalAction(f"cannot check facing a bet: {to_call} to call", "cannot_check")
         return
-    if kind is ActionKind.CALL:
+    if kind is CALL:
         if not to_call:
             raise IllegalAction("nothing to call: check instead", "cannot_call")
-        return
-    if kind is ActionKind.BET or kind is ActionKind.RAISE:
-        _verify_wager(hand, p, kind, amount)
         return
     raise IllegalAction(f"{kind} is not a betting action", "not_betting")
 
@@ -100,14 +114,14 @@ def _verify_wager(hand: Hand, p: int, kind: ActionKind, amount: int | None) -> N
     rr = raise_range(hand, p)
     if rr is None:
         cap = hand.config.raise_cap
-        if hand.config.betting is Betting.FIXED_LIMIT and cap_reached(hand):
+        if hand.config.betting is FIXED_LIMIT and cap_reached(hand):
             raise IllegalAction(f"the betting is capped at {cap} bets this round", "capped")
         raise IllegalAction(f"{label(p)} may not bet or raise now", "cannot_raise")
     want, lo, hi, _ = rr
     if kind is not want:
         raise IllegalAction(
             "nobody has bet: bet instead of raise"
-            if want is ActionKind.BET
+            if want is BET
             else "there is a bet: raise instead of bet",
             "wrong_wager",
         )
@@ -117,12 +131,12 @@ def _verify_wager(hand: Hand, p: int, kind: ActionKind, amount: int | None) -> N
             "over_stack",
         )
     if amount < lo:
-        what = "fixed bet" if hand.config.betting is Betting.FIXED_LIMIT else "minimum"
+        what = "fixed bet" if hand.config.betting is FIXED_LIMIT else "minimum"
         raise IllegalAction(f"{kind} to {amount} is below the {what} of {lo}", "below_minimum")
     if amount > hi:
         what = {
             Betting.POT_LIMIT: "pot limit",
-            Betting.FIXED_LIMIT: "fixed bet",
+            FIXED_LIMIT: "fixed bet",
             Betting.NO_LIMIT: "stack",
         }[hand.config.betting]
         raise IllegalAction(f"{kind} to {amount} is above the {what} of {hi}", "above_maximum")

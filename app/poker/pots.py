@@ -42,6 +42,8 @@ def build_pots(
     live_levels = sorted({c for _, c in live})
     if not live_levels:
         return []
+    if len(live_levels) == 1:  # the usual case: everyone still in staked alike, one pot
+        return [Pot(sum(committed), tuple(i for i, _ in live))]
     pots: list[Pot] = []
     previous = 0
     last = live_levels[-1]

@@ -3,7 +3,7 @@ possible (hands tabled, the vote on running it twice, each run dealt to the rive
 
 from __future__ import annotations
 
-from .actions import Phase, Street
+from .actions import FLOP, STREETS, Phase, Street
 from .events import BoardDealt, CardsShown, Event, RunItTwiceOffered, RunItTwiceVoted, RunsDecided
 from .hand import Hand
 from .showdown import award
@@ -12,8 +12,8 @@ FLOP_CARDS = 3
 
 
 def deal_street(hand: Hand, street: Street, run: int, events: list[Event]) -> None:
-    count = FLOP_CARDS if street is Street.FLOP else 1
-    if street is Street.FLOP and hand.config.game.courchevel:
+    count = FLOP_CARDS if street is FLOP else 1
+    if street is FLOP and hand.config.game.courchevel:
         count -= 1
     hand.burns.extend(hand.draw(1))
     for b in range(hand.config.boards):
@@ -77,8 +77,7 @@ def run_out(hand: Hand, events: list[Event]) -> None:
     for run in range(hand.runs):
         if run:
             hand.boards.append([list(b) for b in shared])
-        for street in Street:
-            if street > start:
-                deal_street(hand, street, run, events)
+        for street in STREETS[start + 1 :]:
+            deal_street(hand, street, run, events)
     hand.street = Street.RIVER
     award(hand, events)

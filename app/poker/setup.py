@@ -46,12 +46,15 @@ class HandSetup:
         self.config.check_players(self.players)
         for what, values in (
             ("stacks", self.stacks),
-            ("blinds", self.per_player(self.blinds, "blinds")),
-            ("antes", self.per_player(self.antes, "antes")),
-            ("posts", self.per_player(self.posts, "posts")),
-            ("dead", self.per_player(self.dead, "dead")),
+            ("blinds", self.blinds),
+            ("antes", self.antes),
+            ("posts", self.posts),
+            ("dead", self.dead),
         ):
-            if _INT.issuperset(map(type, values)) and (not values or min(values) >= 0):
+            if not values:
+                continue  # an empty tuple is all zero (``per_player``)
+            self.per_player(values, what)  # one for each player
+            if _INT.issuperset(map(type, values)) and min(values) >= 0:
                 continue  # plain non-negative ints: the usual case, checked in C
             for v in values:
                 if not isinstance(v, int) or isinstance(v, bool) or v < 0:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from .actions import Phase
 from .cards import Card, rank_of
-from .evaluation import describe_low
 from .events import CardsShown, Event, HandEnded, Mucked, PotAwarded
 from .games import OddChip
 from .hand import Hand
@@ -77,9 +76,8 @@ def _odd_chip_card(hand: Hand, run: int, b: int, p: int, low: bool) -> int:
     hole cards used in the hand (as the hand reader names them) decide, the highest by
     rank then suit for the high, the lowest (ace low, clubs lowest) for the low. Board
     cards are shared and decide nothing; two players never hold the same card."""
-    board = hand.boards[run][b]
     if low:
-        d = describe_low(hand.hole[p], board)
+        d = hand.describe_low(run, b, p)
         assert d is not None
         return min(((rank_of(c) + 1) % 13) * 4 + (c & 3) for c in d.hole_used)
     return -max(hand.describe_high(run, b, p).hole_used)
@@ -133,7 +131,7 @@ def divide(hand: Hand) -> list[Share]:
                         odd[tied[0]] = odd.get(tied[0], 0) + 1
                     order = _tie_order(hand, tied, run, b, half == "low")
                     base, extra = divmod(half_amount, len(order))
-                    lucky = sorted(order, key=lambda p: odd.get(p, 0))[:extra]
+                    lucky = sorted(order, key=lambda p: odd.get(p, 0))[:extra] if extra else []
                     for p in lucky:
                         odd[p] = odd.get(p, 0) + 1
                     for p in order:
@@ -154,13 +152,12 @@ def award(hand: Hand, events: list[Event]) -> None:
             events.append(PotAwarded(k, 0, 0, "whole", p, pot.amount, None, ()))
     else:
         for k, run, b, half, p, amount, contested in divide(hand):
-            board = hand.boards[run][b]
             name: str | None = None
             used: tuple[Card, ...] = ()
             if not contested and not hand.shown[p]:
                 pass  # won without a contest: the hand stays unseen
             elif half == "low":
-                d = describe_low(hand.hole[p], board)
+                d = hand.describe_low(run, b, p)
                 if d is not None:
                     name, used = d.name, d.cards
             else:

@@ -24,7 +24,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from . import betting, legal, runout, showdown
-from .actions import Action, ActionKind, LegalActions, Phase, Street
+from .actions import (
+    BETTING,
+    COMPLETE,
+    PREFLOP,
+    RUN_IT_TWICE,
+    Action,
+    ActionKind,
+    LegalActions,
+)
 from .cards import Card
 from .errors import ConfigError, IllegalAction
 from .events import BoardDealt, CardsShown, Event, ForcedBet, HoleCardsDealt
@@ -57,16 +65,17 @@ class HandState(Hand):
         # before the big-blind ante (TDA RP-11, "big-blind-first"), one coming back the live
         # big blind before the dead small blind (Robert's: "up to the size of the minimum
         # opening bet is live. The remainder ... is not part of the player's bet").
+        # (An empty tuple is all zero; the others list every player: ``validate`` checked.)
         for kind, amounts, live in (
-            ("ante", s.per_player(s.antes, "antes"), False),
-            ("blind", s.per_player(s.blinds, "blinds"), True),
-            ("post", s.per_player(s.posts, "posts"), True),
-            ("dead", s.per_player(s.dead, "dead"), False),
+            ("ante", s.antes, False),
+            ("blind", s.blinds, True),
+            ("post", s.posts, True),
+            ("dead", s.dead, False),
         ):
             for p, amount in enumerate(amounts):
-                put = min(amount, self.stacks[p])
-                if put <= 0:
+                if amount <= 0:
                     continue
+                put = min(amount, self.stacks[p])
                 self.stacks[p] -= put
                 self.committed[p] += put
                 if live:
@@ -78,18 +87,18 @@ class HandState(Hand):
         # One card at a time, clockwise from the first player left of the button.
         dealt = self.draw(hole * self.n)
         for p in range(self.n):
-            self.hole[p] = tuple(dealt[p + k * self.n] for k in range(hole))
+            self.hole[p] = dealt[p :: self.n]  # the p-th card of each round of the deal
             ev.append(HoleCardsDealt(p, self.hole[p]))
         if cfg.game.courchevel:
             self.burns.extend(self.draw(1))
             for b in range(cfg.boards):
                 card = self.draw(1)
                 self.boards[0][b].extend(card)
-                ev.append(BoardDealt(Street.PREFLOP, b, 0, card))
+                ev.append(BoardDealt(PREFLOP, b, 0, card))
         if cfg.bomb_pot:
             betting.finish_round_and_continue(self, ev)
         else:
-            betting.open_round(self, Street.PREFLOP, ev)
+            betting.open_round(self, PREFLOP, ev)
 
     # -------------------------------------------------------------- verify / can
     def legal_actions(self) -> LegalActions | None:
@@ -113,14 +122,15 @@ class HandState(Hand):
         legal.verify(self, action)
         events: list[Event] = []
         self.history.append(action)
-        if self.phase is Phase.COMPLETE:  # a show after an uncontested win
+        phase = self.phase
+        if phase is BETTING:  # the usual case first
+            betting.wager(self, action, events)
+        elif phase is COMPLETE:  # a show after an uncontested win
             self.shown[action.player] = True
             events.append(CardsShown(action.player, self.hole[action.player]))
-        elif self.phase is Phase.RUN_IT_TWICE:
+        elif phase is RUN_IT_TWICE:
             runout.vote(self, action.player, bool(action.agree), events)
-        elif self.phase is Phase.SHOWDOWN:
-            showdown.show_or_muck(self, action.player, action.kind is ActionKind.SHOW, events)
         else:
-            betting.wager(self, action, events)
+            showdown.show_or_muck(self, action.player, action.kind is ActionKind.SHOW, events)
         self.log.extend(events)
         return events
