@@ -85,12 +85,12 @@ def played(p: Player, number: int) -> bool:
     return False
 
 
-def shoot(p: Player, path: Path) -> None:
+def shoot(p: Player, path: Path, full: bool = False) -> None:
     p.page.mouse.move(0, 0)
     p.page.evaluate("() => window.scrollTo(0, 0)")
     p.page.locator(".toast").wait_for(state="detached", timeout=8000)
     p.page.wait_for_timeout(400)  # the last redraw, the highlights' moves
-    p.page.screenshot(path=str(path))
+    p.page.screenshot(path=str(path), full_page=full)
 
 
 def done(p: Player, bots: list[Bot]) -> None:
@@ -153,11 +153,7 @@ def side_pots(browser: Browser, base: str, out: Path) -> None:
         )
         page.evaluate("() => window.__omaha.ctrl.command('pause')")  # the result stays
         page.locator(".results .pot-result[data-pot-index='1']").wait_for()
-        if tag == "phone":
-            page.locator(".results").first.scroll_into_view_if_needed()
-            page.locator(".toast").wait_for(state="detached", timeout=8000)
-            page.wait_for_timeout(400)
-            page.screenshot(path=str(out / f"side-pots-{tag}.png"))
-        else:
-            shoot(p, out / f"side-pots-{tag}.png")
+        # The whole page: the felt with the hands shown, the results below the dock (and
+        # the pause banner where it stands, at the top, not stuck over the dock).
+        shoot(p, out / f"side-pots-{tag}.png", full=True)
         done(p, bots)
