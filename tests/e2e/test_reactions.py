@@ -14,7 +14,8 @@ from tests.e2e.test_chat import say
 
 # Each reaction picture drawn on the page: loaded, and of its own size (an image that failed
 # to load has no natural width).
-PICTURES = """() => [...document.querySelectorAll('.reaction img, .react-btn img, .react-toggle img')]
+PICTURES = """() => [...document.querySelectorAll(
+  '.reaction img, .react-btn img, .react-toggle img')]
   .map((i) => ({ src: i.src, loaded: i.complete && i.naturalWidth > 0, width: i.width }))"""
 
 
