@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAd
 
 from app.poker.fairness import MAX_CLIENT_SEED
 from app.tables.adjust import REASON_MAX
-from app.tables.config import CHAT_MAX, MAX_CHIPS
+from app.tables.config import CHAT_MAX, MAX_CHIPS, Reaction
 
 Chips = Annotated[StrictInt, Field(ge=-MAX_CHIPS, le=MAX_CHIPS)]
 SeatNo = Annotated[StrictInt, Field(ge=0, le=9)]
@@ -154,6 +154,16 @@ class Chat(Message):
     text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
 
 
+class React(Message):
+    """A seated player's reaction on their seat, by name (REACTIONS), not an emoji."""
+
+    type: Literal["react"]
+    reaction: Reaction
+
+    def command(self) -> dict[str, Any]:
+        return {"text": self.reaction}  # the table reads it as a chat's text (React(Chat))
+
+
 class Show(Message):
     type: Literal["show"]
     hand: Id
@@ -218,6 +228,7 @@ Inbound = Annotated[
     | BombPotNext
     | SpectatorChat
     | Chat
+    | React
     | Show
     | MoreTime
     | SitOutNext

@@ -1,9 +1,10 @@
-"""Table chat: who may chat, its rate, and the messages kept for the snapshot."""
+"""Table chat: who may chat, its rate, and the messages kept for the snapshot; and the
+reactions players show on their seats."""
 
 from __future__ import annotations
 
-from app.tables.commands import Chat
-from app.tables.config import CHAT_MAX
+from app.tables.commands import Chat, React
+from app.tables.config import CHAT_MAX, REACTIONS
 from app.tables.core import Flow, Reply, TableCore
 from app.tables.effects import Write
 from app.tables.errors import TableError
@@ -35,3 +36,23 @@ def chat(t: TableCore, c: Chat) -> Flow[Reply]:
     t.kept = t.kept._replace(chat=(*t.kept.chat, entry)[-CHAT_KEPT:])
     t.emit(Record({"type": "chat", **entry}))
     return {"sent": True}
+
+
+def react(t: TableCore, c: React) -> Reply:
+    """A seated player's reaction, shown on their seat for a moment to everyone there. Kept
+    nowhere (not stored, not in the snapshot): one seen late would be a moment missed, not a
+    message. Counted by the chat's limiter under a key of its own, so a burst of reactions
+    never silences the player's chat, nor the other way round."""
+    pid = c.sender
+    if pid is None:
+        raise TableError("no_session", "join the server with a name first")
+    seat = t.seat_of(pid)
+    if seat is None:
+        raise TableError("not_seated", "only a seated player reacts")
+    if c.text not in REACTIONS:
+        raise TableError("bad_reaction", f"a reaction is one of {', '.join(REACTIONS)}")
+    if not t.chat_rate.allow(f"reaction:{pid}", t.now):
+        raise TableError("rate_limited", "too many reactions: wait a few seconds")
+    t.emit(Record({"type": "reaction", "seat": seat.number, "player_id": pid,
+                   "reaction": c.text}))  # fmt: skip
+    return {"reaction": c.text}

@@ -206,6 +206,10 @@ class Chat(TableCommand):
                    name=str(data.get("name") or "spectator")[:32])  # fmt: skip
 
 
+class React(Chat):
+    kind = "react"  # a seated player's reaction on their seat: `text` names it (REACTIONS)
+
+
 @dataclass(slots=True, kw_only=True)
 class Seed(TableCommand):
     kind = "seed"
@@ -467,7 +471,7 @@ class Auto(TableCommand):
 KINDS: dict[str, type[TableCommand]] = {
     c.kind: c
     for c in (Sit, TopUp, SitOut, SitIn, Leave, Straddle, Act, Show, MoreTime, SitOutNext,
-              SitOutNextBb, SetPreference, Chat, Seed, Approve, Refuse, CancelRequest, Pause,
+              SitOutNextBb, SetPreference, Chat, React, Seed, Approve, Refuse, CancelRequest, Pause,
               Resume, SetStakes, Remove, Adjust, TransferHost, AddBot, BombPotNext, SpectatorChat,
               Close, RotateSeed, Ledger, TSeat, TUnseat, TAddon, TDeal, TClose)
 }  # fmt: skip

@@ -9,7 +9,7 @@ and run it twice.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -29,6 +29,10 @@ from app.tables.names import BadName, clean_name
 MAX_CHIPS = 10**12
 #: The longest chat message, in characters.
 CHAT_MAX = 200
+#: The reactions a seated player may show on their seat, by name (the client draws each
+#: from its own picture, static/vendor/twemoji: no font here need have emoji).
+Reaction = Literal["thumbs_up", "laugh", "wow", "cry", "clap", "fire"]
+REACTIONS: tuple[str, ...] = get_args(Reaction)
 
 # Strict: "6" is not 6 and "yes" is not true, as in WebSocket messages; no NaN or infinity.
 Chips = Annotated[StrictInt, Field(ge=0, le=MAX_CHIPS)]

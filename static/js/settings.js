@@ -2,7 +2,7 @@
 const KEY = 'omaha.settings';
 const DEFAULTS = {
   sound: true, actionSounds: true, titleBadge: true, notify: false, fourColour: false, animations: true,
-  screenReader: false, logOpen: false,
+  screenReader: false, logOpen: false, reactions: true,
 };
 
 export function loadSettings() {

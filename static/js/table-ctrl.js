@@ -14,6 +14,7 @@ import { rescueFocus, dropReturnFocus } from './focus.js';
 import { DealCheck } from './fairness.js';
 import { HandLog } from './hand-log.js';
 import { Cues } from './cues.js';
+import { Reactions } from './reactions.js';
 import { askNotifications } from './notify.js';
 import { tableKey } from './keys.js';
 import { ReplayCtrl } from './replay.js';
@@ -39,6 +40,7 @@ export class TableCtrl {
     this.narrator = new Narrator(); // the screen-reader mode's live region
     this.log = new HandLog(code); // the running hand log, in the same sentences
     this.cues = new Cues(settings, redraw); // chips in flight, sounds, the turn alert
+    this.reactions = new Reactions(settings, redraw); // on the seats, for a moment
     window.addEventListener('pagehide', () => this.log.save());
     this.requests = new Map(); // id -> what it was, for its reply
     this.deals = new DealCheck({ code, redraw: () => this.redraw(), sendSeed: (seed) => this.request({ type: 'seed', seed }) });
@@ -78,6 +80,7 @@ export class TableCtrl {
       return;
     } else if (this.state) {
       if (m.type === 'timed_out') this.timedOut(m);
+      if (m.type === 'reaction') this.reactions.hear(m);
       // read against the state before it
       this.log.hear(this.state, m);
       if (speaking) this.narrator.hear(this.state, m);
@@ -374,6 +377,12 @@ export class TableCtrl {
     if (!text) return;
     this.request({ type: 'chat', text: text.slice(0, 200) });
     this.ui.chat = '';
+    this.redraw();
+  }
+
+  react(name) {
+    this.ui.reacting = false;
+    this.request({ type: 'react', reaction: name });
     this.redraw();
   }
 

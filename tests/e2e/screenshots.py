@@ -13,6 +13,8 @@
    with its preview, the tournament's page as the host fills it (invite link, players,
    bots), a table at the player's turn (the tournament bar above the felt), the big-screen
    clock, and a table page at the end (who won, the player's place and prize).
+7. `log`, `reactions`, `sidepots`: the running hand log, reactions on the seats and results
+   with a side pot, each on desktop and phone (tests/e2e/scenes.py).
 The viewer plays from the page; the other seats are protocol bots that check and call. The
 viewer, as host, pauses the table during each hand so the showdown stays on screen.
 """
@@ -31,6 +33,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 from tests.e2e.harness import Bot, Player, calling_station, launch, server
 from tests.e2e.play import act_once, play_hand, wait_for_hand
+from tests.e2e.scenes import hand_log, reactions, side_pots
 from tests.e2e.test_games import new_table
 from tests.e2e.tourney import (
     PLAY_LIMIT,
@@ -162,7 +165,10 @@ def shoot_page(p: Player, path: Path, full: bool = False) -> None:
     p.page.screenshot(path=str(path), full_page=full)
 
 
-SCENES = ("plo", "hilo", "phone", "reader", "review", "tournament")
+SCENES = ("plo", "hilo", "phone", "reader", "review", "tournament", "log", "reactions", "sidepots")
+
+
+TABLE_SCENES = {"log": hand_log, "reactions": reactions, "sidepots": side_pots}
 
 
 def main(out: Path, scenes: tuple[str, ...] = SCENES) -> None:
@@ -187,6 +193,9 @@ def main(out: Path, scenes: tuple[str, ...] = SCENES) -> None:
             reader(browser, base, out)
         if "tournament" in scenes:
             tournament(browser, base, out)
+        for name, scene in TABLE_SCENES.items():
+            if name in scenes:
+                scene(browser, base, out)
         browser.close()
 
 

@@ -85,6 +85,7 @@ function settingsDialog(ctrl) {
     ${toggle('actionSounds', 'Sounds for actions: check, bet, fold, win')}
     ${toggle('titleBadge', 'Mark the tab title and icon when it is my turn')}
     ${toggle('notify', 'A notification when it is my turn and this tab is hidden')}
+    ${toggle('reactions', 'Reactions on the seats (mine to send, the others’ shown)')}
     ${toggle('fourColour', 'Four-colour deck')}
     ${toggle('animations', 'Animations')}
     ${toggle('screenReader', 'Screen reader mode: a command box, and every action said aloud')}

@@ -14,6 +14,7 @@ import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
 import { tournamentBar, tournamentClosed, tournamentEnd } from './tournament.js';
 import { handLogView } from './hand-log.js';
+import { reactionBubble, reactPicker, reactToggle } from './reactions.js';
 import { replayPanel } from './replay.js';
 import { notice, seatNotice, tableNotice } from './notices.js';
 
@@ -159,11 +160,14 @@ export function seatView(ctrl, i, seat) {
       <span class="name">${seat.name}</span>
       <span class="stack">${stack}</span>
       ${won ? html`<span class="won">+${won}</span>` : null}
+      ${reactToggle(ctrl, i)}
       ${acting && h.deadline ? html`<span class="clock">${Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000))}s${h.inBank ? ' bank' : ''}</span>` : null}
     </div>
     ${last ? html`<span class=${`last act-${last.split(' ')[0].toLowerCase()}`}>${last}</span>` : null}
     ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
     ${h && h.button === i ? html`<span class="dealer" title="Button" aria-hidden="true">D</span>` : null}
+    ${reactionBubble(ctrl, i, seat)}
+    ${reactPicker(ctrl, i)}
   </div>`;
 }
 
