@@ -201,3 +201,23 @@ def test_the_pages_before_the_start_and_hand_for_hand(players: PlayerFactory) ->
     hand_for_hand(host)
     host.open(f"/tournaments/{code}/clock")
     expect(host.page.locator(".tournament-clock [data-hand-for-hand]")).to_be_visible()
+
+
+def test_a_full_field_offers_no_register_button(players: PlayerFactory) -> None:
+    host, alice, carol = players("Host"), players("Alice"), players("Carol")
+    host.join()
+    code = create_and_register(host, {"name": "Two seats", "max_players": 2}, [alice])
+    host.open(f"/tournaments/{code}")
+    host.page.click("[data-cmd=add-bot]")
+    expect(host.page.locator(".registered li")).to_have_count(2)
+    # The host (not in the field) and a first-time visitor: nothing to click that the
+    # director would refuse.
+    register = host.page.locator("[data-cmd=register]")
+    expect(register).to_have_text("Field full")
+    expect(register).to_be_disabled()
+    expect(host.page.locator("[data-cmd=add-bot]")).to_be_disabled()
+    carol.page.goto(f"{carol.base}/tournaments/{code}")
+    expect(carol.page.locator(".join-box")).to_contain_text("The field is full")
+    expect(carol.page.locator(".join-box [data-cmd=register]")).to_have_count(0)
+    expect(carol.page.locator(".join-box [data-cmd=save-name]")).to_be_enabled()
+    assert not host.errors and not carol.errors, (host.errors, carol.errors)
