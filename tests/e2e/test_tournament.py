@@ -258,7 +258,8 @@ def test_the_tournament_bar_keeps_the_action_buttons_above_the_fold(
         p = within_sync(lambda: next((q for q in (laptop, phone) if q.my_turn()), None), 60,
                         what="a turn")  # fmt: skip
         layout = p.page.wait_for_function(ABOVE_THE_FOLD).json_value()
-        assert layout["bar"] and all(layout["actions"]) and layout["scrolled"] == 0, (p.name, layout)
+        fits = layout["bar"] and all(layout["actions"]) and layout["scrolled"] == 0
+        assert fits, (p.name, layout)
         seen.add(p.name)
         tournament_act(p)
     assert not laptop.errors and not phone.errors, (laptop.errors, phone.errors)
