@@ -109,3 +109,24 @@ async def test_a_tournament_through_rest(client: httpx.AsyncClient) -> None:
     assert {rows[1][1], rows[2][1]} == {"Alice", "Bob"}
     assert (await client.get("/api/tournaments/nope")).status_code == 404
     assert (await client.post(f"/api/tournaments/{code}/explode")).status_code in (401, 404)
+
+
+async def test_a_full_field_refuses_a_registration_and_changes_nothing(
+    client: httpx.AsyncClient,
+) -> None:
+    host = await join(client, "Host")
+    r = await client.post("/api/tournaments", json={"name": "Small", "max_players": 2})
+    assert r.status_code == 201, r.text
+    code = r.json()["code"]
+    for cookies in [host, await join(client, "Alice")]:
+        use(client, cookies)
+        assert (await client.post(f"/api/tournaments/{code}/register")).status_code == 200
+    use(client, host)
+    bot = await client.post(f"/api/tournaments/{code}/add_bot")
+    assert bot.status_code == 409 and bot.json()["detail"]["code"] == "full"
+    await join(client, "Bob")
+    r = await client.post(f"/api/tournaments/{code}/register")
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "full"
+    state = (await client.get(f"/api/tournaments/{code}")).json()
+    assert state["entries"] == 2 and state["max_players"] == 2
+    assert [p["name"] for p in state["registered"]] == ["Host", "Alice"]

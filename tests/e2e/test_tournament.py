@@ -13,6 +13,7 @@ from playwright.sync_api import Route, expect
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, server
+from tests.waits import within_sync
 
 LEVELS = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.05}
           for sb in (50, 200, 800, 3200, 12_800, 51_200)]  # fmt: skip
@@ -201,3 +202,70 @@ def test_the_pages_before_the_start_and_hand_for_hand(players: PlayerFactory) ->
     hand_for_hand(host)
     host.open(f"/tournaments/{code}/clock")
     expect(host.page.locator(".tournament-clock [data-hand-for-hand]")).to_be_visible()
+
+
+def test_a_full_field_offers_no_register_button(players: PlayerFactory) -> None:
+    host, alice, carol = players("Host"), players("Alice"), players("Carol")
+    host.join()
+    code = create_and_register(host, {"name": "Two seats", "max_players": 2}, [alice])
+    host.open(f"/tournaments/{code}")
+    host.page.click("[data-cmd=add-bot]")
+    expect(host.page.locator(".registered li")).to_have_count(2)
+    # The host (not in the field) and a first-time visitor: nothing to click that the
+    # director would refuse.
+    register = host.page.locator("[data-cmd=register]")
+    expect(register).to_have_text("Field full")
+    expect(register).to_be_disabled()
+    expect(host.page.locator("[data-cmd=add-bot]")).to_be_disabled()
+    carol.page.goto(f"{carol.base}/tournaments/{code}")
+    expect(carol.page.locator(".join-box")).to_contain_text("The field is full")
+    expect(carol.page.locator(".join-box [data-cmd=register]")).to_have_count(0)
+    expect(carol.page.locator(".join-box [data-cmd=save-name]")).to_be_enabled()
+    assert not host.errors and not carol.errors, (host.errors, carol.errors)
+
+
+ABOVE_THE_FOLD = """() => {
+  const bar = document.querySelector('.tournament-bar');
+  const acts = [...document.querySelectorAll('.actions [data-act]')];
+  if (!bar || !acts.length) return null;
+  const h = window.innerHeight, w = window.innerWidth;
+  const inside = (r) => r.top >= 0 && r.bottom <= h + 0.5 && r.left >= 0 && r.right <= w + 0.5;
+  return {bar: inside(bar.getBoundingClientRect()), scrolled: window.scrollY,
+          actions: acts.map((b) => inside(b.getBoundingClientRect()))};
+}"""
+
+
+def test_the_tournament_bar_keeps_the_action_buttons_above_the_fold(
+    players: PlayerFactory,
+) -> None:
+    """Issue 27, item 3: at their turn a player sees the bar and every action button without
+    scrolling, on a 1280x720 laptop and on a 375x667 phone."""
+    host = players("Host")
+    laptop = players("Alice", viewport={"width": 1280, "height": 720})
+    phone = players("Bob", viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+    host.join()
+    body = {"name": "The fold", "starting_stack": 100_000, "structure": "custom",
+            "levels": [{"small_blind": 50, "big_blind": 100, "minutes": 30}],
+            "decision_time": 60, "time_bank": 0}  # fmt: skip
+    code = create_and_register(host, body, [laptop, phone])
+    host.open(f"/tournaments/{code}")
+    host.page.click("[data-cmd=start]")
+    for p in (laptop, phone):
+        p.page.wait_for_url("**/t/*")
+        p.wait_live()
+    seen: set[str] = set()
+    while seen != {"Alice", "Bob"}:  # heads up: each has a turn within a hand or two
+        p = within_sync(lambda: next((q for q in (laptop, phone) if q.my_turn()), None), 60,
+                        what="a turn")  # fmt: skip
+        layout = p.page.wait_for_function(ABOVE_THE_FOLD).json_value()
+        fits = layout["bar"] and all(layout["actions"]) and layout["scrolled"] == 0
+        assert fits, (p.name, layout)
+        seen.add(p.name)
+        tournament_act(p)
+    assert not laptop.errors and not phone.errors, (laptop.errors, phone.errors)
+
+
+def tournament_act(p: Player) -> None:
+    """Check or call (or fold), and wait until the turn has passed."""
+    p.page.locator("[data-act=check], [data-act=call], [data-act=fold]").first.click()
+    p.page.wait_for_function("() => !window.__omaha.ctrl.isMyTurn() || window.__omaha.ctrl.pending")

@@ -83,6 +83,13 @@ def test_a_sit_and_go_from_the_home_page_to_a_winner(players: PlayerFactory) -> 
     assert shown == [(r["place"], str(r["prize"])) for r in standings]
     expect(host.page.locator(".topbar")).not_to_contain_text("0 players left")
     assert state(host, code)["status"] == "finished"
+    # The clock page at the end: the winner, not "0 players left"; a way home.
+    host.open(f"/tournaments/{code}/clock")
+    winner = next(r["name"] for r in standings if r["place"] == 1)
+    expect(host.page.locator(".tournament-clock")).to_contain_text(f"{winner} won")
+    expect(host.page.locator("body")).not_to_contain_text("0 players left")
+    expect(host.page.locator(".topbar .home-link")).to_have_attribute("href", "/")
+    assert not host.errors, host.errors
 
 
 def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactory) -> None:

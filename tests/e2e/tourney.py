@@ -4,6 +4,7 @@ read the end on every page."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -88,6 +89,11 @@ def check_the_end(players: list[Player], code: str) -> list[dict[str, Any]]:
         expect(result).to_have_attribute("data-your-place", str(mine[0]["place"]))
         expect(result).to_have_attribute("data-your-prize", str(mine[0]["prize"]))
         assert p.page.evaluate("() => window.__omaha.ctrl.tournament.stopped") is True
+        # The end is the tournament's, not a host's closing; the last hand's winner by name
+        # (a busted player's seat is empty by then: never "Seat 6").
+        expect(p.page.locator("body")).not_to_contain_text("The host closed")
+        results = " ".join(p.page.locator("section.results").all_inner_texts())
+        assert not re.search(r"Seat \d", results), (p.name, results)
         assert not p.errors, (p.name, p.errors)
     return standings
 

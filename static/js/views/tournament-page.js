@@ -36,10 +36,10 @@ export function standingsView(page) {
 
 // A first visit: no name yet. Naming and registering are one step (registration open).
 function joinView(page, s) {
-  const open = s.status === 'registering' || s.late_registration;
+  const open = (s.status === 'registering' || s.late_registration) && !fieldFull(s);
   return html`<section class="card-box join-box">
     <h2>You are invited to ${s.name}.</h2>
-    <p>${open ? 'Pick the name you play under, then register.' : 'Pick a name to follow it.'}</p>
+    <p>${open ? 'Pick the name you play under, then register.' : `${fieldFull(s) ? 'The field is full. ' : ''}Pick a name to follow it.`}</p>
     <form class="inline" onSubmit=${(e) => { e.preventDefault(); page.join(e.target.elements.name.value, open); }}>
       <input name="name" maxlength="32" required placeholder="Display name" autocomplete="nickname" aria-label="Display name" />
       <button type="submit" class="btn primary" data-cmd=${open ? 'register' : 'save-name'} disabled=${page.ctrl.busy}>${open ? 'Register' : 'Continue'}</button>
@@ -63,9 +63,17 @@ function registrationView(page, s, me) {
       ${registered
         ? html`<span class="you-in" data-registered>You are registered.</span>
           <button type="button" class="btn" data-cmd="unregister" disabled=${t.busy} onClick=${() => t.act('unregister')}>Unregister</button>`
-        : html`<button type="button" class="btn primary" data-cmd="register" disabled=${t.busy} onClick=${() => t.act('register')}>Register</button>`}
+        : fieldFull(s)
+          ? html`<button type="button" class="btn" data-cmd="register" data-full disabled>Field full</button>`
+          : html`<button type="button" class="btn primary" data-cmd="register" disabled=${t.busy} onClick=${() => t.act('register')}>Register</button>`}
     </div>
   </section>`;
+}
+
+// Every entry (re-entries too) counts against the field's size, as the director counts it:
+// a full field's Register would only be refused.
+function fieldFull(s) {
+  return s.max_players != null && s.entries >= s.max_players;
 }
 
 function startLine(s) {
