@@ -92,22 +92,25 @@ def _mover(t: TableSeats) -> tuple[int, str]:
     return seat, t.players[seat]
 
 
-def _landing(t: TableSeats) -> int:
-    """The free seat whose big blind comes soonest."""
+def _landing(t: TableSeats, restarting: bool) -> int:
+    """The free seat whose big blind comes soonest. `restarting`: the table had fewer than
+    two players before the moves; three or more, it starts the blinds over from the button
+    (`app.tables.button`: nobody waits while fewer than two are in), heads-up the big blind
+    still goes on from the last one."""
     occupied = set(t.players)
     free = [s for s in range(t.seats) if s not in occupied]
     if not free:
         raise ValueError(f"table {t.table} has no free seat")
-
+    big_blind = None if restarting and len(occupied) >= 2 else t.big_blind
     return min(free, key=lambda s: (hands_to_big_blind(s, occupied, t.button, t.seats,
-                                                       t.big_blind), s))  # fmt: skip
+                                                       big_blind), s))  # fmt: skip
 
 
-def _move(tables: dict[str, TableSeats], source: str, target: str) -> Move:
+def _move(tables: dict[str, TableSeats], source: str, target: str, restarting: bool) -> Move:
     """Balance: move the player due the big blind to the seat that posts it soonest."""
     src, dst = tables[source], tables[target]
     seat, player = _mover(src)
-    to = _landing(dst)
+    to = _landing(dst, restarting)
     return _relocate(tables, Move(player, source, seat, target, to))
 
 
@@ -161,6 +164,7 @@ def plan(
         return Plan(broken=rest, final=(first.table, dict(enumerate(order))))
     moves: list[Move] = []
     broken: list[str] = []
+    restarting = {t.table for t in tables if len(t.players) < 2}
     needed = max(1, math.ceil(total / per_table))
     while len(live) > needed:
         # Break the table with the fewest players (the last one of those on a tie).
@@ -173,5 +177,5 @@ def plan(
         fewest = min(live, key=lambda k: len(live[k].players))
         if len(live[most].players) - len(live[fewest].players) <= 1:
             break
-        moves.append(_move(live, most, fewest))
+        moves.append(_move(live, most, fewest, fewest in restarting))
     return Plan(tuple(moves), tuple(broken))
