@@ -164,6 +164,12 @@ class Table:
         return self.core.hand
 
     @property
+    def last_blinds(self) -> tuple[int | None, int | None]:
+        """The last hand's blind seats (the one in memory, else as stored at a restart)."""
+        hand = self.core.hand
+        return hand.blind_seats if hand is not None else self.core.kept.last_blinds
+
+    @property
     def requests(self) -> Mapping[str, SeatRequest]:
         return self.core.kept.requests
 

@@ -86,13 +86,15 @@ def t_deal(t: TableCore, c: TDeal) -> Flow[Reply]:
 
 def tell_director(t: TableCore) -> None:
     """The hand is over and settled: tell the director each player's stack at its start
-    and now."""
+    and now, and the hand's button and blind seats (its balancing counts the hands to the
+    big blind from them)."""
     hand = t.hand
     if hand is None:
         return
     started = dict(zip(hand.players, hand.state.setup.stacks, strict=True))
     stacks = {s.player_id: s.stack for s in t.seats.taken()}
     t.effects.append(TellDirector({"table": t.id, "hand": hand.number, "button": t.kept.button,
+                                   "blinds": list(hand.blind_seats),
                                    "started": started, "stacks": stacks}))  # fmt: skip
 
 

@@ -89,6 +89,7 @@ class Director(Tournament):
             seated = [s for s in table.seats if s is not None]
             d.tables[tid] = FieldTable(tid, {s.number: s.player_id for s in seated},
                                        {s.player_id: s.stack for s in seated}, table.button,
+                                       table.last_blinds[1],
                                        playing=table.hand is not None
                                        and not table.hand.state.complete)  # fmt: skip
             tables.directors[tid] = table.director = d.hand_ended

@@ -62,6 +62,8 @@ async def on_hand_ended(t: Tournament, c: Command) -> None:
     started: dict[str, int] = {str(p): int(s) for p, s in event["started"].items()}
     state.stacks = stacks
     state.button = event.get("button")
+    blinds = event.get("blinds")
+    state.big_blind = None if blinds is None else blinds[1]
     for k in range(len(t.hands) - 1, -1, -1):  # the chips when this hand ended
         h = t.hands[k]
         if h.table == state.id and h.number == event["hand"]:
@@ -111,7 +113,7 @@ async def place_round(t: Tournament) -> None:
 
 async def balance(t: Tournament) -> None:
     """Moves between hands: balance, break tables, draw the final table."""
-    seats = [TableSeats(s.id, t.settings.seats, dict(s.seats), s.button)
+    seats = [TableSeats(s.id, t.settings.seats, dict(s.seats), s.button, s.big_blind)
              for s in t.tables.values()]  # fmt: skip
     players = [p for s in t.tables.values() for p in s.seats.values()]
     t.shuffle(players)

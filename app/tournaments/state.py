@@ -39,6 +39,8 @@ class FieldTable:
     seats: dict[int, str] = field(default_factory=dict)  # seat -> player
     stacks: dict[str, int] = field(default_factory=dict)
     button: int | None = None
+    #: the last hand's big blind seat: a dead button's next big blind goes on from it
+    big_blind: int | None = None
     playing: bool = False  # a deal was called and its hand has not ended yet
 
 

@@ -227,6 +227,26 @@ def play(table: Table, rng: random.Random) -> Deal | None:
     return deal
 
 
+def hands_until_big_blind(table: Table, number: int) -> int:
+    """The hands a player the director seats at the free seat `number` waits before posting
+    the big blind, as `plan_deal` deals them (on a copy of the table)."""
+    seats = list(table.seats)
+    seats[number] = Seat(number, "new", "new", STACK, SeatState.WAITING)
+    button, blinds = table.button, table.last_blinds
+    for k in range(2 * len(seats)):
+        deal = plan_deal(seats, button, table.config, table.hands + 1 + k, blinds)
+        if deal is None:
+            return len(seats)  # nobody to play with: not dealt before the rest come
+        if not deal.bomb_pot and deal.blind_seats[1] == number:
+            return k
+        for n in deal.order:
+            seat = seats[n]
+            assert seat is not None
+            seats[n] = seat_dealt(seat)
+        button, blinds = deal.button, deal.blind_seats
+    raise AssertionError("the big blind never came")
+
+
 class TableMachine(RuleBasedStateMachine):
     """What both machines share: their tables and how a player is seated."""
 
@@ -373,7 +393,8 @@ class TournamentMachine(TableMachine):
 
     def _balance(self, rng: random.Random) -> None:
         seats = [TableSeats(t.name, self.size,
-                            {s.number: s.player_id for s in t.seats if s is not None}, t.button)
+                            {s.number: s.player_id for s in t.seats if s is not None}, t.button,
+                            t.last_blinds[1] if t.config.dead_button else None)
                  for t in self.tables.values()]  # fmt: skip
         players = self._left()
         rng.shuffle(players)
@@ -389,6 +410,12 @@ class TournamentMachine(TableMachine):
             src, dst = self.tables[move.from_table], self.tables[move.to_table]
             assert src.seats[move.from_seat] is not None
             src.seats[move.from_seat] = None
+            if move.from_table not in decided.broken and dst.config.dead_button:
+                # TDA 11-A, as the table deals: no free seat posts the big blind sooner.
+                free = [n for n, s in enumerate(dst.seats) if s is None]
+                soonest = min(hands_until_big_blind(dst, n) for n in free)
+                assert hands_until_big_blind(dst, move.to_seat) == soonest, move
+                event("tournament: a balancing move")
             self._seat(dst, move.to_seat, stacks[move.player], player=move.player)
         for gone in decided.broken:
             assert all(s is None for s in self.tables[gone].seats)

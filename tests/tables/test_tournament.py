@@ -86,6 +86,8 @@ async def test_it_deals_only_when_the_director_calls_and_tells_it_each_hand() ->
     (event,) = events
     assert event["started"] == {"a": 500, "b": 300} or event["started"] == {"b": 300, "a": 500}
     assert sum(event["stacks"].values()) == 800
+    # where the blinds were: the director's balancing counts the next big blind from them
+    assert event["button"] == hand.button and event["blinds"] == list(hand.blind_seats)
     moved = await table.request("t_unseat", None, player_id="b")
     assert moved["stack"] == event["stacks"]["b"]
     buy_ins = sum(a for t, _, k, a in store.ledger if t == table.id and k == "buy_in")

@@ -8,13 +8,15 @@ then players move), and each hand dealt is recorded: its seats, players, small a
 seats. For every player P moved between two rounds from table A to table B (to balance, or
 because A broke; the final table's draw is a fresh draw and is left out):
 
-1. Not doubled: P does not post the big blind both in their last hand at A and in their
-   first hand at B.
+1. Not doubled (balancing moves): P does not post the big blind both in their last hand at
+   A and in their first hand at B. (From a broken table P draws any free seat, the big
+   blind's too: TDA 10-A, docs/rules.md, Breaking a table.)
 2. Not skipped, the landing (balancing moves): clockwise from the big blind of B's first hand
    with P to P's seat, no seat left free at B has a player seated between it and P's seat:
    sitting there, P would have posted the big blind sooner. (A free seat before that big
    blind is not counted: sitting between the last button and the small blind would only
-   have made P the button or the small blind.)
+   have made P the button or the small blind.) The big blind goes on from the last big
+   blind's seat, even when its player busted: the dead button (TDA 32).
 3. Not skipped, at the new table: P is dealt in at once (in every round) unless P's seat lies
    between the button and the small blind (TDA 10-A: P then waits for the button to pass,
    and only then), and in B's hands
@@ -157,11 +159,16 @@ def between(start: int, end: int, size: int) -> list[int]:
 
 def check_big_blinds(director: Director, dealt: dict[tuple[str, int], Dealt]) -> int:
     """Check the rule of the module's docstring for every move; the number of moves."""
-    # The rounds, in the order dealt: a round is the hands dealt at the same moment.
+    # The rounds, in the order dealt: a round is the hands dealt at the same moment. That
+    # does not hang on scheduling: the director reads the clock once a round for all its
+    # deals (`rounds.on_deal_all`), and deals the next round only after every hand of this
+    # one ended and was recorded, so the clock (the hands recorded) has moved on.
     rounds: list[dict[str, Dealt]] = []
     for k, h in enumerate(director.hands):
         if k == 0 or h.elapsed != director.hands[k - 1].elapsed:
+            assert k == 0 or h.elapsed > director.hands[k - 1].elapsed
             rounds.append({})
+        assert h.table not in rounds[-1], "a table dealt twice in one round"
         rounds[-1][h.table] = dealt[(h.table, h.number)]
     where: dict[str, list[tuple[int, Dealt]]] = defaultdict(list)  # player -> (round, hand)
     for r, hands in enumerate(rounds):
@@ -185,9 +192,10 @@ def check_big_blinds(director: Director, dealt: dict[tuple[str, int], Dealt]) ->
             bb = after.players[after.seats.index(after.big)]
             posted_before = before.players[before.seats.index(before.big)] == p
             broke = before.table not in rounds[r1]
-            assert not (posted_before and bb == p), f"{p}: a doubled big blind {before} {after}"
+            doubled = posted_before and bb == p
+            assert broke or not doubled, f"{p}: a doubled big blind {before} {after}"
             seat = after.seats[after.players.index(p)]
-            free = set(range(after.size)) - set(after.seats)
+            free = set(range(after.size)) - set(after.occupants)  # a waiting player's is not
             passed = {f for f in set(between(after.big, seat, after.size)) & free
                       if set(between(f, seat, after.size)) & set(after.seats)}  # fmt: skip
             assert broke or not passed, f"{p} sat at {seat}, after the free seats {passed}: {after}"

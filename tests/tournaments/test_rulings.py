@@ -63,6 +63,14 @@ async def two_tables() -> tuple[Director, StubRegistry]:
     return d, registry
 
 
+def ended_with(table: str, button: int, blinds: list[int], started: dict[str, int],
+               stacks: dict[str, int]) -> Command:  # fmt: skip
+    """A hand's end as a table tells it, with the hand's button and blind seats."""
+    data = {"table": table, "hand": 1, "button": button, "blinds": blinds,
+            "started": started, "stacks": stacks}  # fmt: skip
+    return Command("hand_ended", data=data)
+
+
 def ended(table: str, started: dict[str, int], stacks: dict[str, int]) -> Command:
     return Command("hand_ended", data={"table": table, "hand": 1, "button": 0,
                                        "started": started, "stacks": stacks})  # fmt: skip
@@ -177,3 +185,34 @@ async def test_a_late_or_moved_player_is_not_dealt_in_between_the_button_and_the
     assert (second.button, second.blind_seats) == (1, (3, 0))
     assert 2 not in second.seats and "late" not in second.players
     await registry.close()
+
+
+async def test_a_move_to_a_table_whose_blinds_busted_takes_the_next_big_blind() -> None:
+    """TDA 11-A through the director, at the table of the thirty-player test's failure: at B
+    the small and big blind (seats 4, 5) bust in the same hand, and B is short by two. The
+    big blind goes on from seat 5 (dead button): 6 posts it next, then a player at 7, so the
+    player due the big blind at A (from its big blind 3, seat 5) moves to 7; counted from
+    the button moved on over the players left, they were sent to 1, four hands from it."""
+    registry = StubRegistry()
+    settings = Settings(name="Ten", schedule=Schedule((LEVEL,)), starting_stack=1000, seats=10,
+                        payouts=(6_500, 3_500), prize_pool=100)  # fmt: skip
+    d = Director(settings, "host", registry, between_hands=60.0)  # type: ignore[arg-type]
+    await d.create()
+    d.status, d.since = "running", d.clock()
+    at = {"A": (0, 1, 2, 3, 5, 7, 9), "B": (0, 2, 4, 5, 6, 8, 9)}
+    for t, numbers in at.items():
+        seats = {n: f"{t.lower()}{n}" for n in numbers}
+        d.tables[t] = FieldTable(t, seats, {p: 1000 for p in seats.values()}, playing=True)
+        for n, p in seats.items():
+            d.entries[p] = Entry(p, p.upper(), table=t, seat=n)
+            d.live[p] = p
+    d.standings = Standings(14)
+    a = {f"a{n}": 1000 for n in at["A"]}
+    await rounds.on_hand_ended(d, ended_with("A", 1, [2, 3], a, a))
+    b = {f"b{n}": 1000 for n in at["B"]}
+    busted = {**b, "b4": 0, "b5": 0, "b6": 3000}
+    await rounds.on_hand_ended(d, ended_with("B", 3, [4, 5], b, busted))
+    seated = [data for kind, data in registry.tables["B"].calls if kind == "t_seat"]
+    assert [(s["player_id"], s["seat"]) for s in seated] == [("a5", 7)]
+    assert d.tables["B"].big_blind == 5
+    d.stop()
