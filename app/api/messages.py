@@ -107,6 +107,7 @@ class SetStakes(Message):
     buy_in_min: Chips | None = None
     buy_in_max: Chips | None = None
     run_it_twice: StrictBool | None = None
+    rabbit_hunt: StrictBool | None = None
 
 
 class Remove(Message):
@@ -167,6 +168,18 @@ class React(Message):
 class Show(Message):
     type: Literal["show"]
     hand: Id
+
+
+class RabbitHunt(Message):
+    type: Literal["rabbit_hunt"]
+    hand: Id
+
+
+class ShowCards(Message):
+    type: Literal["show_cards"]
+    hand: Id
+    cards: Annotated[list[Annotated[str, Field(min_length=2, max_length=2)]],
+                     Field(min_length=1, max_length=6)]  # fmt: skip
 
 
 class MoreTime(Message):
@@ -230,6 +243,8 @@ Inbound = Annotated[
     | Chat
     | React
     | Show
+    | RabbitHunt
+    | ShowCards
     | MoreTime
     | SitOutNext
     | SitOutNextBb

@@ -5,7 +5,8 @@ play and review (`app.tables.views.may_see_hole` afterwards): hole cards never s
 ``????``, except the viewer's own. The deck order is not written (burns never are; unknown
 cards are ``??``). A session file is what pokerkit's ``dumps_all`` writes: each hand under a
 ``[k]`` header, k counting from 1, hands separated by a blank line. Each hand opens with a
-TOML comment naming it as players do, by its table and its number at that table.
+TOML comment naming it as players do, by its table and its number at that table; what was
+asked for once it was over (a rabbit hunt, cards shown by choice) closes it in comments.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 from datetime import UTC
 from typing import Any
 
+from app.history.pokerstars import after_comments
 from app.history.record import StoredHand, replay
 from app.poker.phh import dumps
 
@@ -40,7 +42,14 @@ def phh_hand(stored: StoredHand, viewer: str | None) -> str:
     }
     # The hand as players name it: its table and its number there (`hand` is the server's).
     title = f"# {' '.join(stored.table_name.split()) or 'Table'}, hand {stored.at_table}\n"
-    return title + dumps(hand.state, metadata=metadata, redact=True, viewer=position)
+    by_seat = {seat: _toml_safe(name) for seat, name in zip(hand.seats, names, strict=True)}
+    notes = "".join(line + "\n" for line in after_comments(hand.after, by_seat))
+    return title + dumps(hand.state, metadata=metadata, redact=True, viewer=position) + notes
+
+
+def _toml_safe(name: str) -> str:
+    """A name on one comment line (names are cleaned of control characters already)."""
+    return " ".join(name.split())
 
 
 def phhs_session(hands: Iterable[StoredHand], viewer: str | None) -> str:

@@ -263,7 +263,23 @@ def export_hand(record: dict[str, Any]) -> str:
     sections = _sections(record) if contested else [(0, 0)]
     for s in by_seat:
         lines.append(_summary_seat(record, s, name[s["seat"]], sections))
+    lines.extend(after_comments(record.get("after", ()), name))
     return "\n".join(lines) + "\n"
+
+
+def after_comments(after: Iterable[dict[str, Any]], name: dict[int, str]) -> list[str]:
+    """What was asked for once the hand was over, as comment lines (no format has a line for
+    them; trackers skip a line they do not know): the rabbit hunt's boards, never played, and
+    the cards a player chose to show."""
+    lines = []
+    for note in after:
+        if note["kind"] == "rabbit":
+            boards = " ".join(_cards(b) for b in note["boards"] if b)
+            lines.append(f"# Rabbit hunt (not played): {boards}")
+        elif note["kind"] == "show":
+            who = name.get(note["seat"], f"Seat {note['seat'] + 1}")
+            lines.append(f"# {who} showed after the hand: {_cards(note['cards'])}")
+    return lines
 
 
 def _sections(record: dict[str, Any]) -> list[tuple[int, int]]:

@@ -26,6 +26,7 @@ from app.poker.evaluation import describe_high, describe_low, high_category
 from app.poker.events import PotAwarded
 from app.tables.hand import Hand, awarded
 from app.tables.labels import game_label, stakes_text
+from app.tables.notes import RABBIT, shown_by_choice
 from app.tables.views import event_records, may_see_hole, render
 
 
@@ -228,6 +229,8 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
                 "shown": state.shown[p],
                 "mucked": state.mucked[p],
                 "cards": cards,
+                # cards their player chose to show once the hand was over (public)
+                "shown_cards": shown_by_choice(hand, number),
                 "hands": _shown_hands(state, cards, cfg.hi_lo)
                 if cards is not None and state.shown[p]
                 else [],
@@ -272,6 +275,10 @@ def build(stored: StoredHand, viewer: str | None, *, equity: bool = True) -> dic
         "pots": [pots[k] for k in sorted(pots)],
         "total_pot": awarded(state),
         "equity": spot_equity,
+        # Asked for once the hand was over: the rabbit hunt's boards (never played) and the
+        # cards shown by choice, in order; public notes (app/tables/after.py).
+        "after": [dict(n) for n in hand.after],
+        "rabbit": next((n["boards"] for n in hand.after if n["kind"] == RABBIT), None),
     }
 
 

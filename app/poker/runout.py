@@ -4,6 +4,7 @@ possible (hands tabled, the vote on running it twice, each run dealt to the rive
 from __future__ import annotations
 
 from .actions import FLOP, STREETS, Phase, Street
+from .cards import Card
 from .events import BoardDealt, CardsShown, Event, RunItTwiceOffered, RunItTwiceVoted, RunsDecided
 from .hand import Hand
 from .showdown import award
@@ -81,3 +82,26 @@ def run_out(hand: Hand, events: list[Event]) -> None:
             deal_street(hand, street, run, events)
     hand.street = Street.RIVER
     award(hand, events)
+
+
+def rabbit(hand: Hand) -> list[tuple[Card, ...]]:
+    """The rabbit hunt: the board cards each board would have been dealt to the river, had
+    the hand gone on, in the order the deck holds them (each street's burn respected, the
+    boards dealt in turn as `deal_street` does). Only once the hand is over; [] when it
+    reached the river (nothing was left undealt). Never a hole card, a burn or any other
+    card of the deck: the caller shows these as not played, and nothing is changed."""
+    if hand.phase is not Phase.COMPLETE or hand.street is Street.RIVER or len(hand.boards) != 1:
+        return []
+    at = len(hand.deck) - hand.cards_left
+    out: list[list[Card]] = [[] for _ in range(hand.config.boards)]
+    for street in Street:
+        if street <= hand.street:
+            continue
+        count = FLOP_CARDS if street is Street.FLOP else 1
+        if street is Street.FLOP and hand.config.game.courchevel:
+            count -= 1
+        at += 1  # the burn
+        for b in range(hand.config.boards):
+            out[b].extend(hand.deck[at : at + count])
+            at += count
+    return [tuple(cards) for cards in out]

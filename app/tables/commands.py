@@ -16,59 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 from app.poker import ActionKind
 from app.tables.clock import Timer
+from app.tables.command_base import ForPlayer as ForPlayer
+from app.tables.command_base import Switch as Switch
+from app.tables.command_base import TableCommand as TableCommand
+from app.tables.command_base import Who as Who
+from app.tables.command_base import whole
 from app.tables.errors import TableError
-
-
-class Who(Enum):
-    ANYONE = "anyone"
-    HOST = "host"  # only the table's host
-    DIRECTOR = "director"  # a tournament's director (no client message maps to these)
-    TABLE = "table"  # the table itself (its viewers coming and going, its timers)
-
-
-@dataclass(slots=True, kw_only=True)
-class TableCommand:
-    kind: ClassVar[str]
-    who: ClassVar[Who] = Who.ANYONE
-    #: refused at a tournament table: chips in or out, sitting out, cash-game host commands
-    cash_only: ClassVar[bool] = False
-    sender: str | None = None
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
-        return cls(sender=sender)
-
-
-@dataclass(slots=True, kw_only=True)
-class Switch(TableCommand):
-    """A command that turns something on (the default) or off."""
-
-    on: bool = True
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
-        return cls(sender=sender, on=bool(data.get("on", True)))
-
-
-@dataclass(slots=True, kw_only=True)
-class ForPlayer(TableCommand):
-    """A command about another player."""
-
-    player_id: str
-
-    @classmethod
-    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
-        return cls(sender=sender, player_id=str(data.get("player_id")))
-
-
-def _int(value: object) -> int | None:
-    """A whole number (not a bool), else None."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 # ------------------------------------------------------------------ players
@@ -83,7 +40,7 @@ class Sit(TableCommand):
 
     @classmethod
     def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
-        return cls(sender=sender, seat=_int(data.get("seat")), buy_in=_int(data.get("buy_in")),
+        return cls(sender=sender, seat=whole(data.get("seat")), buy_in=whole(data.get("buy_in")),
                    name=str(data.get("name") or "player")[:32],
                    post=bool(data.get("post", False)))  # fmt: skip
 
@@ -96,7 +53,7 @@ class TopUp(TableCommand):
 
     @classmethod
     def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
-        return cls(sender=sender, amount=_int(data.get("amount")))
+        return cls(sender=sender, amount=whole(data.get("amount")))
 
 
 @dataclass(slots=True, kw_only=True)
@@ -144,20 +101,48 @@ class Act(TableCommand):
             action = None
         hand, agree = data.get("hand"), data.get("agree")
         return cls(sender=sender, hand=hand if isinstance(hand, str) else None,
-                   counter=_int(data.get("counter")), action=action,
-                   amount=_int(data.get("amount")),
+                   counter=whole(data.get("counter")), action=action,
+                   amount=whole(data.get("amount")),
                    agree=agree if isinstance(agree, bool) else None)  # fmt: skip
 
 
 @dataclass(slots=True, kw_only=True)
-class Show(TableCommand):
-    kind = "show"
+class OfHand(TableCommand):
+    """A command about the last hand, once it is over."""
+
     hand: str | None
 
     @classmethod
     def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         hand = data.get("hand")
         return cls(sender=sender, hand=hand if isinstance(hand, str) else None)
+
+
+@dataclass(slots=True, kw_only=True)
+class Show(OfHand):
+    kind = "show"
+
+
+@dataclass(slots=True, kw_only=True)
+class RabbitHunt(OfHand):
+    kind = "rabbit_hunt"  # the board cards that would have come (app/tables/after.py)
+
+
+@dataclass(slots=True, kw_only=True)
+class ShowCards(TableCommand):
+    """Some of a player's hole cards shown once the hand is over (app/tables/after.py):
+    as written ("As"); None when not a list of strings (refused)."""
+
+    kind = "show_cards"
+    hand: str | None
+    cards: tuple[str, ...] | None
+
+    @classmethod
+    def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
+        hand, given = data.get("hand"), data.get("cards")
+        ok = isinstance(given, list) and all(isinstance(c, str) for c in given)
+        shown = tuple(given) if ok and isinstance(given, list) else None
+        return cls(sender=sender, hand=hand if isinstance(hand, str) else None, cards=shown)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -279,7 +264,7 @@ class Remove(TableCommand):
 
     @classmethod
     def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
-        return cls(sender=sender, seat=_int(data.get("seat")))
+        return cls(sender=sender, seat=whole(data.get("seat")))
 
 
 @dataclass(slots=True, kw_only=True)
@@ -294,7 +279,7 @@ class Adjust(TableCommand):
     @classmethod
     def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         reason = data.get("reason", "")
-        return cls(sender=sender, seat=_int(data.get("seat")), amount=_int(data.get("amount")),
+        return cls(sender=sender, seat=whole(data.get("seat")), amount=whole(data.get("amount")),
                    reason=None if not isinstance(reason, str | None) else reason or "")  # fmt: skip
 
 
@@ -317,7 +302,7 @@ class AddBot(TableCommand):
     @classmethod
     def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
         buy_in = data.get("buy_in")
-        return cls(sender=sender, seat=_int(data.get("seat")), buy_in=_int(buy_in),
+        return cls(sender=sender, seat=whole(data.get("seat")), buy_in=whole(buy_in),
                    most=buy_in is None)  # fmt: skip
 
 
@@ -365,8 +350,8 @@ class TSeat(TableCommand):
 
     @classmethod
     def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
-        return cls(sender=sender, player_id=str(data["player_id"]), seat=_int(data["seat"]),
-                   stack=_int(data["stack"]), name=str(data.get("name") or "player")[:32],
+        return cls(sender=sender, player_id=str(data["player_id"]), seat=whole(data["seat"]),
+                   stack=whole(data["stack"]), name=str(data.get("name") or "player")[:32],
                    bot=bool(data.get("bot", False)))  # fmt: skip
 
 
@@ -390,7 +375,7 @@ class TAddon(TableCommand):
 
     @classmethod
     def parse(cls, sender: str | None, data: Mapping[str, Any]) -> Self:
-        return cls(sender=sender, player_id=str(data["player_id"]), amount=_int(data["amount"]))
+        return cls(sender=sender, player_id=str(data["player_id"]), amount=whole(data["amount"]))
 
 
 #: what a deal may change: the level's stakes, and the fixed-limit cap heads-up (TDA 48)
@@ -470,8 +455,9 @@ class Auto(TableCommand):
 #: the commands `parse` builds, by kind (attach and detach: the actor's, with their viewer)
 KINDS: dict[str, type[TableCommand]] = {
     c.kind: c
-    for c in (Sit, TopUp, SitOut, SitIn, Leave, Straddle, Act, Show, MoreTime, SitOutNext,
-              SitOutNextBb, SetPreference, Chat, React, Seed, Approve, Refuse, CancelRequest, Pause,
+    for c in (Sit, TopUp, SitOut, SitIn, Leave, Straddle, Act, Show, RabbitHunt, ShowCards,
+              MoreTime, SitOutNext, SitOutNextBb, SetPreference, Chat, React, Seed, Approve,
+              Refuse, CancelRequest, Pause,
               Resume, SetStakes, Remove, Adjust, TransferHost, AddBot, BombPotNext, SpectatorChat,
               Close, RotateSeed, Ledger, TSeat, TUnseat, TAddon, TDeal, TClose)
 }  # fmt: skip

@@ -75,6 +75,11 @@ class TableConfig(BaseModel):
     )
     bomb_pot_ante: Chips = Field(default=0, description="each player's bomb pot ante; 0 = 1 BB")
     run_it_twice: StrictBool = False
+    rabbit_hunt: StrictBool = Field(
+        default=False,
+        description="after a hand that ended before the river, a seated player may ask to "
+        "see the board cards that would have come (shown as not played; changes nothing)",
+    )
     odd_chip: OddChip = OddChip.POSITION
     raise_cap: StrictInt = Field(default=4, ge=2, le=10)
     cap_heads_up: StrictBool = Field(

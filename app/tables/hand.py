@@ -107,6 +107,9 @@ class Hand:
     meta: dict[str, Any] = field(default_factory=dict)
     #: the deck's commitments and salts (app.tables.fairness); None for a hand dealt before
     deal: HandDeal | None = None
+    #: what was asked for once the hand was over, in order (app/tables/after.py): the
+    #: rabbit hunt's boards, the cards a player chose to show. Public notes, never a result.
+    after: tuple[dict[str, Any], ...] = ()
 
     @property
     def counter(self) -> int:
@@ -136,6 +139,7 @@ class Hand:
             "blind_seats": list(self.blind_seats),
             "names": list(self.names),
             "bots": list(self.bots),
+            "after": [dict(note) for note in self.after],
         }
 
     @classmethod
@@ -160,4 +164,5 @@ class Hand:
             blind_seats=tuple(record.get("blind_seats") or (None, None)),
             names=tuple(record.get("names", ())),
             bots=tuple(record.get("bots", ())),
+            after=tuple(record.get("after", ())),
         )

@@ -84,7 +84,8 @@ SUITS = {
     "c": {"symbol": "♣", "name": "clubs"},
 }
 #: what a highlighted card is, said after its name ("Ace of spades, winning card")
-CARD_MARKS = {"win": "winning card", "win-low": "winning low card", "used": "in your best hand"}
+CARD_MARKS = {"win": "winning card", "win-low": "winning low card", "used": "in your best hand",
+              "rabbit": "rabbit hunt, not played"}  # fmt: skip
 
 
 def game_label(game: str, betting: str, boards: int = 1) -> str:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.tables import chat, dealer, host, pace, play, seating, seeds, tournament, watching
+from app.tables import after, chat, dealer, host, pace, play, seating, seeds, tournament, watching
 from app.tables.clock import Timer, TimerKind
 from app.tables.commands import (
     Act,
@@ -52,6 +52,7 @@ from app.tables.commands import (
     Ledger,
     MoreTime,
     Pause,
+    RabbitHunt,
     React,
     Refuse,
     Remove,
@@ -61,6 +62,7 @@ from app.tables.commands import (
     SetPreference,
     SetStakes,
     Show,
+    ShowCards,
     Sit,
     SitIn,
     SitOut,
@@ -130,6 +132,8 @@ HANDLERS: Mapping[type[TableCommand], Handler] = {
     RotateSeed: seeds.rotate_seed,
     Act: play.act,
     Show: play.show,
+    RabbitHunt: after.hunt,
+    ShowCards: after.show_cards,
     MoreTime: play.more_time,
     Auto: play.auto,
     Fire: fire,

@@ -183,6 +183,18 @@ class RecordAction(StoreOp):
 
 
 @dataclass(slots=True)
+class NoteHand(StoreOp):
+    """The notes asked for once a hand was over (its rabbit hunt, cards a player showed):
+    all of them, kept in the hand's record (app/tables/after.py)."""
+
+    hand_id: str
+    after: tuple[dict[str, Any], ...]
+
+    def call(self, store: TableStore, table_id: str) -> Call:
+        return store.note_hand(table_id, self.hand_id, [dict(n) for n in self.after])
+
+
+@dataclass(slots=True)
 class StartDealSeed(StoreOp):
     seed_id: str
     seed: bytes

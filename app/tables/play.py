@@ -9,6 +9,7 @@ import logging
 
 from app.poker import Action, ActionKind, IllegalAction, Phase
 from app.tables import pace
+from app.tables.after import after_hand_record
 from app.tables.clock import TURN, Stage, turn_time
 from app.tables.commands import Act, Auto, MoreTime, Show
 from app.tables.config import MAX_CHIPS
@@ -134,6 +135,9 @@ def end_hand(t: TableCore) -> Flow[None]:
         t.retry_next_hand()  # settles first
     for seat in t.seats.taken():
         t.emit(t.seat_record(seat))
+    hand = t.hand
+    if hand is not None:  # what may be asked for now: the rabbit, cards to show
+        t.emit(after_hand_record(t, hand))
     if t.closing:
         yield from close_or_retry(t)
         return

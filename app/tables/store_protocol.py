@@ -217,6 +217,10 @@ class TableStore(Protocol):
         and the seats' new stacks, in the same transaction. `spent`: the actor's seat when
         the action used time bank, stored with it (a restart mid-hand keeps it spent)."""
 
+    async def note_hand(self, table_id: str, hand_id: str, after: list[dict[str, Any]]) -> None:
+        """Keep in a stored hand's record (`after`) what was asked for once it was over:
+        its rabbit hunt and the cards players chose to show. Never its result."""
+
     async def start_deal_seed(self, table_id: str, seed_id: str, seed: bytes, digest: str) -> None:
         """Store a table session's server seed (sealed) before its hash is published."""
 

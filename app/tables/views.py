@@ -40,6 +40,7 @@ from app.poker.events import (
 )
 from app.tables.fairness import hand_fields, opened, openings, table_fields
 from app.tables.labels import seat_labels, table_labels
+from app.tables.notes import after_fields
 
 if TYPE_CHECKING:
     from app.tables.config import TableConfig
@@ -462,6 +463,10 @@ def table_view(table: TableLike, player_id: str | None) -> dict[str, Any]:
         "you": you,
         "chat": list(table.chat),
     }
+    if table.hand is not None:  # a finished hand's notes and what may still be asked for
+        h = table.hand
+        at = h.position_of_player(player_id) if player_id is not None else None
+        view["hand"].update(after_fields(h, at, table.config.rabbit_hunt))
     if table.hand is not None and table.turn_deadline is not None:
         view["hand"]["timeout"] = max(0.0, round(table.turn_deadline - table.now(), 3))
     if you["host"]:

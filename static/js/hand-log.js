@@ -12,7 +12,7 @@ const LINES = 200; // per hand: a long hand of ten players is about 120
 const SKIP = new Set(['turn', 'hand_reader']);
 
 // What a line is, for its look: streets and deals stand out, awards are the result.
-const KIND = { hand_started: 'deal', board: 'street', runs: 'street', award: 'award', shown: 'show' };
+const KIND = { hand_started: 'deal', board: 'street', runs: 'street', award: 'award', shown: 'show', cards_shown: 'show', rabbit: 'street' };
 
 export class HandLog {
   constructor(code) {

@@ -104,6 +104,11 @@ export class ReplayCtrl {
       const res = await fetch(this.url(), { credentials: 'same-origin' });
       const data = await res.json().catch(() => null);
       if (!res.ok) throw new Error((data && data.detail && data.detail.message) || `HTTP ${res.status}`);
+      // What was asked for once the hand was over (the rabbit hunt, cards shown by choice)
+      // is drawn with the result, the last step, as the live table drew it: never played.
+      data.steps = [...data.steps, ...(data.after || []).map((n) => (n.kind === 'rabbit'
+        ? { type: 'rabbit', boards: n.boards, name: n.name }
+        : { type: 'cards_shown', seat: n.seat, cards: n.cards }))];
       this.record = data;
       this.number = data.number;
       if (!this.code && data.table.code) this.code = data.table.code;

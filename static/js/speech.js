@@ -182,6 +182,13 @@ export function describeEvent(state, ev, cards = cardsText) {
       return `${name} ${verb('show', you)} ${cards(ev.cards)}.`;
     case 'mucked':
       return `${name} ${verb('muck', you)}.`;
+    case 'rabbit': { // the rabbit hunt: cards never played, said as such
+      const boards = ev.boards.filter((b) => b.length);
+      const text = boards.map((b, i) => `${boards.length > 1 ? `board ${i + 1}: ` : ''}${cards(b)}`).join('; ');
+      return `Rabbit hunt, not played: ${text}.`;
+    }
+    case 'cards_shown':
+      return `${name} ${verb('show', you)} ${cards(ev.cards)} after the hand.`;
     case 'award': {
       const pot = potName(h, ev.pot);
       const half = ev.half === 'whole' ? '' : ` the ${ev.half} half${pot ? ` of ${pot}` : ''},`;

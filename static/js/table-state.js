@@ -44,9 +44,24 @@ export function fromSnapshot(s) {
       offered: [],
       ended: h.phase === 'complete',
       canShow: !!h.can_show,
+      rabbit: null, // the rabbit hunt's boards: never played (after a hand, app/tables/after.py)
+      rabbitOpen: !!h.rabbit,
+      showCards: h.show_cards || null, // your cards you may still show, one by one
     };
+    (h.after || []).forEach((note) => afterNote(state.hand, note));
   }
   return state;
+}
+
+// A finished hand's note (a snapshot's `after`, or the `rabbit` and `cards_shown` events).
+function afterNote(hand, note) {
+  if (note.kind === 'rabbit') {
+    hand.rabbit = { boards: note.boards, name: note.name };
+    hand.rabbitOpen = false;
+  } else if (note.kind === 'show') {
+    const p = hand.players[note.seat];
+    if (p) p.shownCards = [...new Set([...(p.shownCards || []), ...note.cards])];
+  }
 }
 
 function emptyBoards(boards) {
@@ -193,7 +208,7 @@ export function applyEvent(state, ev) {
       if (!mine) break;
       const p = hand.players[ev.seat];
       if (p) { p.cards = ev.cards; p.shown = true; p.last = 'Show'; }
-      if (ev.seat === state.you.seat) hand.canShow = false; // once
+      if (ev.seat === state.you.seat) { hand.canShow = false; hand.showCards = null; } // once
       break;
     }
     case 'mucked': {
@@ -225,6 +240,22 @@ export function applyEvent(state, ev) {
       hand.pots = [];
       hand.canShow = !!ev.can_show; // won uncontested: may show once before the next hand
       break;
+    case 'after_hand': // what may be asked for now that the hand is over
+      if (!mine) break;
+      hand.rabbitOpen = !!ev.rabbit;
+      hand.showCards = ev.show_cards || null;
+      break;
+    case 'rabbit':
+      if (mine) afterNote(hand, { kind: 'rabbit', boards: ev.boards, name: ev.name });
+      break;
+    case 'cards_shown': {
+      if (!mine) break;
+      afterNote(hand, { kind: 'show', seat: ev.seat, cards: ev.cards });
+      if (ev.seat === state.you.seat && hand.showCards) {
+        hand.showCards = hand.showCards.filter((c) => !ev.cards.includes(c));
+      }
+      break;
+    }
     case 'hand_reader':
       if (mine && ev.boards) hand.reader = ev.boards;
       break;

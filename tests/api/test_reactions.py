@@ -48,4 +48,3 @@ async def test_a_reaction_is_shown_to_all_bounded_and_kept_nowhere(
         assert "reaction" not in str(snap.keys())
         for c in (host, player, watcher, late):
             await c.close()
-

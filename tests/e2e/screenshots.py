@@ -15,6 +15,9 @@
    clock, and a table page at the end (who won, the player's place and prize).
 7. `log`, `reactions`, `sidepots`: the running hand log, reactions on the seats and results
    with a side pot, each on desktop and phone (tests/e2e/scenes.py).
+8. `rabbit`: the rabbit hunt on desktop and phone (375x667): the viewer bets the flop, the
+   others fold, the viewer hunts the rabbit (turn and river faded, said not played) and
+   may still show a card of their choice.
 The viewer plays from the page; the other seats are protocol bots that check and call. The
 viewer, as host, pauses the table during each hand so the showdown stays on screen.
 """
@@ -165,7 +168,8 @@ def shoot_page(p: Player, path: Path, full: bool = False) -> None:
     p.page.screenshot(path=str(path), full_page=full)
 
 
-SCENES = ("plo", "hilo", "phone", "reader", "review", "tournament", "log", "reactions", "sidepots")
+SCENES = ("plo", "hilo", "phone", "reader", "review", "tournament", "log", "reactions", "sidepots",
+          "rabbit")  # fmt: skip
 
 
 TABLE_SCENES = {"log": hand_log, "reactions": reactions, "sidepots": side_pots}
@@ -196,6 +200,8 @@ def main(out: Path, scenes: tuple[str, ...] = SCENES) -> None:
         for name, scene in TABLE_SCENES.items():
             if name in scenes:
                 scene(browser, base, out)
+        if "rabbit" in scenes:
+            rabbit(browser, base, out)
         browser.close()
 
 
@@ -278,6 +284,44 @@ def reader(browser: Browser, base: str, out: Path) -> None:
     shoot(s, out / "screen-reader.png")
     for b in bots:
         b.close()
+
+
+def limper(legal: dict[str, Any]) -> dict[str, Any]:
+    """A bot that checks, calls a blind, and folds to a bet."""
+    actions = legal["actions"]
+    if "check" in actions:
+        return {"action": "check"}
+    if "call" in actions and legal["call"] <= 2:
+        return {"action": "call"}
+    return calling_station(legal) if "fold" not in actions else {"action": "fold"}
+
+
+def rabbit(browser: Browser, base: str, out: Path) -> None:
+    # 7. The rabbit hunt: a hand won on the flop, then the turn and river that would have come.
+    for name, options in (("rabbit-hunt.png", DESKTOP), ("rabbit-hunt-phone.png", PHONE)):
+        p = Player(browser, base, NAMES[0], **options)
+        p.join()
+        _, bots = table(p, 3, limper, name="Rabbit hunt", game="omaha", seats=6, rabbit_hunt=True)
+        number = 0
+        for _ in range(10):
+            number = play_paused_hand(
+                p, number, until="h.street === 'flop' && h.legal && h.actor === 0"
+            )
+            if p.state("!c.state.hand.ended && c.state.hand.legal.actions.includes('bet')"):
+                p.page.locator("[data-preset=pot], [data-act=pot]").first.click()
+                p.page.locator("[data-act=bet]").click()
+                p.page.wait_for_function(
+                    "() => window.__omaha.ctrl.state.hand.ended", timeout=20000
+                )
+                if p.state("c.state.hand.rabbitOpen"):
+                    break
+            resume(p)
+        p.page.get_by_role("button", name="Rabbit hunt").click()
+        p.page.wait_for_selector(".card.rabbit")
+        still(p, out / name)
+        for b in bots:
+            b.close()
+        p.close()
 
 
 def still(p: Player, path: Path) -> None:

@@ -23,8 +23,10 @@ from tests.waits import within_sync
 TOUCH = 44 - 0.5
 
 # Lines a text box's words take (one rectangle a line of an inline run).
-LINES = "(e) => { const r = document.createRange(); r.selectNodeContents(e);" \
+LINES = (
+    "(e) => { const r = document.createRange(); r.selectNodeContents(e);"
     " return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }"
+)
 
 # What the touch reaches for each small control: the slider itself, a check box's label (the
 # box is 22 px, its label the target), a hand's link.
@@ -49,8 +51,7 @@ def test_a_clean_visit_and_the_cosmetic_defects(players: PlayerFactory, bots: Bo
     page.goto(p.base + "/")
     page.wait_for_selector("input[name=name]")
     answer = page.evaluate(
-        "async () => { const r = await fetch('/api/session');"
-        " return [r.status, await r.json()]; }"
+        "async () => { const r = await fetch('/api/session'); return [r.status, await r.json()]; }"
     )
     assert answer == [200, {"session": None}], answer
     assert p.errors == [], p.errors

@@ -111,6 +111,7 @@ class MemoryTableStore(DealSeedStart):
         self.closed: set[str] = set()
         self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
         self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
+        self.notes: dict[str, list[dict[str, Any]]] = {}  # each hand's `after` notes
         self.epochs: dict[str, int] = {}
         self.seeds: dict[str, dict[str, Any]] = {}  # server seeds by id
 
@@ -378,6 +379,14 @@ class MemoryTableStore(DealSeedStart):
         def apply() -> None:
             t = self.tables[table_id]
             t.seats = [s._replace(client_seed=seed) if s.number == seat else s for s in t.seats]
+
+        await self._write(apply)
+
+    async def note_hand(self, table_id: str, hand_id: str, after: list[dict[str, Any]]) -> None:
+        after = copy.deepcopy(after)
+
+        def apply() -> None:
+            self.notes[hand_id] = after
 
         await self._write(apply)
 

@@ -369,6 +369,8 @@ async def test_a_reconnecting_client_catches_up_from_the_previous_hand_on() -> N
             mine = {"can_show": True} if m["type"] == "hand_ended" and "can_show" in m else {}
             if m["type"] == "seat" and m["player_id"] == "a":  # and their own preferences
                 mine = {"preferences": m["preferences"]}
+            if m["type"] == "after_hand" and "show_cards" in m:  # and their cards to show
+                mine = {"show_cards": m["show_cards"]}
             assert m == {**public[m["seq"]], **mine}
 
     older = Recorder("a")

@@ -3,6 +3,9 @@
 import { html } from '../html.js';
 import { toCall } from '../table-state.js';
 import { notice } from './notices.js';
+import { cardName, cardsShort } from '../speech.js';
+
+const cardText = (c) => cardsShort([c]);
 
 export function actionsView(ctrl) {
   const s = ctrl.state;
@@ -16,7 +19,9 @@ export function actionsView(ctrl) {
     const p = h.players[s.you.seat];
     if (!p.all_in) return html`${preView(ctrl)}${switchesView(ctrl)}${preferencesView(ctrl)}`;
   }
-  if (h && h.ended && h.canShow) return html`${showWinView(ctrl)}${switchesView(ctrl)}${preferencesView(ctrl)}`;
+  if (h && h.ended && (h.canShow || afterHandOpen(ctrl))) {
+    return html`${h.canShow ? showWinView(ctrl) : null}${afterHandView(ctrl)}${switchesView(ctrl)}${preferencesView(ctrl)}`;
+  }
   return html`${rebuyView(ctrl)}${straddleView(ctrl)}${switchesView(ctrl)}${preferencesView(ctrl)}`;
 }
 
@@ -45,6 +50,29 @@ function showWinView(ctrl) {
   return html`<div class="actions show-win">
     <p>Nobody called. Show your hand?</p>
     <div class="row">${btn('Show my hand', { 'data-act': 'show-win' }, () => ctrl.command('show', { hand: h.id }), 'check')}</div>
+  </div>`;
+}
+
+// After a hand, until the next: the rabbit hunt (any seated player, where the table hunts)
+// and, to the winner nobody called, any of their cards to show one by one.
+function afterHandOpen(ctrl) {
+  const h = ctrl.state.hand;
+  const seated = ctrl.state.you.seat != null && !ctrl.state.replay;
+  return seated && (h.rabbitOpen || (h.showCards && h.showCards.length > 0));
+}
+
+function afterHandView(ctrl) {
+  const h = ctrl.state.hand;
+  if (!afterHandOpen(ctrl)) return null;
+  const cards = h.showCards || [];
+  return html`<div class="actions after-hand" aria-label="After the hand">
+    ${cards.length ? html`<p>Show a card? The others stay hidden.</p>` : null}
+    <div class="row">
+      ${cards.map((c) => btn(html`Show ${cardText(c)}`, { 'data-show-card': c, 'aria-label': `Show ${cardName(c)}` },
+        () => ctrl.command('show_cards', { hand: h.id, cards: [c] }), 'check'))}
+      ${h.rabbitOpen ? btn('Rabbit hunt', { 'data-act': 'rabbit', title: 'See the cards that would have come (not played)' },
+        () => ctrl.command('rabbit_hunt', { hand: h.id }), 'call') : null}
+    </div>
   </div>`;
 }
 

@@ -9,7 +9,7 @@ import { pastView, devicesView } from './past.js';
 export const DEFAULTS = {
   name: 'Friday Omaha', game: 'omaha', betting: 'pot-limit', small_blind: 1, big_blind: 2,
   big_bet: 0, ante: 0, straddle: false, boards: 1, bomb_pot_every: 0, bomb_pot_ante: 0,
-  run_it_twice: true, odd_chip: 'position', raise_cap: 4, buy_in_min: 80, buy_in_max: 200,
+  run_it_twice: true, rabbit_hunt: false, odd_chip: 'position', raise_cap: 4, buy_in_min: 80, buy_in_max: 200,
   seats: 6, decision_time: 30, time_bank: 60, approval_required: false,
   time_bank_refill: 'hand', time_bank_per_hand: 5, showdown_time: 5, sit_out_after_timeouts: 2,
   big_blind_ante: 0, cap_heads_up: false, dead_button: false, spectator_chat: true, reveal_seed: true,
@@ -123,6 +123,7 @@ function createView(home) {
           ${select(home, 'odd_chip', 'Odd chip goes to', { position: 'First seat after the button', 'high-card': 'Highest card' })}
           ${field(home, 'straddle', 'Allow a straddle')}
           ${field(home, 'run_it_twice', 'Allow running it twice')}
+          ${field(home, 'rabbit_hunt', 'Rabbit hunt: show the cards that would have come')}
           ${field(home, 'approval_required', 'Host approves each seat')}
           ${field(home, 'dead_button', 'Dead button (the big blind always moves on one seat)')}
           ${field(home, 'spectator_chat', 'Spectators may chat')}

@@ -6,12 +6,13 @@ import { html } from '../html.js';
 export const STAKES = [['small_blind', 'Small blind'], ['big_blind', 'Big blind'], ['ante', 'Ante'],
   ['buy_in_min', 'Buy-in min'], ['buy_in_max', 'Buy-in max'], ['bomb_pot_every', 'Bomb pot every N hands (0: never)']];
 // The switches of the same form, as [setting, label].
-export const SWITCHES = [['straddle', 'Straddle allowed'], ['run_it_twice', 'Run it twice allowed']];
+export const SWITCHES = [['straddle', 'Straddle allowed'], ['run_it_twice', 'Run it twice allowed'],
+  ['rabbit_hunt', 'Rabbit hunt after a hand']];
 
 function stakesText(c) {
   return `${c.small_blind}/${c.big_blind}${c.ante ? `, ante ${c.ante}` : ''}, buy-in ${c.buy_in_min} to ${c.buy_in_max}`
     + `${c.straddle ? ', straddle' : ''}${c.bomb_pot_every ? `, a bomb pot every ${c.bomb_pot_every === 1 ? 'hand' : `${c.bomb_pot_every} hands`}` : ''}`
-    + `${c.run_it_twice ? ', run it twice' : ''}`;
+    + `${c.run_it_twice ? ', run it twice' : ''}${c.rabbit_hunt ? ', rabbit hunt' : ''}`;
 }
 
 export function hostView(ctrl) {

@@ -177,6 +177,12 @@ function otherCards(s, p) {
     const win = winningCards(s.hand);
     return html`<div class="cards shown">${p.cards.map((c) => Card({ card: c, size: 'sm', mark: win.get(c) || '' }))}</div>`;
   }
+  if (p.shownCards && p.shownCards.length) { // some shown by choice after the hand, the rest face down
+    const n = holeCount(s.table.config);
+    return html`<div class="cards shown partly" data-shown-cards=${p.shownCards.join(' ')}>
+      ${p.shownCards.map((c) => Card({ card: c, size: 'sm' }))}
+      ${Array.from({ length: Math.max(0, n - p.shownCards.length) }, () => CardBack({ size: 'xs' }))}</div>`;
+  }
   const n = holeCount(s.table.config);
   return html`<div class="cards backs">${Array.from({ length: n }, () => CardBack({ size: 'xs' }))}</div>`;
 }
@@ -238,16 +244,20 @@ export function boardsView(ctrl, h) {
     ${boards.map((run, r) => run.map((board, b) => {
       const win = winningCards(h, r, b);
       const mine = readerCards(h, r, b);
+      // after a hand over before the river, the cards that would have come (never played)
+      const rabbit = (h && h.rabbit && r === 0 && h.rabbit.boards[b]) || [];
       const label = `${boards.length > 1 ? `Run ${r + 1}, ` : ''}${run.length > 1 ? `board ${b + 1}` : 'board'}`;
       return html`<div class="board" data-run=${r} data-board=${b} role="group" aria-label=${label[0].toUpperCase() + label.slice(1)}>
         ${many ? html`<span class="board-label">${boards.length > 1 ? `Run ${r + 1}` : ''}${boards.length > 1 && run.length > 1 ? ' · ' : ''}${run.length > 1 ? `Board ${b + 1}` : ''}</span>` : null}
         <div class="cards">
           ${Array.from({ length: 5 }, (_, k) => (board[k]
             ? Card({ card: board[k], size: 'md', mark: win.get(board[k]) || (mine.has(board[k]) ? 'used' : '') })
-            : CardSlot({ size: 'md' })))}
+            : rabbit[k - board.length] ? Card({ card: rabbit[k - board.length], size: 'md', mark: 'rabbit' })
+              : CardSlot({ size: 'md' })))}
         </div>
       </div>`;
     }))}
+    ${h && h.rabbit ? html`<span class="rabbit-note" data-rabbit="1">Rabbit hunt · not played${h.rabbit.name ? ` · asked by ${h.rabbit.name}` : ''}</span>` : null}
   </div>`;
 }
 

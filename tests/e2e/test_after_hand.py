@@ -1,0 +1,89 @@
+"""Issue 26, items 12 and 13, by clicking: after a hand that ended before the river, a seated
+player hunts the rabbit (the cards that would have come, faded and said not played, on every
+page and after a reload); the winner of a pot nobody called shows one card of their choice,
+and the other page sees that card and no other of theirs."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PlayerFactory
+from tests.e2e.harness import Player, create_table, screenshot_all
+from tests.e2e.play import wait_for_hand
+from tests.waits import within_sync
+
+
+def seated_pair(players: PlayerFactory, **settings: object) -> tuple[Player, Player]:
+    alice, bob = players("Alice"), players("Bob")
+    alice.join()
+    code = create_table(alice, name="After", **settings)
+    alice.sit(0)
+    bob.join(f"/t/{code}")
+    bob.sit(1)
+    return alice, bob
+
+
+def fold_the_hand(ps: list[Player]) -> tuple[Player, Player]:
+    """The table waits after this hand (the host paused it: the window stays open while the
+    test clicks); whoever acts first folds, by clicking. Returns (winner, folder)."""
+    wait_for_hand(ps[0])
+    ps[0].page.evaluate("() => window.__omaha.ctrl.command('pause')")
+    ps[0].page.wait_for_function("() => window.__omaha.ctrl.state.table.paused")
+    folder: Player = within_sync(
+        lambda: next((p for p in ps if p.my_turn()), None), what="a turn in the first hand"
+    )
+    winner = next(p for p in ps if p is not folder)
+    folder.page.locator("[data-act=fold]").click()
+    for p in ps:
+        p.page.wait_for_function("() => window.__omaha.ctrl.state.hand.ended")
+    return winner, folder
+
+
+def test_a_seated_player_hunts_the_rabbit_and_everyone_sees_it_not_played(
+    players: PlayerFactory,
+) -> None:
+    alice, bob = seated_pair(players, rabbit_hunt=True)
+    ps = [alice, bob]
+    winner, folder = fold_the_hand(ps)
+    assert winner.state("c.state.hand.boards[0][0].length") == 0  # over preflop
+    button = folder.page.get_by_role("button", name="Rabbit hunt")
+    expect(button).to_be_visible()
+    button.click()
+    for p in ps:
+        expect(p.page.locator(".card.rabbit")).to_have_count(5)  # flop, turn and river
+        expect(p.page.locator("[data-rabbit]")).to_contain_text("not played")
+        expect(p.page.get_by_role("button", name="Rabbit hunt")).to_have_count(0)  # once
+    rabbit = set(
+        winner.page.locator(".card.rabbit").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+    # only board cards: neither player's hole cards are among them
+    assert not rabbit & (set(alice.my_cards()) | set(bob.my_cards()))
+    bob.reload()  # kept with the hand: a reload draws it again
+    expect(bob.page.locator(".card.rabbit")).to_have_count(5)
+    screenshot_all(ps, "rabbit-hunt")
+    assert not alice.errors and not bob.errors, alice.errors + bob.errors
+
+
+def test_the_uncontested_winner_shows_one_card_and_only_that_card_is_seen(
+    players: PlayerFactory,
+) -> None:
+    alice, bob = seated_pair(players)
+    ps = [alice, bob]
+    winner, folder = fold_the_hand(ps)
+    held = winner.my_cards()
+    expect(folder.page.get_by_role("button", name="Rabbit hunt")).to_have_count(0)  # table off
+    chosen = held[2]
+    winner.page.locator(f"[data-show-card='{chosen}']").click()
+    seat = winner.state("c.state.you.seat")
+    other_view = folder.page.locator(f".seat[data-seat='{seat}'] [data-shown-cards]")
+    expect(other_view).to_have_attribute("data-shown-cards", chosen)
+    expect(winner.page.locator(f"[data-show-card='{chosen}']")).to_have_count(0)
+    expect(winner.page.locator("[data-show-card]")).to_have_count(len(held) - 1)
+    for p in (folder,):  # the winner's other cards are nowhere in the other page
+        assert not (set(held) - {chosen}) & p.dom_cards()
+    folder.reload()
+    expect(folder.page.locator(f".seat[data-seat='{seat}'] [data-shown-cards]")).to_have_attribute(
+        "data-shown-cards", chosen
+    )
+    assert not (set(held) - {chosen}) & folder.dom_cards()
+    assert not alice.errors and not bob.errors, alice.errors + bob.errors
