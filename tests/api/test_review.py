@@ -16,6 +16,7 @@ from sqlalchemy import update
 from app.history.record import build
 from app.history.stats import facts, totals
 from app.poker import card_str
+from app.poker.events import Acted, ForcedBet
 from app.store.history import HistoryStore
 from app.store.models import TableRow
 from tests.api.test_history import AT_TABLE, HANDS, evening, pages, server
@@ -83,6 +84,15 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
             and not by_number[n].state.folded[by_number[n].players.index(ann_id)]
         ]  # fmt: skip
         assert await only(result="showdown") == showdowns
+        # All-in: the player's stack went in whole, by a blind or an action (the engine's log).
+        def went_all_in(hand: Any, p: int) -> bool:
+            return any(
+                isinstance(e, ForcedBet | Acted) and e.player == p and e.all_in
+                for e in hand.state.log
+            )
+
+        all_ins = [n for n in dealt if went_all_in(by_number[n], by_number[n].players.index(ann_id))]
+        assert await only(result="all-in") == all_ins and all_ins, all_ins
         seat = mine[0]["position"]
         assert await only(position=seat) == [r["number"] for r in mine if r["position"] == seat]
         assert await only(number=AT_TABLE + 3) == [n for n in dealt if by_number[n].number
