@@ -91,7 +91,9 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
                 for e in hand.state.log
             )
 
-        all_ins = [n for n in dealt if went_all_in(by_number[n], by_number[n].players.index(ann_id))]
+        all_ins = [
+            n for n in dealt if went_all_in(by_number[n], by_number[n].players.index(ann_id))
+        ]
         assert await only(result="all-in") == all_ins and all_ins, all_ins
         seat = mine[0]["position"]
         assert await only(position=seat) == [r["number"] for r in mine if r["position"] == seat]

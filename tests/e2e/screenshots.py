@@ -97,7 +97,10 @@ def resume(p: Player) -> None:
 
 
 def lively(legal: dict[str, Any]) -> dict[str, Any]:
-    """A bot that raises now and then (so the statistics have raises to count)."""
+    """A bot that raises now and then (so the statistics have raises to count) and now and
+    then raises all in (so the graph's all-in adjusted line parts from the net)."""
+    if "raise" in legal["actions"] and random.random() < 0.12:
+        return {"action": "raise", "amount": legal["max_to"]}
     if "raise" in legal["actions"] and random.random() < 0.3:
         return {"action": "raise", "amount": legal["min_to"]}
     if "bet" in legal["actions"] and random.random() < 0.3:

@@ -208,9 +208,8 @@ def test_a_closed_table_keeps_its_ledger_and_exports_on_the_home_page(
     expect(dialog).to_be_visible(timeout=15000)
     for line in ledger["players"]:
         net = line["net"]
-        expect(dialog.locator(f"[data-ledger-player='{line['player_id']}'] [data-net]")).to_have_text(
-            f"+{net}" if net > 0 else str(net)
-        )
+        cell = dialog.locator(f"[data-ledger-player='{line['player_id']}'] [data-net]")
+        expect(cell).to_have_text(f"+{net}" if net > 0 else str(net))
     assert sum(line["net"] for line in ledger["players"]) == 0
     assert not any(line["seated"] for line in ledger["players"])
     # Its session view: the graph of the closed table's hands.
