@@ -84,6 +84,7 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
             and not by_number[n].state.folded[by_number[n].players.index(ann_id)]
         ]  # fmt: skip
         assert await only(result="showdown") == showdowns
+
         # All-in: the player's stack went in whole, by a blind or an action (the engine's log).
         def went_all_in(hand: Any, p: int) -> bool:
             return any(
