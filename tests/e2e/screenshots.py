@@ -97,10 +97,7 @@ def resume(p: Player) -> None:
 
 
 def lively(legal: dict[str, Any]) -> dict[str, Any]:
-    """A bot that raises now and then (so the statistics have raises to count) and now and
-    then raises all in (so the graph's all-in adjusted line parts from the net)."""
-    if "raise" in legal["actions"] and random.random() < 0.12:
-        return {"action": "raise", "amount": legal["max_to"]}
+    """A bot that raises now and then (so the statistics have raises to count)."""
     if "raise" in legal["actions"] and random.random() < 0.3:
         return {"action": "raise", "amount": legal["min_to"]}
     if "bet" in legal["actions"] and random.random() < 0.3:
@@ -141,7 +138,9 @@ def review(browser: Browser, base: str, out: Path) -> None:
         )
         for _ in range(flop):
             page.keyboard.press("ArrowRight")
-        shoot_page(viewer, out / f"replay-beside-the-table-{tag}.png", full=tag == "phone")
+        if tag == "phone":  # the panel scrolls on its own: the table, then the equities
+            page.locator("[data-dialog=replay] [data-equity]").scroll_into_view_if_needed()
+        shoot_page(viewer, out / f"replay-beside-the-table-{tag}.png")
         page.click("[data-replay=back-to-table]")
         page.click("[data-cmd=ledger]" if tag == "desktop" else ".menu-toggle")
         if tag == "phone":
