@@ -13,13 +13,13 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.api.history import all_in_luck
+from app.api.history import all_in_luck, review_store
 from app.api.identity import PlayerDep
 from app.api.limits import check_rate
 from app.api.tables import table_by_code
 from app.scale.relay import RemoteTable
 from app.tables.errors import TableError
-from app.tables.ledger import KINDS, people_nets, settle_up
+from app.tables.ledger import KINDS, ledger_lines, people_nets, settle_up
 from app.tables.store_protocol import TableStore
 from app.tables.table import Table
 
@@ -96,7 +96,35 @@ async def read_ledger(
         result = await table.request("ledger", None)
     except TableError as error:
         raise HTTPException(503, detail={"code": error.code, "message": error.message}) from None
-    lines = [LedgerLine(**row) for row in result["players"]]
+    return await _ledger(table.id, result["players"], store, luck)
+
+
+async def table_ledger(request: Request, code: str) -> Ledger:
+    """A table's ledger by its invite code. A closed table has no owner any more: its close
+    cashed every seat out, so the stored entries alone give every line (nothing seated,
+    nothing in play), and the home page's "Closed tables" link it."""
+    store: TableStore = request.app.state.table_store
+    try:
+        table = await table_by_code(request, code)
+    except HTTPException as error:
+        table_id = await review_store(request).closed_table(code) if len(code) <= 64 else None
+        if error.status_code != 404 or table_id is None:
+            raise
+        try:
+            totals = await store.ledger_totals(table_id)
+        except (SQLAlchemyError, OSError):
+            raise HTTPException(
+                503, detail={"code": "unavailable", "message": "the database did not answer"}
+            ) from None
+        luck = await all_in_luck(request, table_id)
+        return await _ledger(table_id, ledger_lines(totals, {}), store, luck)
+    return await read_ledger(table, store, await all_in_luck(request, table.id))
+
+
+async def _ledger(
+    table_id: str, rows: list[dict[str, Any]], store: TableStore, luck: dict[str, float] | None
+) -> Ledger:
+    lines = [LedgerLine(**row) for row in rows]
     for line in lines:
         line.all_in_adjusted_net = round(line.net + (luck or {}).get(line.player_id, 0.0), 2)
     names = {line.player_id: line.name for line in lines}
@@ -121,7 +149,7 @@ async def read_ledger(
         cashed_out=sum(line.cash_out for line in lines),
     )
     try:
-        entered = await store.adjustments(table.id)
+        entered = await store.adjustments(table_id)
     except (SQLAlchemyError, OSError):  # a database that does not answer: typed, as above
         raise HTTPException(
             503, detail={"code": "unavailable", "message": "the database did not answer"}
@@ -143,10 +171,7 @@ async def ledger(code: str, request: Request, player: PlayerDep) -> Ledger:
     (bots marked), the identity's totals, and the fewest payments between people that square
     every person's net (a practice bot's result is apart: `bots_net`, `unsettled`)."""
     await check_rate(request.app.state.read_rate, request, "reads")
-    table = await table_by_code(request, code)
-    return await read_ledger(
-        table, request.app.state.table_store, await all_in_luck(request, table.id)
-    )
+    return await table_ledger(request, code)
 
 
 def _csv(rows: list[list[Any]]) -> str:
@@ -165,10 +190,7 @@ async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response
     """The ledger as CSV: one row per player, then the settle-up payments, then the host's
     adjustments with their reasons, then (with practice bots) what nobody pays."""
     await check_rate(request.app.state.read_rate, request, "reads")
-    table = await table_by_code(request, code)
-    data = await read_ledger(
-        table, request.app.state.table_store, await all_in_luck(request, table.id)
-    )
+    data = await table_ledger(request, code)
     header = ["player_id", "name", "bot", "seated", *KINDS, "stack", "in_play", "net",
               "all_in_adjusted_net"]  # fmt: skip
     rows: list[list[Any]] = [header]
@@ -190,7 +212,7 @@ async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response
     return Response(
         _csv(rows),
         media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="ledger-{table.code[:8]}.csv"'},
+        headers={"Content-Disposition": f'attachment; filename="ledger-{code[:8]}.csv"'},
     )
 
 

@@ -267,6 +267,14 @@ class ReviewStore:
         return {"hands": len(serials), "players": list(players.values())}
 
     # ----------------------------------------------------------- the past
+    async def closed_table(self, code: str) -> str | None:
+        """The id of the closed table of this invite code (None: no such table, or open)."""
+        async with self.sessions() as s:
+            tid = await s.scalar(
+                select(TableRow.id).where(TableRow.code == code, TableRow.closed_at.is_not(None))
+            )
+        return str(tid) if tid is not None else None
+
     async def past(self, player_id: str) -> dict[str, list[dict[str, Any]]]:
         """The player's closed tables (hosted or played at) and finished tournaments."""
         pid = _uuid(player_id)

@@ -16,8 +16,9 @@ from sqlalchemy import update
 from app.history.record import build
 from app.history.stats import facts, totals
 from app.poker import card_str
+from app.poker.events import Acted, ForcedBet
 from app.store.history import HistoryStore
-from app.store.models import TableRow
+from app.store.models import TableRow, TournamentEntryRow, TournamentRow
 from tests.api.test_history import AT_TABLE, HANDS, evening, pages, server
 from tests.history.test_privacy import allowed
 
@@ -83,6 +84,18 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
             and not by_number[n].state.folded[by_number[n].players.index(ann_id)]
         ]  # fmt: skip
         assert await only(result="showdown") == showdowns
+
+        # All-in: the player's stack went in whole, by a blind or an action (the engine's log).
+        def went_all_in(hand: Any, p: int) -> bool:
+            return any(
+                isinstance(e, ForcedBet | Acted) and e.player == p and e.all_in
+                for e in hand.state.log
+            )
+
+        all_ins = [
+            n for n in dealt if went_all_in(by_number[n], by_number[n].players.index(ann_id))
+        ]
+        assert await only(result="all-in") == all_ins and all_ins, all_ins
         seat = mine[0]["position"]
         assert await only(position=seat) == [r["number"] for r in mine if r["position"] == seat]
         assert await only(number=AT_TABLE + 3) == [n for n in dealt if by_number[n].number
@@ -180,4 +193,34 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         assert [t["code"] for t in past["tables"]] == [code]
         assert (await stranger.get("/api/me/past")).json()["tables"] == []
         assert (await http.get("/api/me/past")).status_code == 401
+        # A finished tournament Ann entered twice (her last entry's place and prize count),
+        # hosted by the host, whose table is this one; one still running is not past.
+        ben_pid = uuid.UUID(players[1][1])
+        async with app.state.sessions.begin() as s:  # type: ignore[attr-defined]
+            done, running = uuid.uuid4(), uuid.uuid4()
+            for tid, code_t, finished in ((done, "T-DONE", True), (running, "T-ON", False)):
+                s.add(
+                    TournamentRow(
+                        id=tid, code=code_t, host_id=uuid.UUID(e.host[1]), status="finished",
+                        settings={"name": f"Sunday {code_t}"}, tables=[table_id],
+                        finished_at=datetime.now(UTC) if finished else None,
+                    )
+                )  # fmt: skip
+            await s.flush()
+            for tid in (done, running):
+                for number, place, prize in ((1, 5, 0), (2, 2, 30)):
+                    s.add(
+                        TournamentEntryRow(
+                            tournament_id=tid, player_id=uuid.UUID(ann_id), name="Ann",
+                            number=number, place=place, prize=prize,
+                        )
+                    )  # fmt: skip
+            s.add(TournamentEntryRow(tournament_id=done, player_id=ben_pid, name="Ben", place=1))
+        past = (await ann.get("/api/me/past")).json()
+        assert [
+            (t["code"], t["name"], t["place"], t["prize"], t["tables"]) for t in past["tournaments"]
+        ] == [("T-DONE", "Sunday T-DONE", 2, 30, [code])]
+        hosted = (await host.get("/api/me/past")).json()["tournaments"]
+        assert [(t["code"], t["place"], t["prize"]) for t in hosted] == [("T-DONE", None, 0)]
+        assert (await stranger.get("/api/me/past")).json()["tournaments"] == []
         await e.close()

@@ -144,7 +144,9 @@ def review(browser: Browser, base: str, out: Path) -> None:
         )
         for _ in range(flop):
             page.keyboard.press("ArrowRight")
-        shoot_page(viewer, out / f"replay-beside-the-table-{tag}.png", full=tag == "phone")
+        if tag == "phone":  # the panel scrolls on its own: the table, then the equities
+            page.locator("[data-dialog=replay] [data-equity]").scroll_into_view_if_needed()
+        shoot_page(viewer, out / f"replay-beside-the-table-{tag}.png")
         page.click("[data-replay=back-to-table]")
         page.click("[data-cmd=ledger]" if tag == "desktop" else ".menu-toggle")
         if tag == "phone":

@@ -182,3 +182,43 @@ def test_my_hands_statistics_and_another_device(players: PlayerFactory, bots: Bo
     p.reload()
     expect(page.locator("[data-link-state=used]")).to_have_count(1)
     assert not p.errors and not phone.errors, p.errors + phone.errors
+
+
+def test_a_closed_table_keeps_its_ledger_and_exports_on_the_home_page(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Pat")
+    code = an_evening(p, bots, hands=2)
+    page = p.page
+    page.evaluate("() => window.__omaha.ctrl.command('close')")
+    expect(page.locator("[data-conn=closed]")).to_have_count(1, timeout=30000)
+    p.open("/")
+    row = page.locator(f"[data-past-table='{code}']")
+    expect(row).to_contain_text("Friday PLO")
+    # The exports are linked and answer.
+    for name in ("CSV", "PokerStars text", "PHH"):
+        href = row.get_by_role("link", name=name).get_attribute("href")
+        assert href is not None
+        status, text = page.evaluate(FETCH, href)
+        assert status == 200 and text, (name, status)
+    # The ledger opens from the home page and shows the evening's players.
+    ledger = api(p, f"/api/tables/{code}/ledger")
+    row.get_by_role("button", name="Ledger").click()
+    dialog = page.locator("[data-dialog=ledger]")
+    expect(dialog).to_be_visible(timeout=15000)
+    for line in ledger["players"]:
+        net = line["net"]
+        cell = dialog.locator(f"[data-ledger-player='{line['player_id']}'] [data-net]")
+        expect(cell).to_have_text(f"+{net}" if net > 0 else str(net))
+    assert sum(line["net"] for line in ledger["players"]) == 0
+    assert not any(line["seated"] for line in ledger["players"])
+    # Its session view: the graph of the closed table's hands.
+    graph = api(p, f"/api/tables/{code}/graph")
+    assert graph["hands"] >= 2
+    dialog.locator("[data-ledger-tab=session]").click()
+    expect(dialog.locator("[data-graph] g[data-graph-player]")).to_have_count(
+        len(graph["players"]), timeout=15000
+    )
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    assert not p.errors, p.errors

@@ -4,6 +4,44 @@
 import { html } from '../html.js';
 import * as api from '../api.js';
 import { GAMES } from '../format.js';
+import { ledgerDialog } from './ledger.js';
+
+// A closed table's ledger, opened from the home page: the table's own ledger dialog, driven
+// by what it asks of its controller (a closed table has no live page to open it on: its
+// socket is refused, and the server reads the ledger from the stored entries).
+class PastLedger {
+  constructor(code, redraw, close) {
+    this.code = code;
+    this.redraw = redraw;
+    this.close = close;
+    this.ui = { dialog: 'ledger', ledgerTab: 'money', ledger: null };
+  }
+
+  async openLedger() {
+    this.redraw();
+    try { this.ui.ledger = await api.tableLedger(this.code); } catch (e) { this.ui.ledger = { error: e.message }; }
+    this.redraw();
+  }
+
+  ledgerTab(name) {
+    this.ui.ledgerTab = name;
+    if (name === 'session') {
+      api.tableGraph(this.code).then((g) => { this.ui.graph = g; }, (e) => { this.ui.graph = { error: e.message }; })
+        .then(() => this.redraw());
+      api.tableStats(this.code).then((st) => { this.ui.stats = st; }, (e) => { this.ui.stats = { error: e.message }; })
+        .then(() => this.redraw());
+    }
+    this.redraw();
+  }
+
+  copyPayments() {
+    const l = this.ui.ledger;
+    const text = l && l.payments ? l.payments.map((p) => p.text).join('\n') : '';
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+  }
+
+  closeDialog() { this.close(); }
+}
 
 export class PastCtrl {
   constructor(redraw) {
@@ -12,6 +50,20 @@ export class PastCtrl {
     this.link = null; // the link just made (shown once)
     this.links = [];
     this.error = null;
+    this.ledger = null; // a closed table's ledger, open over the home page
+    this.onKey = (e) => { if (e.key === 'Escape' && this.ledger) this.closeLedger(); };
+  }
+
+  openLedger(code) {
+    this.ledger = new PastLedger(code, this.redraw, () => this.closeLedger());
+    document.addEventListener('keydown', this.onKey);
+    this.ledger.openLedger();
+  }
+
+  closeLedger() {
+    this.ledger = null;
+    document.removeEventListener('keydown', this.onKey);
+    this.redraw();
   }
 
   async load() {
@@ -44,10 +96,10 @@ export class PastCtrl {
   }
 }
 
-function exports(code) {
+function exports(ctrl, code) {
   const base = `/api/tables/${encodeURIComponent(code)}`;
   return html`<span class="exports">
-    <a href=${`/t/${encodeURIComponent(code)}`} data-past-ledger=${code}>Ledger</a>
+    <button type="button" class="btn small ghost" data-past-ledger=${code} onClick=${() => ctrl.openLedger(code)}>Ledger</button>
     <a href=${`${base}/ledger.csv`}>CSV</a>
     <a href=${`${base}/hands.txt`}>PokerStars text</a>
     <a href=${`${base}/hands.phhs`}>PHH</a>
@@ -63,14 +115,15 @@ export function pastView(ctrl) {
       <ul class="tables">${past.tables.map((t) => html`<li class="past-table" data-past-table=${t.code}>
         <span class="t-name">${t.name}</span>
         <span class="t-game">${GAMES[t.game] ? GAMES[t.game].short : t.game} · closed ${new Date(t.closed_at).toLocaleDateString()}</span>
-        ${exports(t.code)}
+        ${exports(ctrl, t.code)}
       </li>`)}</ul>` : null}
     ${past && past.tournaments.length ? html`<h3>Past tournaments</h3>
       <ul class="tables">${past.tournaments.map((t) => html`<li class="past-table" data-past-tournament=${t.code}>
         <a class="t-name" href=${`/tournaments/${encodeURIComponent(t.code)}`}>${t.name || 'Tournament'}</a>
         <span class="t-game">${t.place ? `place ${t.place}` : 'hosted'}${t.prize ? ` · prize ${t.prize}` : ''} · ${new Date(t.finished_at).toLocaleDateString()}</span>
-        ${t.tables.map((code) => exports(code))}
+        ${t.tables.map((code) => exports(ctrl, code))}
       </li>`)}</ul>` : null}
+    ${ctrl.ledger ? ledgerDialog(ctrl.ledger) : null}
   </section>`;
 }
 
