@@ -28,6 +28,7 @@ from app.api.history import (
     _error,
     _game,
     _table_id,
+    all_in_luck,
     authorize,
     history,
     review_store,
@@ -327,6 +328,9 @@ async def table_graph(
     the all-in adjusted line; at most 500 points a player (a longer session is thinned)."""
     table_id = await _table_id(request, code)
     done = await index(request).ensure(table_id=table_id)
+    # The adjusted line needs each all-in hand's luck: asked for here too, not only by the
+    # ledger (computed in the background; until then a hand's adjusted point is its net).
+    await all_in_luck(request, table_id)
     graph = await review_store(request).graph(table_id)
     names = await _names(request, {p["player_id"] for p in graph["players"]})
     for line in graph["players"]:

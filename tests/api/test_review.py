@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from sqlalchemy import update
 
-from app.history.record import build
+from app.history.record import build, luck
 from app.history.stats import facts, totals
 from app.poker import card_str
 from app.poker.events import Acted, ForcedBet
@@ -21,6 +21,7 @@ from app.store.history import HistoryStore
 from app.store.models import TableRow, TournamentEntryRow, TournamentRow
 from tests.api.test_history import AT_TABLE, HANDS, evening, pages, server
 from tests.history.test_privacy import allowed
+from tests.waits import within
 
 PRIVATE = "private, no-store"
 
@@ -161,6 +162,23 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
             assert line["points"][-1]["net"] == net
             hands = [p["hand"] for p in line["points"]]
             assert hands == sorted(hands)
+        # ... and the all-in adjusted line ends on the net plus each all-in's luck, the graph
+        # alone having asked for it (computed in the background: asked again until it is).
+        expected: dict[str, float] = {}
+        for stored in await history.hands(numbers):
+            for pid, value in luck(stored).items():
+                expected[pid] = expected.get(pid, 0.0) + value
+        assert any(abs(v) >= 0.01 for v in expected.values()), expected  # an all-in's luck
+
+        async def adjusted() -> bool:
+            graph = (await stranger.get(f"/api/tables/{code}/graph")).json()
+            return all(
+                abs(last["adjusted"] - last["net"] - expected.get(line["player_id"], 0.0)) < 0.02
+                for line in graph["players"]
+                for last in line["points"][-1:]
+            )
+
+        await within(adjusted, 120, 0.1, "the graph's adjusted line")
 
         # Equity: computed once off the loop, stored, the same answer each time.
         for number, hand in by_number.items():
