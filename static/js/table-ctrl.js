@@ -7,7 +7,8 @@ import { TableSocket } from './socket.js';
 import { fromSnapshot, applyEvent, toCall } from './table-state.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
-import { tableLedger, tableGraph, tableStats } from './api.js';
+import { tableLedger } from './api.js';
+import { showLedgerTab, copyPayments } from './ledger-tabs.js';
 import { Narrator, statusText } from './speech.js';
 import { runCommand } from './commands.js';
 import { rescueFocus, dropReturnFocus } from './focus.js';
@@ -406,21 +407,10 @@ export class TableCtrl {
   }
 
   // The ledger's session view: the graph and the statistics, from the stored hands.
-  ledgerTab(name) {
-    this.ui.ledgerTab = name;
-    if (name === 'session') {
-      tableGraph(this.code).then((g) => { this.ui.graph = g; }, (e) => { this.ui.graph = { error: e.message }; })
-        .then(() => this.redraw());
-      tableStats(this.code).then((st) => { this.ui.stats = st; }, (e) => { this.ui.stats = { error: e.message }; })
-        .then(() => this.redraw());
-    }
-    this.redraw();
-  }
+  ledgerTab(name) { showLedgerTab(this, name); }
 
   copyPayments() {
-    const l = this.ui.ledger;
-    const text = l && l.payments ? l.payments.map((p) => p.text).join('\n') : '';
-    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+    copyPayments(this.ui.ledger);
     this.flash('Payments copied.');
     this.redraw();
   }

@@ -5,6 +5,7 @@ import { html } from '../html.js';
 import * as api from '../api.js';
 import { GAMES } from '../format.js';
 import { ledgerDialog } from './ledger.js';
+import { showLedgerTab, copyPayments } from '../ledger-tabs.js';
 
 // A closed table's ledger, opened from the home page: the table's own ledger dialog, driven
 // by what it asks of its controller (a closed table has no live page to open it on: its
@@ -23,22 +24,9 @@ class PastLedger {
     this.redraw();
   }
 
-  ledgerTab(name) {
-    this.ui.ledgerTab = name;
-    if (name === 'session') {
-      api.tableGraph(this.code).then((g) => { this.ui.graph = g; }, (e) => { this.ui.graph = { error: e.message }; })
-        .then(() => this.redraw());
-      api.tableStats(this.code).then((st) => { this.ui.stats = st; }, (e) => { this.ui.stats = { error: e.message }; })
-        .then(() => this.redraw());
-    }
-    this.redraw();
-  }
+  ledgerTab(name) { showLedgerTab(this, name); }
 
-  copyPayments() {
-    const l = this.ui.ledger;
-    const text = l && l.payments ? l.payments.map((p) => p.text).join('\n') : '';
-    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
-  }
+  copyPayments() { copyPayments(this.ui.ledger); }
 
   closeDialog() { this.close(); }
 }
