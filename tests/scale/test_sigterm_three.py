@@ -134,9 +134,17 @@ async def test_sigterm_one_of_three_moves_its_tables_between_hands(
                 await asyncio.sleep(0.02)
             assert procs["a"][0].wait(30) in (0, -signal.SIGTERM)
             before = {t: hands_seen(seated[0][0]) for t, _, seated in tables}
-            await within(  # (a bound, not a speed: over a minute at load 6)
-                lambda: all(hands_seen(seated[0][0]) >= before[t] + 2 for t, _, seated in tables),
-                180, 0.05, "play going on everywhere")  # fmt: skip
+            try:
+                await within(  # (a bound, not a speed: over a minute at load 6)
+                    lambda: all(hands_seen(seated[0][0]) >= before[t] + 2
+                                for t, _, seated in tables),
+                    180, 0.05, "play going on everywhere")  # fmt: skip
+            except AssertionError as e:  # which table stalled, where, and its clients' last words
+                seen = [(t[:8], before[t], hands_seen(seated[0][0]), owner(redis_url, t),
+                         [c.messages[-2:] for c, _ in seated])
+                        for t, _, seated in tables]  # fmt: skip
+                raise AssertionError(f"{e}: (table, hands before, now, owner, last) {seen}") \
+                    from None  # fmt: skip
             for task in resuming.values():  # a client that saw a gap fails here
                 if task.done():
                     task.result()
