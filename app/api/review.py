@@ -87,8 +87,9 @@ async def hand_equity(
 ) -> JSONResponse:
     """Each street's equity for the hands the viewer may see (their own and the shown
     ones; the others are random hands to it), and the all-in equity. Computed once, off
-    the event loop, and stored: `202 {"status": "pending"}` meanwhile (ask again),
-    `503 busy` when the worker's queue is full."""
+    the event loop, and stored: `202 {"status": "pending"}` meanwhile (ask again), and
+    `202 {"status": "busy"}` when the worker's queue is full (ask again later: an expected
+    wait, not a failure, which a 5xx would log in every browser's console)."""
     access, viewer = await authorize(request, number, player, code)
     who = viewer if viewer is not None and viewer in access.players else SPECTATOR
     cache = _cache(request)
@@ -113,8 +114,8 @@ async def hand_equity(
                 )
         except Busy as busy:
             return JSONResponse(
-                {"detail": {"code": "busy", "message": str(busy)}},
-                status_code=503,
+                {"status": "busy", "detail": {"code": "busy", "message": str(busy)}},
+                status_code=202,
                 headers={**headers, "Retry-After": "2"},
             )
         try:
