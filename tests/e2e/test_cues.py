@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
@@ -19,6 +20,7 @@ from tests.e2e.harness import Player, calling_station
 from tests.e2e.play import act_once, play_hand, wait_for_hand
 from tests.e2e.test_games import new_table
 from tests.e2e.test_preactions import Puppet, feed
+from tests.waits import within_sync
 
 # Every chip in flight added to the page: its kind, animation, and whether it was the
 # viewer's turn with the action buttons live in the same frame.
@@ -166,8 +168,19 @@ def test_turn_while_hidden_title_icon_and_notification(
     page = p.page
     plain_icon = page.locator("link[rel~=icon]").get_attribute("href")
     # The notification needs the player's permission: asked when the setting is turned on.
-    page.click("[data-cmd=settings]")
-    page.get_by_role("checkbox", name="A notification when it is my turn").check()
+    # (the dialog closes when the turn comes, so it may have to be opened again)
+    box = page.get_by_role("checkbox", name="A notification when it is my turn")
+
+    def ticked() -> bool:
+        if not box.is_visible():
+            page.click("[data-cmd=settings]")
+        try:
+            box.check(timeout=2000)
+        except PlaywrightError:
+            return False
+        return True
+
+    within_sync(ticked, 60, 0.1, "the notification setting ticked")
     page.get_by_role("button", name="Done").click()
     assert page.evaluate("() => Notification.permission") == "granted"
     assert p.state("c.settings.notify") is True
