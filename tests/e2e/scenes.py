@@ -20,6 +20,7 @@ from playwright.sync_api import Browser
 from tests.e2e.harness import Bot, Player, calling_station
 from tests.e2e.play import act_once, wait_for_hand
 from tests.e2e.test_games import new_table
+from tests.e2e.test_hand_log import shove_preflop
 from tests.waits import within_sync
 
 NAMES = ["Maya", "Theo", "Ines", "Kofi", "Lena"]
@@ -141,17 +142,8 @@ def side_pots(browser: Browser, base: str, out: Path) -> None:
         p, _, bots = seated(browser, base, options, [30, 60], name="Side pots",
                             betting="no-limit", buy_in_min=20, run_it_twice=False,
                             seats=3)  # fmt: skip
-        number = wait_for_hand(p)
+        shove_preflop(p)  # the result stays: the table is paused
         page = p.page
-        page.wait_for_function("() => window.__omaha.ctrl.isMyTurn()", timeout=20000)
-        page.click("[data-preset=all-in]")
-        page.click(".main-actions [data-act=raise], .main-actions [data-act=bet]")
-        page.wait_for_function(
-            f"() => {{ const h = window.__omaha.ctrl.state.hand; return (h.number === {number}"
-            " && h.ended) || h.number > " + str(number) + "; }",
-            timeout=30000,
-        )
-        page.evaluate("() => window.__omaha.ctrl.command('pause')")  # the result stays
         page.locator(".results .pot-result[data-pot-index='1']").wait_for()
         # The whole page: the felt with the hands shown, the results below the dock (and
         # the pause banner where it stands, at the top, not stuck over the dock).
