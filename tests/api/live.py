@@ -118,7 +118,17 @@ class Client:
             compression=None,
             max_size=2**20,
         )
+        self.closed = None
+        mark = len(self.messages)
         self.reader = asyncio.create_task(self._read())
+        if not (resume and self.stream):
+            # Attached: its snapshot came (or it was refused). A relayed connection is
+            # attached by its table's owner after the socket opens, so what another client
+            # does next could otherwise reach the table first and never be sent to this one.
+            await self.wait_until(
+                lambda: self.closed is not None
+                or any(m["type"] == "snapshot" for m in self.messages[mark:])
+            )
 
     async def _read(self) -> None:
         assert self.ws is not None
@@ -159,6 +169,19 @@ class Client:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"no matching message; last: {self.messages[-3:]}")
+            self.changed.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), remaining)
+
+    async def wait_until(self, condition: Any, timeout: float = 20.0) -> None:
+        """Until `condition()` holds, checked on each message and at the close."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not condition():
+            remaining = deadline - loop.time()
+            if remaining <= 0 or (self.reader is not None and self.reader.done()
+                                  and not condition()):  # fmt: skip
+                raise TimeoutError(f"not so; last: {self.messages[-3:]}, closed: {self.closed}")
             self.changed.clear()
             with suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), remaining)
