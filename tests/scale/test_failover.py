@@ -39,7 +39,10 @@ async def environment(tmp_path: Path, postgres_url: str, redis_url: str) -> dict
     return {**os.environ, "DATABASE_URL": postgres_url, "REDIS_URL": redis_url,
             "HOST": "127.0.0.1", "SECRET_KEY": SECRET, "DATA_DIR": str(tmp_path / "data"),
             "BETWEEN_HANDS": "0", "LOG_LEVEL": "warning", "LEASE_SECONDS": str(LEASE),
-            "LEASE_RENEW": str(RENEW)}  # fmt: skip
+            "LEASE_RENEW": str(RENEW),
+            # A stop at a test's end waits on no hand (the drain's own tests set theirs): with
+            # the default 30 s, a hand left waiting on a player held each close for 20 s.
+            "DRAIN_SECONDS": "1"}  # fmt: skip
 
 
 @contextmanager
