@@ -113,13 +113,17 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
         host.page.click("[data-cmd=add-bot]")
     expect(host.page.locator(".registered li")).to_have_count(3)
     host.page.click("[data-cmd=start]")
-    carol.page.wait_for_url("**/t/*")
-    # Paused while Alice and Bob register late: the clock stops, and once the hand being
-    # played ends nobody moves (moves are made as hands end).
+    # Paused at once (before Carol's page follows her to her table: at load 16 that took
+    # longer than the first level, and a bot busted at the second level's blinds), while Alice
+    # and Bob register late: the clock stops, and once the hand being played ends nobody moves
+    # (moves are made as hands end).
     host.page.click("[data-cmd=pause]")
     expect(host.page.locator("[data-cmd=resume]")).to_be_visible()
+    carol.page.wait_for_url("**/t/*")
     within_sync(lambda: not any(t["playing"] for t in state(host, code)["tables"]), PLAY_LIMIT)
-    [first] = [t["code"] for t in state(host, code)["tables"]]  # full: Carol and two bots
+    [table] = state(host, code)["tables"]
+    assert table["players"] == 3, table  # full: Carol and two bots, nobody out in level 1
+    first = table["code"]
     # Late, with no room: Alice opens a second table, Bob joins her there (the fewest).
     late_registration(alice, link)
     late_registration(bob, link)
