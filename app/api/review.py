@@ -12,6 +12,7 @@ import asyncio
 from collections import OrderedDict
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any
+from weakref import WeakValueDictionary
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -70,15 +71,39 @@ def _cache(request: Request) -> OrderedDict[tuple[int, str], dict[str, Any]]:
     return found
 
 
+def _hand_lock(request: Request, number: int) -> asyncio.Lock:
+    """The hand's lock in this process, while some job holds or waits for it."""
+    locks: WeakValueDictionary[int, asyncio.Lock] | None = getattr(
+        request.app.state, "equity_locks", None
+    )
+    if locks is None:
+        locks = request.app.state.equity_locks = WeakValueDictionary()
+    lock = locks.get(number)
+    if lock is None:
+        lock = locks[number] = asyncio.Lock()
+    return lock
+
+
 async def _compute_and_store(
-    request: Request, stored: StoredHand, viewer: str | None, who: str, fresh: bool
-) -> None:
-    result = await workers(request.app.state).call(compute, stored, viewer, fresh)
+    request: Request, number: int, viewer: str | None, who: str
+) -> dict[str, Any] | None:
+    """The viewer's equities computed in the worker and merged into the hand's stored ones
+    (`hands.equity` after, None if the hand is gone). One job of a hand at a time in this
+    process: the next reads what the first stored (the all-in equity is the hand's, computed
+    once), or finds its own answer there (another process's job computed it)."""
     store = review_store(request)
-    await store.save_equity(stored.serial, merged(await store.equity(stored.serial), result))
-    if "luck" in result and result["luck"] is not None:
-        await history(request).save_luck({stored.serial: result["luck"]})
-        await store.save_luck({stored.serial: result["luck"]})
+    async with _hand_lock(request, number):
+        equity = await store.equity(number)
+        if answer(equity, who) is not None:
+            return equity
+        fresh = not equity or "all_in" not in equity
+        (stored,) = await history(request).hands([number])  # the deck: only to compute
+        result = await workers(request.app.state).call(compute, stored, viewer, fresh)
+        equity = await store.merge_equity(number, lambda before: merged(before, result))
+    if result.get("luck") is not None:
+        await history(request).save_luck({number: result["luck"]})
+        await store.save_luck({number: result["luck"]})
+    return equity
 
 
 @router.get("/api/hands/{number}/equity")
@@ -97,21 +122,12 @@ async def hand_equity(
     if (number, who) in cache:
         cache.move_to_end((number, who))
         return JSONResponse(cache[(number, who)], headers=headers)
-    stored_equity = await review_store(request).equity(number)
-    ready = answer(stored_equity, who)
+    ready = answer(await review_store(request).equity(number), who)
     if ready is None:
-        fresh = not stored_equity or "all_in" not in stored_equity
-        pool = workers(request.app.state)
         try:
-            job = pool.running(("equity", number, who))
-            if job is None:
-                if pool.busy():
-                    raise Busy("the review worker is busy: ask again in a moment")
-                (stored,) = await history(request).hands([number])  # the deck: only to compute
-                job = pool.run(
-                    ("equity", number, who),
-                    lambda: _compute_and_store(request, stored, viewer, who, fresh),
-                )
+            job = workers(request.app.state).run(
+                ("equity", number, who), lambda: _compute_and_store(request, number, viewer, who)
+            )
         except Busy as busy:
             return JSONResponse(
                 {"status": "busy", "detail": {"code": "busy", "message": str(busy)}},
@@ -119,11 +135,11 @@ async def hand_equity(
                 headers={**headers, "Retry-After": "2"},
             )
         try:
-            await asyncio.wait_for(asyncio.shield(job), EQUITY_WAIT)
+            equity = await asyncio.wait_for(asyncio.shield(job), EQUITY_WAIT)
         except TimeoutError:
             return JSONResponse({"status": "pending"}, status_code=202, headers=headers)
-        ready = answer(await review_store(request).equity(number), who)
-        if ready is None:
+        ready = answer(equity, who)
+        if ready is None:  # the hand's row is gone
             raise _error(503, "unavailable", "the equity could not be stored")
     cache[(number, who)] = ready
     while len(cache) > EQUITY_CACHE:

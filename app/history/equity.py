@@ -75,15 +75,16 @@ def compute(stored: StoredHand, viewer: str | None, with_all_in: bool) -> dict[s
 
 
 def merged(stored: dict[str, Any] | None, result: dict[str, Any]) -> dict[str, Any]:
-    """`hands.equity` with a worker's result added."""
+    """`hands.equity` with a worker's result added. What is stored stays (a view or the
+    all-in equity that two jobs computed at once is the same figure: the first kept)."""
     equity: dict[str, Any] = dict(stored or {})
     views = dict(equity.get("views", {}))
-    views[result["key"]] = result["streets"]
+    views.setdefault(result["key"], result["streets"])
     viewers = dict(equity.get("viewers", {}))
     viewers[result["viewer"]] = result["key"]
     equity["views"], equity["viewers"] = views, viewers
     if "all_in" in result:
-        equity["all_in"] = result["all_in"]
+        equity.setdefault("all_in", result["all_in"])
     return equity
 
 

@@ -8,6 +8,7 @@ server's hand number, the cursor the last number of a page.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -147,9 +148,29 @@ class ReviewStore:
             )
             return value
 
-    async def save_equity(self, serial: int, value: dict[str, Any]) -> None:
+    async def merge_equity(
+        self, serial: int, add: Callable[[dict[str, Any] | None], dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """Store `add(stored)` as the hand's equities, and return it (None: no such hand).
+        The row is held from the read to the write, so a viewer's result stored meanwhile by
+        another job (of this process or another) is merged with, never written over."""
+        row = HandRow.serial == serial
         async with self.sessions.begin() as s:
-            await s.execute(update(HandRow).where(HandRow.serial == serial).values(equity=value))
+            if (await s.connection()).dialect.name == "sqlite":
+                # SQLite has no row lock, and a transaction that read first is refused if
+                # another wrote meanwhile: take the database's write lock first (a no-op
+                # write: waited for, up to the busy timeout, like a row lock).
+                await s.execute(update(HandRow).where(row).values(equity=HandRow.equity))
+            # FOR NO KEY UPDATE: what an UPDATE of the row takes, not blocking the index's
+            # inserts of rows that refer to the hand.
+            found = (
+                await s.execute(select(HandRow.equity).where(row).with_for_update(key_share=True))
+            ).first()
+            if found is None:
+                return None
+            value = add(found.equity)
+            await s.execute(update(HandRow).where(row).values(equity=value))
+            return value
 
     # ---------------------------------------------------------------- My hands
     async def my_hands(

@@ -33,7 +33,7 @@ async def equity_of(client: httpx.AsyncClient, number: int, **params: str) -> di
         assert r.headers["cache-control"] == PRIVATE
         if r.status_code == 200:
             return dict(r.json())
-        assert r.status_code in (202, 503), r.text  # 503: see docs/protocol.md, unavailable
+        assert r.status_code == 202, r.text  # pending (or busy): never a 503 for a race
         await asyncio.sleep(0.05)
     raise AssertionError("the equity never came")
 
