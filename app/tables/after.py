@@ -104,8 +104,9 @@ def tell_shown(t: TableCore, hand: Hand, number: int, entry: dict[str, Any]) -> 
     """Store the show's note, then tell everyone every card the seat has shown by choice."""
     yield from note(t, hand, entry)
     shown = shown_by_choice(hand, number)
-    t.emit(Record({"type": "cards_shown", "hand": hand.id, "number": hand.number,
-                   "seat": number, "cards": shown}))  # fmt: skip
+    told = {"type": "cards_shown", "hand": hand.id, "number": hand.number, "seat": number,
+            "cards": shown, **({"showdown": True} if entry.get("showdown") else {})}  # fmt: skip
+    t.emit(Record(told))
     return {"shown": shown}
 
 

@@ -70,7 +70,7 @@ def test_a_beaten_player_shows_some_cards_on_the_same_short_clock_and_the_rest_i
     number = hand.seats[hand.players.index(loser)]
     assert stored.after == ({"kind": "show", "seat": number, "cards": [mine[2]], "showdown": True},)
     assert [r["type"] for r in records(one)] == ["cards_shown"]  # no new turn, no action
-    assert records(one)[0]["cards"] == [mine[2]]
+    assert records(one)[0]["cards"] == [mine[2]] and records(one)[0]["showdown"] is True
     # the turn is still theirs, on the same clock; no engine action was taken
     assert hand.players[hand.state.actor or 0] == loser and not hand.state.complete
     assert t.core.clock.deadline(TURN) == deadline and not writes(one)[1:]

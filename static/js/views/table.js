@@ -172,12 +172,12 @@ export function seatView(ctrl, i, seat) {
 }
 
 function otherCards(s, p) {
-  if (p.folded || p.mucked) return null;
-  if (p.cards) {
+  if (p.folded || (p.mucked && !(p.shownCards && p.shownCards.length))) return null;
+  if (p.cards && !p.mucked) {
     const win = winningCards(s.hand);
     return html`<div class="cards shown">${p.cards.map((c) => Card({ card: c, size: 'sm', mark: win.get(c) || '' }))}</div>`;
   }
-  if (p.shownCards && p.shownCards.length) { // some shown by choice after the hand, the rest face down
+  if (p.shownCards && p.shownCards.length) { // some shown by choice (after the hand, or at the showdown instead of mucking), the rest face down
     const n = holeCount(s.table.config);
     return html`<div class="cards shown partly" data-shown-cards=${p.shownCards.join(' ')}>
       ${p.shownCards.map((c) => Card({ card: c, size: 'sm' }))}
