@@ -159,11 +159,11 @@ export function seatView(ctrl, i, seat) {
       ${acting ? clockRing(h) : null}
       <span class="name">${seat.name}</span>
       <span class="stack">${stack}</span>
-      ${won ? html`<span class="won">+${won}</span>` : null}
       ${reactToggle(ctrl, i)}
       ${acting && h.deadline ? html`<span class="clock">${Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000))}s${h.inBank ? ' bank' : ''}</span>` : null}
     </div>
-    ${last ? html`<span class=${`last act-${last.split(' ')[0].toLowerCase()}`}>${last}</span>` : null}
+    ${won ? html`<span class="won">+${won}</span>` // the win says more than the last action
+      : last ? html`<span class=${`last act-${last.split(' ')[0].toLowerCase()}`}>${last}</span>` : null}
     ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
     ${h && h.button === i ? html`<span class="dealer" title="Button" aria-hidden="true">D</span>` : null}
     ${reactionBubble(ctrl, i, seat)}
