@@ -46,7 +46,8 @@ DOCK = """(sel) => {
       const at = document.elementFromPoint(x, y);
       return { what: b.textContent.trim(), onScreen: y >= 0 && y <= innerHeight,
         hit: !!at && (at === b || b.contains(at)),
-        covered: !!t && r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom };
+        covered: !!t && r.left < t.right && t.left < r.right
+          && r.top < t.bottom && t.top < r.bottom };
     });
 }"""
 
@@ -73,18 +74,20 @@ def check_badges(page: Page) -> list[dict[str, Any]]:
         for card in b["board"]:
             assert apart(b["won"], card), ("the badge covers the board or the pot", b)
         view = b["view"]
-        assert 0 <= b["won"]["left"] and b["won"]["right"] <= view["width"], b
+        assert b["won"]["left"] >= 0 and b["won"]["right"] <= view["width"], b
     return badges
 
 
 # The lines a banner's words take (its icon apart), and its height against two lines' worth.
-BANNER = """(e) => { const words = [...e.childNodes].filter((n) => n.nodeType === 3 && n.data.trim());
+BANNER = """(e) => {
+  const words = [...e.childNodes].filter((n) => n.nodeType === 3 && n.data.trim());
   const r = document.createRange();
   r.setStart(words[0], 0); r.setEnd(words[words.length - 1], words[words.length - 1].length);
   const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
   const css = getComputedStyle(e);
-  const two = 2 * parseFloat(css.lineHeight) + parseFloat(css.paddingTop)
-    + parseFloat(css.paddingBottom) + parseFloat(css.borderTopWidth) + parseFloat(css.borderBottomWidth);
+  const px = (k) => parseFloat(css[k]);
+  const two = 2 * px('lineHeight') + px('paddingTop') + px('paddingBottom')
+    + px('borderTopWidth') + px('borderBottomWidth');
   return { lines, height: e.getBoundingClientRect().height, two, text: e.textContent }; }"""
 
 
