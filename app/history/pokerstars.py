@@ -270,7 +270,8 @@ def export_hand(record: dict[str, Any]) -> str:
 def after_comments(after: Iterable[dict[str, Any]], name: dict[int, str]) -> list[str]:
     """What was asked for once the hand was over, as comment lines (no format has a line for
     them; trackers skip a line they do not know): the rabbit hunt's boards, never played, and
-    the cards a player chose to show."""
+    the cards a player chose to show (after a pot nobody called, or at the showdown instead
+    of mucking: the rest of that hand stays hidden, it "mucks hand")."""
     lines = []
     for note in after:
         if note["kind"] == "rabbit":
@@ -278,7 +279,8 @@ def after_comments(after: Iterable[dict[str, Any]], name: dict[int, str]) -> lis
             lines.append(f"# Rabbit hunt (not played): {boards}")
         elif note["kind"] == "show":
             who = name.get(note["seat"], f"Seat {note['seat'] + 1}")
-            lines.append(f"# {who} showed after the hand: {_cards(note['cards'])}")
+            when = "at the showdown" if note.get("showdown") else "after the hand"
+            lines.append(f"# {who} showed {when}: {_cards(note['cards'])}")
     return lines
 
 

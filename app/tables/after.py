@@ -4,7 +4,9 @@ rabbit hunt (the board cards that would have come) and showing some of their hol
 Both are notes on the finished hand (`Hand.after`, kept in its stored record by `NoteHand`
 before anyone hears of them), never actions of the engine: they change no result, no
 stack and no replay of the hand. Both are public once told (board cards that were never
-played; cards their owner chose to show), so one record goes to everyone.
+played; cards their owner chose to show), so one record goes to everyone. (A loser's cards
+shown at the showdown instead of mucking are the same notes, written during the hand's
+show-or-muck turn: app/tables/showing.py, marked `showdown`.)
 
 Bounded by construction: `t.hand` is the last hand only until the next deal replaces it,
 a hand's rabbit is hunted once, and a card is shown once. The rabbit is only the boards'
@@ -82,32 +84,44 @@ def hunt(t: TableCore, c: RabbitHunt) -> Flow[Reply]:
     return {"boards": boards}
 
 
-def show_cards(t: TableCore, c: ShowCards) -> Flow[Reply]:
-    """The winner of a pot nobody called shows some (or all) of their hole cards once the
-    hand is over: only their own, only cards not shown yet. Shown to everyone; the hand's
-    result is unchanged."""
-    hand = last_hand(t, c.hand)
-    position = hand.position_of_player(c.sender or "")
-    if position is None:
-        raise TableError("not_in_hand", "you were not in that hand")
-    if not c.cards:
+def chosen_cards(hand: Hand, position: int, given: tuple[str, ...] | None) -> list[str]:
+    """The cards of `given` the player at `position` has not shown yet, in the order they
+    hold them: only their own, named as 'As'."""
+    if not given:
         raise TableError("bad_cards", "name the cards to show, as 'As' or 'Td'")
     try:
-        chosen = {parse_card(text) for text in c.cards}
+        chosen = {parse_card(text) for text in given}
     except (ConfigError, ValueError):
         raise TableError("bad_cards", "name the cards to show, as 'As' or 'Td'") from None
     held = hand.state.hole[position]
     if not chosen <= set(held):
         raise TableError("not_your_cards", "you can only show your own cards")
+    shown = set(shown_by_choice(hand, hand.seats[position]))
+    return [card for card in cards(held) if card in cards(chosen) and card not in shown]
+
+
+def tell_shown(t: TableCore, hand: Hand, number: int, entry: dict[str, Any]) -> Flow[Reply]:
+    """Store the show's note, then tell everyone every card the seat has shown by choice."""
+    yield from note(t, hand, entry)
+    shown = shown_by_choice(hand, number)
+    told = {"type": "cards_shown", "hand": hand.id, "number": hand.number, "seat": number,
+            "cards": shown, **({"showdown": True} if entry.get("showdown") else {})}  # fmt: skip
+    t.emit(Record(told))
+    return {"shown": shown}
+
+
+def show_cards(t: TableCore, c: ShowCards) -> Flow[Reply]:
+    """The winner of a pot nobody called shows some (or all) of their hole cards once the
+    hand is over: only their own, only cards not shown yet. Shown to everyone; the hand's
+    result is unchanged. (At a showdown, app/tables/showing.py.)"""
+    hand = last_hand(t, c.hand)
+    position = hand.position_of_player(c.sender or "")
+    if position is None:
+        raise TableError("not_in_hand", "you were not in that hand")
+    new = chosen_cards(hand, position, c.cards)
     if not hand.state.may_show(position):
         raise TableError("no_choice", "only the winner of a pot nobody called chooses what to show")
-    left = showable(hand, position)
-    new = [card for card in cards(held) if card in cards(chosen) and card in left]
-    if not new:
+    if not new or not showable(hand, position):
         raise TableError("already_shown", "those cards are shown already")
     number = hand.seats[position]
-    yield from note(t, hand, {"kind": SHOW, "seat": number, "cards": new})
-    shown = shown_by_choice(hand, number)
-    t.emit(Record({"type": "cards_shown", "hand": hand.id, "number": hand.number,
-                   "seat": number, "cards": shown}))  # fmt: skip
-    return {"shown": shown}
+    return (yield from tell_shown(t, hand, number, {"kind": SHOW, "seat": number, "cards": new}))

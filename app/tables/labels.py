@@ -63,7 +63,7 @@ NOTES = {
 #: banner or a line of the dock): `{seat}` is the seat's number as shown, from 1
 NOTICES = {
     "paused": "Paused by the host: no new hand is dealt, the clock is stopped.",
-    "pausing": "The host paused the table: this hand is played out, then no new hand is dealt.",
+    "pausing": "Paused by the host: this hand is played out, then no new hand is dealt.",
     "closing": "The table closes after this hand.",
     "request_pending": "Your request for seat {seat} waits for the host.",
     "request_seat": "Asked for",

@@ -33,7 +33,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.tables import after, chat, dealer, host, pace, play, seating, seeds, tournament, watching
+from app.tables import (
+    after,
+    chat,
+    dealer,
+    host,
+    pace,
+    play,
+    seating,
+    seeds,
+    showing,
+    tournament,
+    watching,
+)
 from app.tables.clock import Timer, TimerKind
 from app.tables.commands import (
     Act,
@@ -133,7 +145,7 @@ HANDLERS: Mapping[type[TableCommand], Handler] = {
     Act: play.act,
     Show: play.show,
     RabbitHunt: after.hunt,
-    ShowCards: after.show_cards,
+    ShowCards: showing.show_cards,
     MoreTime: play.more_time,
     Auto: play.auto,
     Fire: fire,

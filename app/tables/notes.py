@@ -55,13 +55,13 @@ def showable(hand: Hand, position: int) -> list[str]:
 
 
 def after_fields(hand: Hand, position: int | None, table_hunts: bool) -> dict[str, object]:
-    """A finished hand's view's notes (public), whether its rabbit may be hunted, and (to its
-    own player only) the cards the viewer may still show. Empty for a hand in play."""
-    if not hand.state.complete:
-        return {}
+    """A hand's view's notes (public), and once it is over whether its rabbit may be hunted,
+    and (to its own player only) the cards the viewer may still show."""
     out: dict[str, object] = {}
-    if hand.after:
+    if hand.after:  # during a hand too: cards shown at its showdown (app/tables/showing.py)
         out["after"] = [dict(n) for n in hand.after]
+    if not hand.state.complete:
+        return out
     if may_hunt(table_hunts, hand):
         out["rabbit"] = True
     if position is not None and (left := showable(hand, position)):

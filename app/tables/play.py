@@ -18,6 +18,7 @@ from app.tables.effects import Write
 from app.tables.errors import TableError
 from app.tables.hand import Hand
 from app.tables.host import close_or_retry
+from app.tables.notes import shown_by_choice
 from app.tables.ops import RecordAction
 from app.tables.seat import Move, Seat
 from app.tables.seating import settle_seats
@@ -211,8 +212,11 @@ def timeout(t: TableCore) -> Flow[Reply]:
         start_time_bank(t, hand, seat)
         return None
     player = hand.players[hand.state.actor]
+    # a player who showed some cards on their showdown turn was there: the clock's muck of
+    # the rest is no missed decision
+    there = bool(shown_by_choice(hand, hand.seats[hand.state.actor]))
     yield from auto_act(t, hand)
-    if turn.stage is not Stage.RETRY:  # the player's time was up (a retry counted before)
+    if turn.stage is not Stage.RETRY and not there:  # their time was up (a retry counted)
         yield from pace.timed_out(t, player)
     return None
 

@@ -108,7 +108,7 @@ export class ReplayCtrl {
       // is drawn with the result, the last step, as the live table drew it: never played.
       data.steps = [...data.steps, ...(data.after || []).map((n) => (n.kind === 'rabbit'
         ? { type: 'rabbit', boards: n.boards, name: n.name }
-        : { type: 'cards_shown', seat: n.seat, cards: n.cards }))];
+        : { type: 'cards_shown', seat: n.seat, cards: n.cards, showdown: !!n.showdown }))];
       this.record = data;
       this.number = data.number;
       if (!this.code && data.table.code) this.code = data.table.code;

@@ -188,7 +188,7 @@ export function describeEvent(state, ev, cards = cardsText) {
       return `Rabbit hunt, not played: ${text}.`;
     }
     case 'cards_shown':
-      return `${name} ${verb('show', you)} ${cards(ev.cards)} after the hand.`;
+      return `${name} ${verb('show', you)} ${cards(ev.cards)} ${ev.showdown ? 'at the showdown' : 'after the hand'}.`;
     case 'award': {
       const pot = potName(h, ev.pot);
       const half = ev.half === 'whole' ? '' : ` the ${ev.half} half${pot ? ` of ${pot}` : ''},`;

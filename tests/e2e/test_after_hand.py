@@ -1,7 +1,8 @@
 """Issue 26, items 12 and 13, by clicking: after a hand that ended before the river, a seated
 player hunts the rabbit (the cards that would have come, faded and said not played, on every
 page and after a reload); the winner of a pot nobody called shows one card of their choice,
-and the other page sees that card and no other of theirs."""
+and the other page sees that card and no other of theirs; a beaten player at a showdown
+shows one card instead of mucking, and that card alone is seen, in review and exports too."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table, screenshot_all
 from tests.e2e.play import wait_for_hand
+from tests.e2e.test_showdown import check_down
+from tests.history.test_privacy import phh_cards, text_cards
 from tests.waits import within_sync
 
 
@@ -86,4 +89,65 @@ def test_the_uncontested_winner_shows_one_card_and_only_that_card_is_seen(
         "data-shown-cards", chosen
     )
     assert not (set(held) - {chosen}) & folder.dom_cards()
+    assert not alice.errors and not bob.errors, alice.errors + bob.errors
+
+
+def test_a_beaten_player_shows_one_card_at_the_showdown_and_only_that_card_is_ever_seen(
+    players: PlayerFactory,
+) -> None:
+    """Item 13 at a showdown: a beaten hand (auto-muck off) is shown card by card, one click
+    a card, instead of mucked; "Muck the rest" hides the others. The other page sees that
+    card and none of the rest: live, after a reload, in the review and in both exports."""
+    alice, bob = seated_pair(players, showdown_time=30, decision_time=30)
+    ps = [alice, bob]
+    for p in ps:
+        p.page.get_by_role("checkbox", name="Auto-muck losing hands").uncheck()
+        p.page.wait_for_function(
+            "() => window.__omaha.ctrl.state.you.preferences.auto_muck === false"
+        )
+    number, loser = 0, None
+    for _ in range(12):  # a hand where the second hand shown is beaten: ~ every other one
+        number = wait_for_hand(alice, number, timeout=30)
+        loser = check_down(ps, number)
+        if loser is not None:
+            break
+    assert loser is not None, "twelve hands without a beaten hand at the showdown"
+    alice.page.evaluate("() => window.__omaha.ctrl.command('pause')")  # the next hand waits
+    other = bob if loser is alice else alice
+    held = loser.my_cards()
+    chosen, hidden = held[1], set(held) - {held[1]}
+    buttons = loser.page.locator(".actions.showdown [data-show-card]")
+    expect(buttons).to_have_count(len(held))
+    screenshot_all([loser], "showdown-show-some")
+    loser.page.locator(f"[data-show-card='{chosen}']").click()
+    seat = loser.state("c.state.you.seat")
+    shown_there = other.page.locator(f".seat[data-seat='{seat}'] [data-shown-cards]")
+    expect(shown_there).to_have_attribute("data-shown-cards", chosen)
+    expect(buttons).to_have_count(len(held) - 1)  # still their turn: more, or muck the rest
+    assert loser.state("c.isMyTurn() && c.state.hand.phase === 'showdown'")
+    assert not hidden & other.dom_cards()
+    loser.page.get_by_role("button", name="Muck the rest").click()
+    for p in ps:
+        p.page.wait_for_function("() => window.__omaha.ctrl.state.hand.ended")
+    expect(shown_there).to_have_attribute("data-shown-cards", chosen)  # mucked, one card up
+    screenshot_all([other], "showdown-shown-one")
+    assert not hidden & other.dom_cards()
+    other.reload()
+    expect(shown_there).to_have_attribute("data-shown-cards", chosen)
+    assert not hidden & other.dom_cards()
+    at = other.state("c.state.hand.number")
+    code = other.page.url.rsplit("/", 1)[-1]
+    record = other.page.request.get(f"{other.base}/api/tables/{code}/hands/{at}").json()
+    mucked = next(s for s in record["seats"] if s["seat"] == seat)
+    assert mucked["mucked"] and mucked["shown_cards"] == [chosen] and mucked["cards"] is None
+    other.page.goto(f"{other.base}/h/{record['number']}")  # the review, on the result
+    expect(other.page.locator(f".seat[data-seat='{seat}'] [data-shown-cards]")).to_have_attribute(
+        "data-shown-cards", chosen
+    )
+    assert not hidden & other.dom_cards()
+    for export in ("hands.txt", "hands.phhs"):
+        text = other.page.request.get(f"{other.base}/api/tables/{code}/{export}").text()
+        assert f"showed at the showdown: [{chosen}]" in text, text
+        named = text_cards(text) | phh_cards(text)
+        assert chosen in named and not hidden & named, (export, hidden & named)
     assert not alice.errors and not bob.errors, alice.errors + bob.errors

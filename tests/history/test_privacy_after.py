@@ -1,8 +1,10 @@
 """The notes of a finished hand leak nothing: random hands of every game, each given its
 rabbit hunt (where it ended before the river) and, for the winner of a pot nobody called, a
-random subset of their cards shown; no record or export, for any player, a spectator or a
-host not dealt in, holds a card beyond what they saw before plus the rabbit's board cards
-and the cards shown. The oracle is the engine's truth, as in test_privacy.py."""
+random subset of their cards shown, and for a beaten player who mucked at the showdown, a
+random subset shown there instead (app/tables/showing.py); no record or export, for any
+player, a spectator or a host not dealt in, holds a card beyond what they saw before plus
+the rabbit's board cards and the cards shown. The oracle is the engine's truth, as in
+test_privacy.py."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ TRIES = 600
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_hands_notes_show_the_rabbit_and_the_cards_shown_and_nothing_else(game: str) -> None:
     rng = random.Random(f"privacy-after-{game}")
-    hunted = shown_some = checked = 0
+    hunted = shown_some = at_showdown = checked = 0
     for number in range(1, TRIES + 1):
         if checked >= NOTED:
             break
@@ -47,6 +49,15 @@ def test_a_hands_notes_show_the_rabbit_and_the_cards_shown_and_nothing_else(game
             shown = [c for c in held if c in chosen]
             notes.append({"kind": "show", "seat": hand.seats[chooser], "cards": shown})
             shown_some += 1
+        # a beaten player who, at the showdown, showed some cards instead of mucking
+        loser = next((p for p in range(state.n) if state.mucked[p]), None)
+        if loser is not None:
+            held = [card_str(c) for c in state.hole[loser]]
+            picked = set(rng.sample(held, rng.randint(1, len(held) - 1)))
+            notes.append({"kind": "show", "seat": hand.seats[loser], "showdown": True,
+                          "cards": [c for c in held if c in picked]})  # fmt: skip
+            chosen |= picked
+            at_showdown += 1
         if not notes:
             continue  # nothing to say after it: test_privacy.py checks these
         checked += 1
@@ -66,4 +77,9 @@ def test_a_hands_notes_show_the_rabbit_and_the_cards_shown_and_nothing_else(game
             got = phh_cards(phh) | text_cards(phh)
             assert got <= may, (number, viewer, got - may)
             assert extra <= cards_in(record) and extra <= text_cards(text) and extra <= got
-    assert checked == NOTED and hunted and shown_some, (checked, hunted, shown_some)
+    assert checked == NOTED and hunted and shown_some and at_showdown, (
+        checked,
+        hunted,
+        shown_some,
+        at_showdown,
+    )

@@ -185,15 +185,28 @@ function presetBtn(ctrl, label, value, name, active) {
     onClick=${() => { ctrl.ui.raising = true; ctrl.setAmount(value, name); }}>${label}</button>`;
 }
 
+// A hand the rules let you muck may instead be shown card by card, one click a card (the
+// server keeps each as a note; the turn stays yours on the same short clock): Muck then
+// hides the rest from everyone; showing the last card is the whole show.
 function showdownView(ctrl) {
-  const legal = ctrl.state.hand.legal;
+  const s = ctrl.state;
+  const h = s.hand;
+  const legal = h.legal;
   const busy = !!ctrl.pending;
+  const muck = legal.actions.includes('muck');
+  const me = h.players[s.you.seat] || {};
+  const shown = me.shownCards || [];
+  const hidden = muck ? (me.cards || []).filter((c) => !shown.includes(c)) : [];
   return html`<div class="actions showdown">
-    <p>Showdown: show your hand${legal.actions.includes('muck') ? ' or muck it' : ''}?</p>
+    <p>Showdown: show your hand${muck ? ' or muck it' : ''}?${muck ? html` <span class="hint">Or show some cards: the rest stay hidden.</span>` : null}</p>
     <div class="row">
       ${legal.actions.includes('show') ? btn('Show', { 'data-act': 'show', disabled: busy }, () => ctrl.act('show'), 'check') : null}
-      ${legal.actions.includes('muck') ? btn('Muck', { 'data-act': 'muck', disabled: busy }, () => ctrl.act('muck'), 'fold') : null}
+      ${muck ? btn(shown.length ? 'Muck the rest' : 'Muck', { 'data-act': 'muck', disabled: busy }, () => ctrl.act('muck'), 'fold') : null}
     </div>
+    ${hidden.length ? html`<div class="row show-some" aria-label="Show some cards">
+      ${hidden.map((c) => btn(html`Show ${cardText(c)}`, { 'data-show-card': c, 'aria-label': `Show ${cardName(c)}` },
+        () => ctrl.command('show_cards', { hand: h.id, cards: [c] }), 'call'))}
+    </div>` : null}
     ${shortClockView(ctrl.state.hand)}
     ${preferencesView(ctrl)}
   </div>`;

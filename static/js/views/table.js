@@ -159,11 +159,11 @@ export function seatView(ctrl, i, seat) {
       ${acting ? clockRing(h) : null}
       <span class="name">${seat.name}</span>
       <span class="stack">${stack}</span>
-      ${won ? html`<span class="won">+${won}</span>` : null}
       ${reactToggle(ctrl, i)}
       ${acting && h.deadline ? html`<span class="clock">${Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000))}s${h.inBank ? ' bank' : ''}</span>` : null}
     </div>
-    ${last ? html`<span class=${`last act-${last.split(' ')[0].toLowerCase()}`}>${last}</span>` : null}
+    ${won ? html`<span class="won">+${won}</span>` // the win says more than the last action
+      : last ? html`<span class=${`last act-${last.split(' ')[0].toLowerCase()}`}>${last}</span>` : null}
     ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
     ${h && h.button === i ? html`<span class="dealer" title="Button" aria-hidden="true">D</span>` : null}
     ${reactionBubble(ctrl, i, seat)}
@@ -172,12 +172,12 @@ export function seatView(ctrl, i, seat) {
 }
 
 function otherCards(s, p) {
-  if (p.folded || p.mucked) return null;
-  if (p.cards) {
+  if (p.folded || (p.mucked && !(p.shownCards && p.shownCards.length))) return null;
+  if (p.cards && !p.mucked) {
     const win = winningCards(s.hand);
     return html`<div class="cards shown">${p.cards.map((c) => Card({ card: c, size: 'sm', mark: win.get(c) || '' }))}</div>`;
   }
-  if (p.shownCards && p.shownCards.length) { // some shown by choice after the hand, the rest face down
+  if (p.shownCards && p.shownCards.length) { // some shown by choice (after the hand, or at the showdown instead of mucking), the rest face down
     const n = holeCount(s.table.config);
     return html`<div class="cards shown partly" data-shown-cards=${p.shownCards.join(' ')}>
       ${p.shownCards.map((c) => Card({ card: c, size: 'sm' }))}
