@@ -17,7 +17,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, server
-from tests.e2e.test_review import PHONE, an_evening, api
+from tests.e2e.test_review import FETCH, PHONE, an_evening, api
 from tests.e2e.test_tournament_host import FAST
 from tests.e2e.tourney import (
     check_the_end,
@@ -68,6 +68,16 @@ def page_back(p: Player, size: int, numbers: list[int]) -> None:
 def test_older_hands_pages_back_to_the_first_hand(players: PlayerFactory, bots: BotFactory) -> None:
     p = players("Pat")
     code = an_evening(p, bots, hands=5)
+    # The exports name each hand as the table's header did: "Hand #N" there is "hand N" in
+    # the comment line of the PokerStars text (after its summary) and of the PHH file.
+    header = p.page.locator(".topbar .hand-no").inner_text()
+    assert header.startswith("Hand #"), header
+    last = int(header.removeprefix("Hand #"))
+    for export in ("hands.txt", "hands.phhs"):
+        status, text = p.page.evaluate(FETCH, f"/api/tables/{code}/{export}")
+        assert status == 200, (export, status)
+        named = re.findall(r"^# (.+), hand (\d+)$", text, re.MULTILINE)
+        assert named == [("Friday PLO", str(n)) for n in range(1, last + 1)], (export, named)
     everything = api(p, "/api/hands?limit=50")
     assert everything["next"] is None
     numbers = [h["number"] for h in everything["hands"]]
@@ -83,14 +93,17 @@ def test_older_hands_pages_back_to_the_first_hand(players: PlayerFactory, bots: 
         page_size(p.page, size)
         p.open("/hands")
         page_back(p, size, numbers)
-    # By a filter: the cursor pages within the table's hands of one result. The table's page
-    # (asked for when the table was picked) answers after the result's (asked for next), and
-    # its hands are others: the page shows the last asked for, never the earlier answer.
-    result, matching = next(
-        (r, found)
-        for r in ("lost", "won", "showdown", "all-in")
+    # By a filter: the cursor pages within the table's hands of one result (or position).
+    # The table's page (asked for when the table was picked) answers after the filter's
+    # (asked for next), and its hands are others: the page shows the last asked for, never
+    # the earlier answer.
+    filters = [("result", r) for r in ("lost", "won", "showdown", "all-in")]
+    filters += [("position", at) for at in ("BTN", "SB", "BB", "UTG")]
+    key, value, matching = next(
+        (k, v, found)
+        for k, v in filters
         if (found := [h["number"] for h in
-                      api(p, f"/api/hands?limit=50&table={code}&result={r}")["hands"]])
+                      api(p, f"/api/hands?limit=50&table={code}&{k}={v}")["hands"]])
         and found[0] != numbers[0]
     )  # fmt: skip
     page_size(p.page, 1)
@@ -108,9 +121,9 @@ def test_older_hands_pages_back_to_the_first_hand(players: PlayerFactory, bots: 
             break
         p.page.wait_for_timeout(20)
     p.page.unroute(by_table)
-    p.page.locator("select[name=result]").select_option(result)
+    p.page.locator(f"select[name={key}]").select_option(value)
     expect(p.page.locator("[data-my-hand]")).to_have_attribute("data-my-hand", str(matching[0]))
-    with p.page.expect_response(lambda r: "result=" not in r.url) as late:
+    with p.page.expect_response(lambda r: f"{key}=" not in r.url) as late:
         held[0].fallback()
     late.value.finished()
     p.page.evaluate(FRAMES)  # the late answer has been read (and drawn, if it were shown)
@@ -169,6 +182,9 @@ def test_a_finished_tournament_is_listed_with_its_standings_ledger_and_exports(
     text = download(alice, f"{exports} a:text-is('PokerStars text')", tmp_path)
     assert text.startswith("PokerStars Hand #") and "Dealt to Alice [" in text, text[:300]
     hands = text.count("PokerStars Hand #")
+    named = re.findall(r"^# (.+), hand (\d+)$", text, re.MULTILINE)
+    assert [int(n) for _, n in named] == list(range(1, hands + 1)), named
+    assert {name for name, _ in named} == {"Sunday SNG 1"}, named
     phh = download(alice, f"{exports} a:text-is('PHH')", tmp_path)
     assert phh.startswith("[1]\n") and f"\n[{hands}]\n" in phh, phh[:300]
     csv = download(alice, f"{exports} a:text-is('CSV')", tmp_path)
