@@ -263,8 +263,16 @@ def export_hand(record: dict[str, Any]) -> str:
     sections = _sections(record) if contested else [(0, 0)]
     for s in by_seat:
         lines.append(_summary_seat(record, s, name[s["seat"]], sections))
+    lines.append(title_comment(record["table"]["name"], record["hand_at_table"]))
     lines.extend(after_comments(record.get("after", ()), name))
     return "\n".join(lines) + "\n"
+
+
+def title_comment(table: str, at_table: int) -> str:
+    """The hand as players name it, by its table and its number there (`#N` of the header is
+    the server's): a comment line, which trackers skip, after the summary. Not in the table
+    name, which trackers keep per table: one name per hand would make each hand a table."""
+    return f"# {_name(table)}, hand {at_table}"
 
 
 def after_comments(after: Iterable[dict[str, Any]], name: dict[int, str]) -> list[str]:

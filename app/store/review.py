@@ -343,6 +343,8 @@ class ReviewStore:
                         "tables": codes,
                     }
                 )
+        # A finished tournament's tables are listed with it, not again as closed tables.
+        with_tournament = {code for t in past_tournaments for code in t["tables"]}
         return {
             "tables": [
                 {
@@ -352,6 +354,7 @@ class ReviewStore:
                     "closed_at": t.closed_at.isoformat(),
                 }
                 for t in tables
+                if t.code not in with_tournament
             ],
             "tournaments": past_tournaments,
         }

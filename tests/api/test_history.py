@@ -211,8 +211,11 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
         session = (await ben.get(f"/api/tables/{code}/hands.txt")).text
         parsed = parse_session(session)
         assert [p.number for p in parsed] == sorted(numbers)
+        named = {h["number"]: f"{h['table']}, hand {h['hand_at_table']}" for h in listed}
         for p in parsed:
             p.check_books()
+            # named as the table's header names it: its number there, not the server's #N
+            assert p.comments[0] == named[p.number] and not named[p.number].endswith(f" {p.number}")
             hand = by_number[p.number]
             assert {k: int(v) for k, v in p.final_stacks().items()} == dict(
                 zip(hand.names, hand.state.stacks, strict=True)

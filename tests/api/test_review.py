@@ -238,6 +238,7 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         assert [
             (t["code"], t["name"], t["place"], t["prize"], t["tables"]) for t in past["tournaments"]
         ] == [("T-DONE", "Sunday T-DONE", 2, 30, [code])]
+        assert past["tables"] == []  # listed with its tournament, not twice
         hosted = (await host.get("/api/me/past")).json()["tournaments"]
         assert [(t["code"], t["place"], t["prize"]) for t in hosted] == [("T-DONE", None, 0)]
         assert (await stranger.get("/api/me/past")).json()["tournaments"] == []

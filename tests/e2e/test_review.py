@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
-from tests.e2e.play import play_hand, step_ends, wait_for_hand
+from tests.e2e.play import hand_number, play_hand, step_ends, wait_for_hand
 from tests.e2e.test_games import new_table
 
 FETCH = "async (url) => { const r = await fetch(url); return [r.status, await r.text()]; }"
@@ -39,6 +39,11 @@ def an_evening(p: Player, bots: BotFactory, hands: int = 3) -> str:
         number = wait_for_hand(p, after=number)
         play_hand([p], number)
     p.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+    p.page.wait_for_function("() => window.__omaha.ctrl.state.table.paused")
+    # A quick dealer (tests/e2e/test_afterwards.py) may have dealt the next hand before the
+    # pause came: Pat plays it out (no hand starts once the table is paused).
+    if not p.state("!c.state.hand || c.state.hand.ended"):
+        play_hand([p], hand_number(p))
     p.page.wait_for_function(
         "() => { const h = window.__omaha.ctrl.state.hand; return !h || h.ended; }", timeout=20000
     )

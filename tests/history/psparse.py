@@ -71,6 +71,7 @@ class ParsedHand:
     antes: dict[str, Decimal] = field(default_factory=dict)  # "posts the ante"
     street_boards: dict[str, list[str]] = field(default_factory=dict)  # "" or FIRST.. -> cards
     shown_after: list[str] = field(default_factory=list)  # shows after the collection
+    comments: list[str] = field(default_factory=list)  # "# text" lines after the summary's
 
     def final_stacks(self) -> dict[str, Decimal]:
         return {
@@ -127,9 +128,13 @@ def parse_hand(text: str) -> ParsedHand:
             elif (b := BOARD.fullmatch(line)) is not None:
                 hand.boards.append(b.group(2).split())
             elif (s := SUMMARY_SEAT.fullmatch(line)) is not None:
+                if hand.comments:
+                    raise ParseError(f"a seat line after a comment: {line!r}")
                 won = [amount(w) for w in WON.findall(s.group(4))]  # one per board or run
                 if won:
                     hand.summary_won[s.group(2)] = sum(won, Decimal(0))
+            elif line.startswith("# "):  # ours, last (no PokerStars line; trackers skip them)
+                hand.comments.append(line[2:])
             else:
                 raise ParseError(f"unknown summary line {line!r}")
             continue

@@ -31,6 +31,9 @@ def test_every_exported_hand_accounts_for_every_chip(game: str) -> None:
         parsed = parse_hand(export_hand(build(stored, viewer, equity=False)))
         parsed.check_books()
         assert parsed.number == number
+        # The hand as players name it, by its table and its number there (the header's #N
+        # is the server's): the first comment line, after the summary.
+        assert parsed.table == "Friday" and parsed.comments[0] == f"Friday, hand {stored.at_table}"
         truth = {hand.names[p]: Decimal(state.stacks[p]) for p in range(state.n)}
         assert parsed.final_stacks() == truth, (number, parsed.final_stacks(), truth)
         if viewer is not None:

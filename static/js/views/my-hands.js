@@ -19,6 +19,7 @@ export class MyHandsCtrl {
     this.hands = [];
     this.next = null;
     this.busy = false;
+    this.asked = 0; // requests made: each answer knows if a later one superseded it
     this.error = null;
     this.indexing = false;
     this.tables = [];
@@ -30,16 +31,27 @@ export class MyHandsCtrl {
   }
 
   async load(more = false) {
+    // Only the last request's answer is shown: a filter changed while a page was on its
+    // way (or an older page asked for, then a filter) must not show, or page on from, the
+    // earlier one's hands.
+    const asked = ++this.asked;
     this.busy = true;
     this.error = null;
     this.redraw();
+    let page = null;
+    let error = null;
     try {
-      const page = await api.myHands({ ...this.filter, cursor: more ? this.next : '', limit: 25 });
+      page = await api.myHands({ ...this.filter, cursor: more ? this.next : '', limit: 25 });
+    } catch (e) {
+      error = e;
+    }
+    if (asked !== this.asked) return;
+    if (page) {
       this.hands = more ? [...this.hands, ...page.hands] : page.hands;
       this.next = page.next;
       this.indexing = page.indexing;
-    } catch (e) {
-      this.error = e.message;
+    } else {
+      this.error = error.message;
       if (!more) this.hands = [];
     }
     this.busy = false;

@@ -1,0 +1,227 @@
+"""Issue 28, by clicking: "My hands" pages back by its "Older hands" button to the first
+hand (each row once, in order, the button gone at the end), and a finished tournament is
+listed on its players' and its host's home pages with its standings, its ledger and its
+exports, which download the hands.
+
+The server deals 0.1 s after a hand and its bots act at once; the tournament's levels are
+short and Alice goes all in whenever it is her turn: it plays out in a minute or so."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.e2e.conftest import BotFactory, PlayerFactory
+from tests.e2e.harness import Player, server
+from tests.e2e.test_review import FETCH, PHONE, an_evening, api
+from tests.e2e.test_tournament_host import FAST
+from tests.e2e.tourney import (
+    check_the_end,
+    create_tournament,
+    finished,
+    play_until,
+    register_by_link,
+)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with server(tmp_path_factory.mktemp("e2e-after"), BETWEEN_HANDS="0.1", BOT_THINK="0") as url:
+        yield url
+
+
+def page_size(page: Page, size: int) -> None:
+    """The page asks for 25 hands at a time; these tests' evenings are shorter, so its
+    requests ask for `size` (the API's own paging, cursor and all, answers them)."""
+
+    def smaller(route: Route) -> None:
+        route.continue_(url=re.sub(r"([?&])limit=\d+", rf"\g<1>limit={size}", route.request.url))
+
+    page.unroute("**/api/hands?*")
+    page.route("**/api/hands?*", smaller)
+
+
+def page_back(p: Player, size: int, numbers: list[int]) -> None:
+    """From the first page of `size` rows, "Older hands" until the button goes: then every
+    hand of `numbers` (newest first) is listed once, in that order."""
+    rows = p.page.locator("[data-my-hand]")
+    older = p.page.locator("[data-cmd=older]")
+    shown = min(size, len(numbers))
+    expect(rows).to_have_count(shown)
+    while shown < len(numbers):
+        # each page is the next older hands after those shown, nothing repeated
+        listed = rows.evaluate_all("els => els.map(e => Number(e.dataset.myHand))")
+        assert listed == numbers[:shown], (size, listed)
+        older.click()
+        shown = min(shown + size, len(numbers))
+        expect(rows).to_have_count(shown)
+        expect(p.page.locator(".hand-list[aria-busy=false]")).to_have_count(1)
+    expect(older).to_have_count(0)
+    listed = rows.evaluate_all("els => els.map(e => Number(e.dataset.myHand))")
+    assert listed == numbers, (size, listed)
+
+
+def test_older_hands_pages_back_to_the_first_hand(players: PlayerFactory, bots: BotFactory) -> None:
+    p = players("Pat")
+    code = an_evening(p, bots, hands=5)
+    # The exports name each hand as the table's header did: "Hand #N" there is "hand N" in
+    # the comment line of the PokerStars text (after its summary) and of the PHH file.
+    header = p.page.locator(".topbar .hand-no").inner_text()
+    assert header.startswith("Hand #"), header
+    last = int(header.removeprefix("Hand #"))
+    for export in ("hands.txt", "hands.phhs"):
+        status, text = p.page.evaluate(FETCH, f"/api/tables/{code}/{export}")
+        assert status == 200, (export, status)
+        named = re.findall(r"^# (.+), hand (\d+)$", text, re.MULTILINE)
+        assert named == [("Friday PLO", str(n)) for n in range(1, last + 1)], (export, named)
+    everything = api(p, "/api/hands?limit=50")
+    assert everything["next"] is None
+    numbers = [h["number"] for h in everything["hands"]]
+    assert len(numbers) >= 5 and numbers == sorted(numbers, reverse=True), numbers
+    # By the table's number too: the rows are the table's hands from its last back to 1.
+    at_table = [h["hand_at_table"] for h in everything["hands"]]
+    assert at_table == list(range(len(numbers), 0, -1)), at_table
+    # A size that divides the hands (the last page is full: no empty page after it), one
+    # that does not, and all of them on one page (no button at all).
+    count = len(numbers)
+    divides = next((d for d in range(2, count) if count % d == 0), 1)
+    for size in (divides, next(d for d in range(2, count) if count % d), count):
+        page_size(p.page, size)
+        p.open("/hands")
+        page_back(p, size, numbers)
+    # By a filter: the cursor pages within the table's hands of one result (or position).
+    # The table's page (asked for when the table was picked) answers after the filter's
+    # (asked for next), and its hands are others: the page shows the last asked for, never
+    # the earlier answer.
+    filters = [("result", r) for r in ("lost", "won", "showdown", "all-in")]
+    filters += [("position", at) for at in ("BTN", "SB", "BB", "UTG")]
+    key, value, matching = next(
+        (k, v, found)
+        for k, v in filters
+        if (found := [h["number"] for h in
+                      api(p, f"/api/hands?limit=50&table={code}&{k}={v}")["hands"]])
+        and found[0] != numbers[0]
+    )  # fmt: skip
+    page_size(p.page, 1)
+    p.open("/hands")
+    expect(p.page.locator("[data-my-hand]")).to_have_count(1)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    p.page.route(by_table, hold)
+    p.page.locator("select[name=table]").select_option(code)
+    for _ in range(1500):  # the handler runs while Playwright waits (not in time.sleep)
+        if held:
+            break
+        p.page.wait_for_timeout(20)
+    p.page.unroute(by_table)
+    p.page.locator(f"select[name={key}]").select_option(value)
+    expect(p.page.locator("[data-my-hand]")).to_have_attribute("data-my-hand", str(matching[0]))
+    with p.page.expect_response(lambda r: f"{key}=" not in r.url) as late:
+        held[0].fallback()
+    late.value.finished()
+    p.page.evaluate(FRAMES)  # the late answer has been read (and drawn, if it were shown)
+    page_back(p, 1, matching)
+    assert not p.errors, p.errors
+
+
+def by_table(url: str) -> bool:
+    return "/api/hands?" in url and "table=" in url
+
+
+#: two animation frames: what an answer read before them would draw is drawn by then
+FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def download(p: Player, link: str, where: Path) -> str:
+    """Click a link that downloads a file; its text."""
+    with p.page.expect_download() as started:
+        p.page.locator(link).click()
+    path = where / started.value.suggested_filename
+    started.value.save_as(path)
+    return path.read_text()
+
+
+def test_a_finished_tournament_is_listed_with_its_standings_ledger_and_exports(
+    players: PlayerFactory, tmp_path: Path
+) -> None:
+    host, alice = players("Host"), players("Alice")
+    host.join()
+    code, link = create_tournament(host, "sng-turbo", name="Sunday SNG", betting="no-limit", **FAST)
+    alice.join()
+    register_by_link(alice, link, first_visit=False)
+    for count in (2, 3):
+        host.page.click("[data-cmd=add-bot]")
+        expect(host.page.locator(".registered li")).to_have_count(count)
+    host.page.click("[data-cmd=start]")
+    alice.page.wait_for_url("**/t/*")
+    alice.wait_live()
+    play_until([alice], lambda p: "shove", finished([alice]))
+    standings = check_the_end([alice], code)
+    me = alice.page.request.get(f"{alice.base}/api/session").json()["player_id"]
+    place = next(r for r in standings if r["player_id"] == me)
+
+    # Alice's home page: the tournament under past tournaments, with her place.
+    alice.open("/")
+    item = alice.page.locator(f"[data-past-tournament='{code}']")
+    expect(item).to_contain_text("Sunday SNG")
+    expect(item).to_contain_text(f"place {place['place']}")
+    tables = api(alice, "/api/me/past")["tournaments"][0]["tables"]
+    assert len(tables) == 1, tables
+    table = tables[0]
+    # (its table is listed with it, not a second time among the closed tables)
+    expect(alice.page.locator("[data-past-table]")).to_have_count(0)
+    # Its exports download the hands she played: the PokerStars text, the PHH, the CSV.
+    exports = f"[data-past-tournament='{code}'] .exports"
+    text = download(alice, f"{exports} a:text-is('PokerStars text')", tmp_path)
+    assert text.startswith("PokerStars Hand #") and "Dealt to Alice [" in text, text[:300]
+    hands = text.count("PokerStars Hand #")
+    named = re.findall(r"^# (.+), hand (\d+)$", text, re.MULTILINE)
+    assert [int(n) for _, n in named] == list(range(1, hands + 1)), named
+    assert {name for name, _ in named} == {"Sunday SNG 1"}, named
+    phh = download(alice, f"{exports} a:text-is('PHH')", tmp_path)
+    assert phh.startswith("[1]\n") and f"\n[{hands}]\n" in phh, phh[:300]
+    csv = download(alice, f"{exports} a:text-is('CSV')", tmp_path)
+    assert csv.startswith("player_id,name,") and ",Alice," in csv, csv[:300]
+    # Its ledger opens over the home page, with the table's players.
+    ledger = api(alice, f"/api/tables/{table}/ledger")
+    item.get_by_role("button", name="Ledger").click()
+    dialog = alice.page.locator("[data-dialog=ledger]")
+    expect(dialog).to_be_visible()
+    for line in ledger["players"]:
+        expect(dialog.locator(f"[data-ledger-player='{line['player_id']}']")).to_have_count(1)
+    alice.page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    # Its name opens the standings.
+    item.get_by_role("link", name="Sunday SNG").click()
+    alice.page.wait_for_url(f"**/tournaments/{code}")
+    rows = alice.page.locator(".standings tbody tr")
+    expect(rows).to_have_count(len(standings))
+    expect(
+        alice.page.locator(f".standings tbody tr[data-place='{place['place']}']")
+    ).to_contain_text("Alice")
+
+    # The host's home page lists it too, as hosted, with the same table's exports.
+    host.open("/")
+    hosted = host.page.locator(f"[data-past-tournament='{code}']")
+    expect(hosted).to_contain_text("hosted")
+    text = download(host, f"[data-past-tournament='{code}'] .exports a:text-is('PokerStars text')",
+                    tmp_path)  # fmt: skip
+    assert text.count("PokerStars Hand #") == hands and "Dealt to" not in text
+    # On a phone the list fits its width.
+    phone = players("Phone", **PHONE)
+    phone.context.add_cookies(alice.context.cookies())
+    phone.open("/")
+    item = phone.page.locator(f"[data-past-tournament='{code}']")
+    expect(item).to_be_visible()
+    width = phone.page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 375, width
+    assert not alice.errors and not host.errors and not phone.errors, (
+        alice.errors + host.errors + phone.errors
+    )
