@@ -126,8 +126,10 @@ class Client:
             # attached by its table's owner after the socket opens, so what another client
             # does next could otherwise reach the table first and never be sent to this one.
             await self.wait_until(
-                lambda: self.closed is not None
-                or any(m["type"] == "snapshot" for m in self.messages[mark:])
+                lambda: (
+                    self.closed is not None
+                    or any(m["type"] == "snapshot" for m in self.messages[mark:])
+                )
             )
 
     async def _read(self) -> None:

@@ -145,8 +145,12 @@ def test_a_beaten_player_shows_one_card_at_the_showdown_and_only_that_card_is_ev
         "data-shown-cards", chosen
     )
     assert not hidden & other.dom_cards()
-    for export in ("hands.txt", "hands.phhs"):
+    for export in ("hands.txt", "hands.phhs"):  # the session's: it says so too
         text = other.page.request.get(f"{other.base}/api/tables/{code}/{export}").text()
+        assert f"showed at the showdown: [{chosen}]" in text, text
+    # This hand's own (the session's others may show the hidden cards on a board)
+    for export in ("pokerstars.txt", "hand.phh"):
+        text = other.page.request.get(f"{other.base}/api/hands/{record['number']}/{export}").text()
         assert f"showed at the showdown: [{chosen}]" in text, text
         named = text_cards(text) | phh_cards(text)
         assert chosen in named and not hidden & named, (export, hidden & named)
