@@ -140,26 +140,30 @@ class Director(Tournament):
         await self.create()
         field.arm_start(self)
         while True:
-            command = await self.mailbox.get()
-            handler = HANDLERS.get(command.kind)
-            try:
-                if handler is None:
-                    raise TableError("unknown_command", f"unknown command {command.kind!r}")
-                result = await handler(self, command)
-            except OwnershipLost:  # another process directs it now: this one stops
-                command.settle({}, TableError("unavailable", "the tournament moved; try again"))
-                raise
-            except TableError as error:
-                command.settle({}, error)
-                continue
-            except Exception:  # a bug: answered, logged, and the tournament goes on
-                log.exception("tournament %s: %s failed", self.id, command.kind)
-                command.settle({}, TableError("internal", "the tournament director failed"))
-                continue
-            command.settle(result or {})
+            await self._carry_out(await self.mailbox.get())
+            # After every command, a refused one too: one refused behind the finishing hand
+            # (a late registration, a pause) left the director waiting for ever.
             if self.status == "finished" and self.mailbox.empty():
                 self.ended = True  # later commands are answered at once (`post`)
                 return
+
+    async def _carry_out(self, command: Command) -> None:
+        """One command, answered: its result, or why it was refused."""
+        handler = HANDLERS.get(command.kind)
+        try:
+            if handler is None:
+                raise TableError("unknown_command", f"unknown command {command.kind!r}")
+            result = await handler(self, command)
+        except OwnershipLost:  # another process directs it now: this one stops
+            command.settle({}, TableError("unavailable", "the tournament moved; try again"))
+            raise
+        except TableError as error:
+            command.settle({}, error)
+        except Exception:  # a bug: answered, logged, and the tournament goes on
+            log.exception("tournament %s: %s failed", self.id, command.kind)
+            command.settle({}, TableError("internal", "the tournament director failed"))
+        else:
+            command.settle(result or {})
 
     # ------------------------------------------------------------------- readings
     def status_view(self) -> dict[str, Any]:
