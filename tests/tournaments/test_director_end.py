@@ -25,8 +25,8 @@ from app.tournaments.places import Standings
 from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
 from tests.tables.stores import MemoryTableStore
-from tests.waits import within
 from tests.tournaments.test_rulings import StubRegistry
+from tests.waits import within
 
 SETTINGS = Settings(name="End", schedule=Schedule((Level(25, 50),)), starting_stack=1000,
                     seats=6, late_registration_level=1)  # fmt: skip
@@ -53,8 +53,11 @@ def queued(director: Director, kind: str, sender: str | None, **data: Any) -> as
 
 @pytest.mark.parametrize(
     ("kind", "sender", "code"),
-    [("register", "later", "registration_closed"), ("pause", "host", "not_running"),
-     ("no_such_command", "host", "unknown_command")],  # fmt: skip
+    [
+        ("register", "later", "registration_closed"),
+        ("pause", "host", "not_running"),
+        ("no_such_command", "host", "unknown_command"),
+    ],
 )
 async def test_a_command_refused_behind_the_finishing_hand_still_ends_the_director(
     kind: str, sender: str, code: str
@@ -92,8 +95,8 @@ async def test_a_registration_behind_the_last_hand_through_the_table_actor() -> 
     one holds every chip; the table's call to the director for that hand is followed at once
     by a late registration, as the test's polling posted it."""
     schedule = Schedule(tuple(Level(sb, 2 * sb, minutes=1) for sb in (400, 800)))
-    registry = TableRegistry(MemoryTableStore(),
-                             Runtime(between_hands=0, bot_think=0, deal_unwatched=True))  # fmt: skip
+    runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True)
+    registry = TableRegistry(MemoryTableStore(), runtime)
     settings = Settings(name="Last", schedule=schedule, starting_stack=1000, seats=6,
                         late_registration_level=2)  # fmt: skip
     director = Director(settings, "host", registry, between_hands=0.0)
@@ -111,7 +114,7 @@ async def test_a_registration_behind_the_last_hand_through_the_table_actor() -> 
         await director.request("register", f"p{k}", name=f"Bot {k}", bot=True)
     await director.request("start", "host")
     try:
-        await within(lambda: answers and answers[0].done(), what="the last hand's registration answered")
+        await within(lambda: answers and answers[0].done(), what="the registration answered")
         assert len(answers) == 1 and isinstance(answers[0].exception(), TableError)
         assert director.status == "finished"
         # Its last command answered: the director has ended (its task returns at once).
