@@ -5,6 +5,7 @@ the final table's draw); the end is `finish`."""
 from __future__ import annotations
 
 import contextlib
+import logging
 
 from app.tables.command import Command
 from app.tables.errors import TableError
@@ -14,6 +15,10 @@ from app.tournaments.finish import finish
 from app.tournaments.seating import seat, unseat
 from app.tournaments.state import HandLog, Tournament, draw
 from app.tournaments.writes import save_state, write
+
+log = logging.getLogger("omaha.tournaments")
+#: seconds before a round whose every deal was refused is called again
+RETRY = 1.0
 
 
 async def on_deal_all(t: Tournament, c: Command) -> None:
@@ -39,17 +44,27 @@ async def on_deal_all(t: Tournament, c: Command) -> None:
     # here, not from the start (a failed write is tried again with the next round).
     with contextlib.suppress(TableError):
         await save_state(t)
+    refused = False
     for state in t.tables.values():
         if len(state.seats) < 2:
             continue
-        table = t.registry.get(state.id)
-        # TDA 48: the fixed-limit cap holds heads-up until the event is down to two.
-        result = await table.request(
-            "t_deal", None, small_blind=level.small_blind, big_blind=level.big_blind,
-            ante=level.ante, big_blind_ante=level.big_blind_ante,
-            cap_heads_up=len(t.live) > 2)  # fmt: skip
+        try:
+            table = t.registry.get(state.id)
+            # TDA 48: the fixed-limit cap holds heads-up until the event is down to two.
+            result = await table.request(
+                "t_deal", None, small_blind=level.small_blind, big_blind=level.big_blind,
+                ante=level.ante, big_blind_ante=level.big_blind_ante,
+                cap_heads_up=len(t.live) > 2)  # fmt: skip
+        except TableError as error:  # its store, or it is being restored: the next round
+            log.warning("tournament %s: table %s refused its deal (%s)", t.id, state.id,
+                        error.code)  # fmt: skip
+            refused = True
+            continue
         state.playing = True
         t.hands.append(HandLog(state.id, int(result["hand"]), moment.level, elapsed))
+    if refused and not any(s.playing for s in t.tables.values()):
+        # No hand's end will call the next round (every deal was refused): call it here.
+        t.deal_all(RETRY)
 
 
 async def on_hand_ended(t: Tournament, c: Command) -> None:
