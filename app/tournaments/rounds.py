@@ -60,7 +60,7 @@ async def on_deal_all(t: Tournament, c: Command) -> None:
                         error.code)  # fmt: skip
             refused = True
             continue
-        state.playing = True
+        state.playing, state.actor = True, result.get("actor")
         t.hands.append(HandLog(state.id, int(result["hand"]), moment.level, elapsed))
     if refused and not any(s.playing for s in t.tables.values()):
         # No hand's end will call the next round (every deal was refused): call it here.
@@ -71,6 +71,17 @@ async def on_hand_ended(t: Tournament, c: Command) -> None:
     event = c.data
     state = t.tables.get(str(event["table"]))
     if state is None:
+        return
+    if event.get("restarted"):
+        # A table actor (re)started between hands. Another actor accepted the deal being
+        # played: its call was lost with it, and this one waits for a call; the table's
+        # round is over (it deals with the next).
+        if not state.playing or state.actor == event.get("actor"):
+            return
+        log.warning("tournament %s: table %s restarted before its deal", t.id, state.id)
+        state.playing = False
+        if not any(s.playing for s in t.tables.values()):
+            await end_round(t)
         return
     state.playing = False
     stacks: dict[str, int] = {str(p): int(s) for p, s in event["stacks"].items()}
@@ -90,6 +101,11 @@ async def on_hand_ended(t: Tournament, c: Command) -> None:
             t.round_busts[t.live[p]] = started.get(p, 0)
     if any(s.playing for s in t.tables.values()):
         return  # the round ends with the last table's hand
+    await end_round(t)
+
+
+async def end_round(t: Tournament) -> None:
+    """Every table's hand is over: place the busts, end or balance, call the next round."""
     await place_round(t)
     if t.standings.left == 1:
         await finish(t)

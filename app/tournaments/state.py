@@ -42,6 +42,8 @@ class FieldTable:
     #: the last hand's big blind seat: a dead button's next big blind goes on from it
     big_blind: int | None = None
     playing: bool = False  # a deal was called and its hand has not ended yet
+    #: the table actor that accepted that call (`TableCore.actor`; a restart is another)
+    actor: str | None = None
 
 
 @dataclass(frozen=True)

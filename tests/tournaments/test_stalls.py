@@ -3,6 +3,10 @@ table's hand (hand for hand), so a table whose deal is lost holds the whole fiel
 
 - a table refusing the director's call to deal (its store did not answer, or it is being
   restored after a restart): the round goes on without it, or is called again;
+- a table whose actor restarted (a bug, or a reload after a write in doubt) between accepting
+  the call and dealing: the call lived in the old actor's memory only, so the new one waits
+  for a call the director thinks it answered. It tells the director it stands between hands;
+  the director, whose call another actor accepted, counts the table's round as over.
 """
 
 from __future__ import annotations
@@ -10,9 +14,20 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from app.tables import dealer
+from app.tables import registry as registries
 from app.tables.command import Command
 from app.tables.errors import TableError
+from app.tables.registry import TableRegistry
+from app.tables.table import Runtime
 from app.tournaments import rounds
+from app.tournaments.director import Director
+from app.tournaments.settings import Settings
+from app.tournaments.structure import Level, Schedule
+from tests.tables.stores import MemoryTableStore
+from tests.tournaments.diagnosis import waited
 from tests.tournaments.test_rulings import StubRegistry, StubTable, two_tables
 
 
@@ -61,3 +76,66 @@ async def test_every_table_refusing_the_deal_calls_it_again() -> None:
     await rounds.on_deal_all(d, command)
     assert deals(registry, "A") == deals(registry, "B") == 1 and len(d.hands) == 2
     d.stop()
+
+
+def restarted(table: str, actor: str) -> Command:
+    """A table's word after its actor (re)started with no hand being played."""
+    return Command("hand_ended", data={"table": table, "restarted": True, "actor": actor})
+
+
+async def test_a_table_restarted_after_accepting_the_deal_ends_its_round() -> None:
+    d, registry = await two_tables()
+    for state in d.tables.values():
+        state.playing, state.actor = True, "first"
+    a = {"a0": 1000, "a1": 1000, "a2": 1000}
+    await rounds.on_hand_ended(d, Command("hand_ended", data={
+        "table": "A", "hand": 1, "button": 0, "blinds": [1, 2], "started": a,
+        "stacks": {**a, "a0": 0, "a1": 2000}}))  # fmt: skip
+    assert d.entries["a0"].place is None  # B still plays the round
+    await rounds.on_hand_ended(d, restarted("B", "first"))
+    assert d.tables["B"].playing  # the actor that has the call: its hand will end
+    await rounds.on_hand_ended(d, restarted("B", "second"))
+    # A new actor, whose call was lost: the round is over, its bust placed, the next called.
+    assert not d.tables["B"].playing and d.entries["a0"].place == 6
+    assert ("t_unseat", {"player_id": "a0"}) in registry.tables["A"].calls
+    assert d.deal_timer is not None
+    d.stop()
+
+
+async def test_a_restarted_table_before_its_deal_is_dealt_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Through the table actor and its registry: the table's first deal fails (a bug) after it
+    accepted the director's call; the registry restarts it from the store; it deals again."""
+    monkeypatch.setattr(registries, "BACKOFF", (0.0, 0.0))  # restarted at once
+    planned = dealer.plan
+    failures: list[str] = []
+
+    def plan_once(t: Any, number: int) -> Any:
+        if not failures:
+            failures.append(t.id)
+            raise RuntimeError("a bug in the deal")
+        return planned(t, number)
+
+    monkeypatch.setattr(dealer, "plan", plan_once)
+    runtime = Runtime(between_hands=0, clock_enabled=False, deal_unwatched=True)
+    registry = TableRegistry(MemoryTableStore(), runtime)
+    settings = Settings(name="Restart", schedule=Schedule((Level(25, 50),)),
+                        starting_stack=1000, seats=6)  # fmt: skip
+    director = Director(settings, "host", registry, between_hands=0.0)
+    task = asyncio.create_task(director.run())
+    try:
+        for k in range(2):  # people nobody connects: no decision clock, the hand waits
+            await director.request("register", f"p{k}", name=f"P {k}")
+        [table_id] = (await director.request("start", "host"))["tables"]
+        first = registry.get(table_id)
+        await waited(director, lambda: failures and registry.tables.get(table_id) not in
+                     (None, first), what="the table restarted")  # fmt: skip
+        again = registry.get(table_id)
+        await waited(director, lambda: again.hand is not None, 30, what="a hand after the restart")
+        assert again.hand is not None and again.hand.number == 1 and len(again.hand.players) == 2
+        assert director.status == "running" and director.tables[table_id].playing
+    finally:
+        director.stop()
+        task.cancel()
+        await registry.close()
