@@ -6,7 +6,8 @@ table's hand (hand for hand), so a table whose deal is lost holds the whole fiel
 - a table whose actor restarted (a bug, or a reload after a write in doubt) between accepting
   the call and dealing: the call lived in the old actor's memory only, so the new one waits
   for a call the director thinks it answered. It tells the director it stands between hands;
-  the director, whose call another actor accepted, counts the table's round as over.
+  the director, whose call another actor accepted, counts the table's round as over;
+- a late registration in a break (it calls a deal at once): the break still ends with a deal.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from app.tables.command import Command
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime
-from app.tournaments import rounds
-from app.tournaments.director import Director
+from app.tournaments import field, rounds
+from app.tournaments.director import Director, FieldTable
+from app.tournaments.entry import Entry
+from app.tournaments.places import Standings
 from app.tournaments.settings import Settings
 from app.tournaments.structure import Level, Schedule
 from tests.tables.stores import MemoryTableStore
@@ -139,3 +142,35 @@ async def test_a_restarted_table_before_its_deal_is_dealt_again(
         director.stop()
         task.cancel()
         await registry.close()
+
+
+async def test_a_late_registration_in_a_break_keeps_the_deal_at_its_end() -> None:
+    # Level 1 for a minute, a two-minute break, level 2: five seconds into the break.
+    schedule = Schedule((Level(25, 50, minutes=1), Level(50, 100, minutes=1)), break_every=1,
+                        break_minutes=2)  # fmt: skip
+    now = [0.0]
+    registry = StubRegistry()
+    settings = Settings(name="Break", schedule=schedule, starting_stack=1000, seats=6,
+                        late_registration_level=2)  # fmt: skip
+    d = Director(settings, "host", registry, between_hands=0.0,  # type: ignore[arg-type]
+                 clock=lambda: now[0])  # fmt: skip
+    await d.create()
+    d.status, d.since = "running", d.clock()
+    d.tables["A"] = FieldTable("A", {0: "a", 1: "b"}, {"a": 1000, "b": 1000})
+    for n, p in enumerate("ab"):
+        d.entries[p] = Entry(p, p.upper(), table="A", seat=n)
+        d.live[p] = p
+    d.standings = Standings(2)
+    now[0] = 65.0
+    assert schedule.at(d.elapsed()).on_break
+    late = await field.on_register(d, Command("register", "late", {"name": "Late"}))
+    assert late["registered"] == 3 and d.entry_of("late").table == "A"
+    command = await asyncio.wait_for(d.mailbox.get(), 5)  # the deal it called, at once
+    assert command.kind == "deal_all"
+    await rounds.on_deal_all(d, command)
+    # It found the break: nothing dealt, the deal called again for the break's end (115 s).
+    assert [k for k, _ in registry.tables["A"].calls] == ["t_seat"]
+    timer = d.deal_timer
+    assert timer is not None
+    assert 100 < timer.when() - asyncio.get_running_loop().time() <= 115
+    d.stop()
