@@ -7,7 +7,9 @@ table's hand (hand for hand), so a table whose deal is lost holds the whole fiel
   the call and dealing: the call lived in the old actor's memory only, so the new one waits
   for a call the director thinks it answered. It tells the director it stands between hands;
   the director, whose call another actor accepted, counts the table's round as over;
-- a late registration in a break (it calls a deal at once): the break still ends with a deal.
+- a late registration in a break (it calls a deal at once): the break still ends with a deal;
+- a table refusing to take a busted player off, or a moved player on, at the round's end:
+  the rest of the round's end is done again before the next deal, nobody lost between tables.
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ from tests.tournaments.test_rulings import StubRegistry, StubTable, two_tables
 
 
 class Refusing(StubTable):
-    """A table that refuses its next `refusals` deals (`unavailable`)."""
+    """A table that refuses its next `refusals` commands of `kind` (`unavailable`)."""
 
-    def __init__(self, refusals: int) -> None:
+    def __init__(self, refusals: int, kind: str = "t_deal") -> None:
         super().__init__()
-        self.refusals = refusals
+        self.refusals, self.kind = refusals, kind
 
     async def request(self, kind: str, sender: str | None = None, /, **data: Any) -> dict[str, Any]:
-        if kind == "t_deal" and self.refusals:
+        if kind == self.kind and self.refusals:
             self.refusals -= 1
             self.calls.append(("refused", data))
             raise TableError("unavailable", "the store did not answer")
@@ -173,4 +175,54 @@ async def test_a_late_registration_in_a_break_keeps_the_deal_at_its_end() -> Non
     timer = d.deal_timer
     assert timer is not None
     assert 100 < timer.when() - asyncio.get_running_loop().time() <= 115
+    d.stop()
+
+
+def hand_at(table: str, started: dict[str, int], stacks: dict[str, int]) -> Command:
+    return Command("hand_ended", data={"table": table, "hand": 1, "button": 0, "blinds": [1, 2],
+                                       "started": started, "stacks": stacks})  # fmt: skip
+
+
+async def next_deal(d: Director) -> None:
+    """The deal the director called (a retry, `rounds.RETRY` from now), carried out."""
+    command = await asyncio.wait_for(d.mailbox.get(), rounds.RETRY + 5)
+    assert command.kind == "deal_all"
+    await rounds.on_deal_all(d, command)
+
+
+async def test_a_table_refusing_to_take_a_busted_player_off_ends_the_round_later() -> None:
+    d, registry = await two_tables()
+    d.between_hands = 0.0
+    registry.tables["A"] = Refusing(1, "t_unseat")
+    a = {"a0": 1000, "a1": 1000, "a2": 1000}
+    b = {"b0": 1000, "b1": 1000, "b2": 1000}
+    await rounds.on_hand_ended(d, hand_at("A", a, {**a, "a0": 0, "a1": 2000}))
+    await rounds.on_hand_ended(d, hand_at("B", b, b))  # the round ends: a0 cannot leave A
+    assert d.entries["a0"].place == 6 and d.round_open and d.deal_timer is not None
+    await next_deal(d)  # carries the round's end on: a0 leaves, then the deal
+    assert "a0" not in d.live and d.entries["a0"].table is None and not d.round_open
+    assert d.tables["A"].seats == {1: "a1", 2: "a2"} and d.entries["a0"].place == 6
+    assert d.deal_timer is not None  # the next round, called
+    await next_deal(d)
+    assert [h.table for h in d.hands] == ["A", "B"]
+    d.stop()
+
+
+async def test_a_table_refusing_a_moved_player_loses_nobody() -> None:
+    d, registry = await two_tables()  # three seats a table
+    d.between_hands = 0.0
+    registry.tables["B"] = Refusing(1, "t_seat")
+    a = {"a0": 1000, "a1": 1000, "a2": 1000}
+    b = {"b0": 1000, "b1": 1000, "b2": 1000}
+    await rounds.on_hand_ended(d, hand_at("A", a, a))
+    # Two busts at B: one player of A's three moves to B, whose table refuses them once.
+    await rounds.on_hand_ended(d, hand_at("B", b, {"b0": 0, "b1": 0, "b2": 3000}))
+    assert d.round_open and len(d.carried) == 1
+    [moved] = d.carried
+    await next_deal(d)
+    assert not d.round_open and not d.carried
+    seated = {p: t.id for t in d.tables.values() for p in t.seats.values()}
+    assert sorted(seated) == sorted(d.live) == sorted(["a0", "a1", "a2", "b2"])
+    assert seated[moved] == "B" and d.entries[moved].table == "B"
+    assert sorted(len(t.seats) for t in d.tables.values()) == [2, 2]
     d.stop()
