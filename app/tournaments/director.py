@@ -7,7 +7,9 @@ Play goes in rounds: when every table has finished its hand, the director places
 balances or breaks tables (`balance.plan`), then, `between_hands` later, calls the next deal
 at every table with the level in force at that moment; so a level starts exactly with the
 first hands dealt after its time, and a break or a pause deals nothing until it ends. (A
-table that finishes first waits for the others: moves happen between hands everywhere.)
+table that finishes first waits for the others: moves happen between hands everywhere.) A
+table that refuses the director (its store did not answer, it is being restored) or restarts
+holds nobody: it misses the round, or the round's end is done again before the next deal.
 
 `Director` is the state (`state.Tournament`) with the actor over it: its outside API, its
 loop, its restoring from the store. Each command is a plain function over the state, one
