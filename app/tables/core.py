@@ -17,6 +17,7 @@ each command, effects are appended to `effects` for the actor, and a write or re
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Callable, Generator, Mapping
 from typing import Any, NamedTuple, TypeVar
 
@@ -89,6 +90,9 @@ class TableCore:
     ) -> None:
         self.id = stored.id
         self.code = stored.code
+        #: this actor's own name: a restart from the store is another (a tournament's
+        #: director tells by it whether the actor that accepted its deal still runs)
+        self.actor = uuid.uuid4().hex
         self.runtime = runtime
         self.deck_source = deck_source
         seated = {s.player_id for s in stored.seats}

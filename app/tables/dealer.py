@@ -24,6 +24,7 @@ from app.tables.play import end_hand, start_turn
 from app.tables.seat import Move, Seat, SeatBook
 from app.tables.seating import settle_seats, switched
 from app.tables.seeds import deal_deck, ensure_seed
+from app.tables.tournament import tell_restarted
 from app.tables.views import Record, event_records
 
 log = logging.getLogger("omaha.tables")
@@ -49,6 +50,8 @@ def start(t: TableCore, c: Start) -> Flow[Reply]:
         log.info("table %s: hand %s continues after a restart", t.id, hand.number)
         start_turn(t, t.elapsed or 0.0)
     else:
+        if t.config.tournament and next(t.seats.taken(), None) is not None:  # restarted
+            tell_restarted(t)
         t.schedule_next_hand(0.0, even_paused=True)  # settles what is pending
     return None
 

@@ -81,7 +81,14 @@ def t_deal(t: TableCore, c: TDeal) -> Flow[Reply]:
         level_refill(t)  # a new level: full banks (stored with the hand's seats)
     t.deal_called = True
     t.schedule_next_hand(0.0)
-    return {"hand": t.kept.hand_number + 1}
+    return {"hand": t.kept.hand_number + 1, "actor": t.actor}
+
+
+def tell_restarted(t: TableCore) -> None:
+    """A (re)started actor with no hand being played: a deal the director called may have
+    been accepted by the actor before (its call is in memory only, lost with it); the
+    director, told which actor this is, calls it again."""
+    t.effects.append(TellDirector({"table": t.id, "restarted": True, "actor": t.actor}))
 
 
 def tell_director(t: TableCore) -> None:

@@ -7,7 +7,9 @@ Play goes in rounds: when every table has finished its hand, the director places
 balances or breaks tables (`balance.plan`), then, `between_hands` later, calls the next deal
 at every table with the level in force at that moment; so a level starts exactly with the
 first hands dealt after its time, and a break or a pause deals nothing until it ends. (A
-table that finishes first waits for the others: moves happen between hands everywhere.)
+table that finishes first waits for the others: moves happen between hands everywhere.) A
+table that refuses the director (its store did not answer, it is being restored) or restarts
+holds nobody: it misses the round, or the round's end is done again before the next deal.
 
 `Director` is the state (`state.Tournament`) with the actor over it: its outside API, its
 loop, its restoring from the store. Each command is a plain function over the state, one
@@ -140,26 +142,30 @@ class Director(Tournament):
         await self.create()
         field.arm_start(self)
         while True:
-            command = await self.mailbox.get()
-            handler = HANDLERS.get(command.kind)
-            try:
-                if handler is None:
-                    raise TableError("unknown_command", f"unknown command {command.kind!r}")
-                result = await handler(self, command)
-            except OwnershipLost:  # another process directs it now: this one stops
-                command.settle({}, TableError("unavailable", "the tournament moved; try again"))
-                raise
-            except TableError as error:
-                command.settle({}, error)
-                continue
-            except Exception:  # a bug: answered, logged, and the tournament goes on
-                log.exception("tournament %s: %s failed", self.id, command.kind)
-                command.settle({}, TableError("internal", "the tournament director failed"))
-                continue
-            command.settle(result or {})
+            await self._carry_out(await self.mailbox.get())
+            # After every command, a refused one too: one refused behind the finishing hand
+            # (a late registration, a pause) left the director waiting for ever.
             if self.status == "finished" and self.mailbox.empty():
                 self.ended = True  # later commands are answered at once (`post`)
                 return
+
+    async def _carry_out(self, command: Command) -> None:
+        """One command, answered: its result, or why it was refused."""
+        handler = HANDLERS.get(command.kind)
+        try:
+            if handler is None:
+                raise TableError("unknown_command", f"unknown command {command.kind!r}")
+            result = await handler(self, command)
+        except OwnershipLost:  # another process directs it now: this one stops
+            command.settle({}, TableError("unavailable", "the tournament moved; try again"))
+            raise
+        except TableError as error:
+            command.settle({}, error)
+        except Exception:  # a bug: answered, logged, and the tournament goes on
+            log.exception("tournament %s: %s failed", self.id, command.kind)
+            command.settle({}, TableError("internal", "the tournament director failed"))
+        else:
+            command.settle(result or {})
 
     # ------------------------------------------------------------------- readings
     def status_view(self) -> dict[str, Any]:

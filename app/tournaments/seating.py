@@ -77,8 +77,21 @@ async def seat(t: Tournament, pid: str, table_id: str, number: int | None, stack
 
 async def unseat(t: Tournament, table_id: str, pid: str) -> None:
     """Take a player off a table, their stack carried to the next (`Tournament.carried`)."""
-    result = await t.registry.get(table_id).request("t_unseat", None, player_id=pid)
     state = t.tables[table_id]
+    stack = await take_off(t, table_id, pid)
+    t.carried[pid] = state.stacks.get(pid, 0) if stack is None else stack
     state.seats = {n: p for n, p in state.seats.items() if p != pid}
     state.stacks.pop(pid, None)
-    t.carried[pid] = int(result["stack"])
+
+
+async def take_off(t: Tournament, table_id: str, pid: str) -> int | None:
+    """`t_unseat`: the stack the player leaves with; None if the table has them no more (a
+    write in doubt that was stored: the table reloaded without them, its answer lost), so
+    the director's reading of it after the last hand stands."""
+    try:
+        result = await t.registry.get(table_id).request("t_unseat", None, player_id=pid)
+    except TableError as error:
+        if error.code != "not_seated":
+            raise
+        return None
+    return int(result["stack"])

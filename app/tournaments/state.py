@@ -42,6 +42,8 @@ class FieldTable:
     #: the last hand's big blind seat: a dead button's next big blind goes on from it
     big_blind: int | None = None
     playing: bool = False  # a deal was called and its hand has not ended yet
+    #: the table actor that accepted that call (`TableCore.actor`; a restart is another)
+    actor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,11 @@ class Tournament:
         #: this round's bust-outs at every table (entry -> stack at the start of the hand),
         #: placed together when the round ends (`rounds.place_round`)
         self.round_busts: dict[str, int] = {}
+        #: players placed whose tables have not taken them off yet (a table refused)
+        self.leaving: list[str] = []
+        #: the round's end (places, moves) was cut short by a table's refusal: the next
+        #: `deal_all` carries it on before it deals
+        self.round_open = False
 
     def entry_of(self, player_id: str) -> Entry:
         """A player's entry still in play."""

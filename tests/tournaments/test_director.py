@@ -12,10 +12,12 @@ from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Runtime, Table
 from app.tournaments.director import Director
+from app.tournaments.entry import Entry
 from app.tournaments.settings import Settings
 from app.tournaments.store import MemoryTournamentStore
 from app.tournaments.structure import Level, Schedule
 from tests.tables.stores import MemoryTableStore
+from tests.tournaments.diagnosis import played_out, waited
 
 STACK = 1500
 #: fast levels (0.15 s) and a break after the third; blinds that soon force everyone all in
@@ -57,7 +59,7 @@ async def play_sit_and_go(players: int = 6) -> tuple[Director, list[dict[str, An
         forward(event)
 
     table.director = record
-    await asyncio.wait_for(task, 120)
+    await played_out(director, task, 120)
     await registry.close()
     return director, events, table
 
@@ -146,7 +148,7 @@ async def test_a_break_deals_nothing_until_it_ends() -> None:
     schedule = Schedule((Level(1, 2, minutes=0.1 / 60), Level(10_000, 20_000, minutes=1)),
                         break_every=1, break_minutes=0.4 / 60)  # fmt: skip
     director, registry, task, _ = await start(schedule, bots=6)
-    await asyncio.wait_for(task, 30)
+    await played_out(director, task, 30)
     await registry.close()
     times = [h.elapsed for h in director.hands]
     assert any(t < 0.1 for t in times)
@@ -160,21 +162,18 @@ async def test_pausing_stops_the_clock_and_the_deals() -> None:
     # tournament cannot end under the test (three bots all in could end it in 0.1 s).
     schedule = Schedule((Level(1, 2, minutes=1),))
     director, registry, task, table = await start(schedule, bots=0, people=3, decision_time=0.01)
-    while len(director.hands) < 2:
-        await asyncio.sleep(0.01)
+    await waited(director, lambda: len(director.hands) >= 2, what="two hands dealt")
     await director.request("pause", "host")
     frozen = director.elapsed()
-    await asyncio.sleep(0.05)  # the hand being played ends
+    await waited(director, lambda: not any(s.playing for s in director.tables.values()),
+                 what="the hand being played ended")  # fmt: skip
     dealt = len(director.hands)
     await asyncio.sleep(0.2)
     assert director.elapsed() == frozen
     assert len(director.hands) == dealt and not table.hand_running()
     await director.request("resume", "host")
-    for _ in range(200):  # dealing again (within 2 s)
-        if len(director.hands) > dealt:
-            break
-        await asyncio.sleep(0.01)
-    assert len(director.hands) > dealt and director.elapsed() > frozen
+    await waited(director, lambda: len(director.hands) > dealt, what="a deal after the resume")
+    assert director.elapsed() > frozen
     director.stop()
     task.cancel()
     await registry.close()
@@ -200,7 +199,7 @@ async def test_a_disconnected_player_is_blinded_away_never_removed() -> None:
         forward(event)
 
     table.director = record
-    await asyncio.wait_for(task, 60)
+    await played_out(director, task, 60)
     await registry.close()
     human = director.entries["human0"]
     # Placed at the end, never removed: busted, or (all in by the blinds, the others knocked
@@ -222,17 +221,17 @@ async def test_the_director_restarts_from_the_store_and_plays_on() -> None:
     for k in range(6):
         await first.request("register", f"p{k}", name=f"Bot {k}", bot=True)
     await first.request("start", "host")
-    while len(first.hands) < 5:
-        await asyncio.sleep(0.01)
+    await waited(first, lambda: len(first.hands) >= 5, what="five hands dealt")
     task.cancel()  # the director's process dies; the tables play the hand out and wait
     first.stop()
-    await asyncio.sleep(0.1)
+    await waited(first, lambda: not any(registry.get(t).hand_running() for t in first.tables),
+                 what="the hands played out")  # fmt: skip
     stored = await store.load(first.id)
     assert stored.status == "running" and stored.tables == list(first.tables)
     assert [e.player_id for e in stored.entries] == [f"p{k}" for k in range(6)]
     second = await Director.restore(stored, registry, store, between_hands=0.0)
     assert second.elapsed() >= 0 and second.status == "running"
-    await asyncio.wait_for(second.run(), 60)
+    await played_out(second, asyncio.create_task(second.run()), 60)
     await registry.close()
     final = await store.load(first.id)
     assert final.status == "finished"
@@ -265,12 +264,11 @@ async def late_field(
     return director, registry, task
 
 
-async def first_bust(director: Director) -> str:
-    while True:
-        out = [e for e in director.entries.values() if e.place is not None]
-        if out:
-            return out[0].player_id
-        await asyncio.sleep(0.005)
+async def first_bust(director: Director, seconds: float) -> str:
+    def out() -> list[Entry]:
+        return [e for e in director.entries.values() if e.place is not None]
+
+    return str((await waited(director, out, seconds, what="a first bust"))[0].player_id)
 
 
 async def test_late_registration_and_a_re_entry() -> None:
@@ -279,18 +277,19 @@ async def test_late_registration_and_a_re_entry() -> None:
     late = await director.request("register", "late", name="Late", bot=True)
     assert late == {"registered": 4, "entry": 1}
     assert director.entry_of("late").table is not None  # seated at once
-    busted = await asyncio.wait_for(first_bust(director), 60)
+    busted = await first_bust(director, 60)
     again = await director.request("register", busted, name="Again", bot=True)
     assert again["entry"] == 2 and director.entry_of(busted).number == 2
     assert director.standings.entries == 5
-    while director.settings.schedule.at(director.elapsed()).level == 0:
-        if director.status == "finished":  # its clock stopped: over before the level ended
-            break
-        await asyncio.sleep(0.01)  # registration closes with the first level
+    # Registration closes with the first level (or the tournament was over before: its
+    # clock stopped then).
+    await waited(director, lambda: director.status == "finished"
+                 or director.settings.schedule.at(director.elapsed()).level > 0,
+                 what="the first level's end")  # fmt: skip
     with pytest.raises(TableError) as closed:
         await director.request("register", "later", name="Later", bot=True)
     assert closed.value.code in ("registration_closed", "finished")
-    await asyncio.wait_for(task, 60)
+    await played_out(director, task, 60)
     await registry.close()
     # Five entries, each placed once; the re-entered player twice; every chip to the winner.
     assert len(director.entries) == 5
@@ -310,7 +309,7 @@ async def test_no_re_entry_beyond_the_limit() -> None:
     with pytest.raises(TableError) as twice:
         await director.request("register", "p0", name="X")
     assert twice.value.code == "already_registered"
-    busted = await asyncio.wait_for(first_bust(director), 25)
+    busted = await first_bust(director, 25)
     assert director.status == "running"
     with pytest.raises(TableError) as refused:
         await director.request("register", busted, name="Again", bot=True)
