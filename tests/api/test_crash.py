@@ -40,7 +40,7 @@ def server_process(env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
         )  # fmt: skip
         try:
             try:
-                wait_for_port("127.0.0.1", int(env["PORT"]), timeout=30)
+                wait_for_port("127.0.0.1", int(env["PORT"]), timeout=90)  # a loaded machine
             except OSError:
                 log.seek(0)
                 raise RuntimeError(log.read().decode(errors="replace")[-4000:]) from None
