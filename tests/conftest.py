@@ -133,6 +133,47 @@ async def tasks_left_to_cancel() -> AsyncIterator[None]:
             pytest.fail(f"tasks that ignored their cancellation: {[repr(t) for t in stuck]}")
 
 
+# Modules by their worker time in a full run, slowest first (`pytest --durations`; a rough
+# ranking is enough: a module missing here only runs later, in collection order).
+SLOW_FIRST = (
+    "tests/e2e/test_tournament.py",
+    "tests/e2e/test_tournament_host.py",
+    "tests/api/test_history.py",
+    "tests/e2e/test_bots_fill.py",
+    "tests/bench/test_load_processes.py",
+    "tests/e2e/test_fairness.py",
+    "tests/e2e/test_review.py",
+    "tests/poker/test_differential.py",
+    "tests/api/test_review.py",
+    "tests/e2e/test_host.py",
+    "tests/api/test_tournament_restart.py",
+    "tests/poker/test_evaluation.py",
+    "tests/tables/test_leak.py",
+    "tests/api/test_review_race.py",
+    "tests/e2e/test_afterwards.py",
+    "tests/bench/test_smoke.py",
+    "tests/api/test_slow_client.py",
+    "tests/e2e/test_after_hand.py",
+    "tests/e2e/test_ledger.py",
+    "tests/scale/test_tournament_failover.py",
+    "tests/api/test_play.py",
+    "tests/e2e/test_play.py",
+    "tests/scale/test_nemesis.py",
+    "tests/tables/test_deal_openings.py",
+    "tests/e2e/test_showdown.py",
+    "tests/bench/test_load_small.py",
+    "tests/api/test_ws_security.py",
+    "tests/e2e/test_reactions.py",
+    "tests/api/test_crash.py",
+    "tests/e2e/test_first_paint.py",
+    "tests/e2e/test_replay.py",
+    "tests/history/test_privacy.py",
+    "tests/e2e/test_frames.py",
+    "tests/e2e/test_manners.py",
+    "tests/scale/test_sigterm_three.py",
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A `long` test is left out unless its variable is set: `make test` deselects the runs
     of minutes to hours (reported as deselected, never as skipped), and setting the variable
@@ -140,6 +181,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:  # every async test ends with its tasks (see tasks_left_to_cancel)
         if isinstance(item, pytest.Function) and inspect.iscoroutinefunction(item.obj):
             item.fixturenames.insert(0, "tasks_left_to_cancel")
+    # The slowest modules first (a module kept whole, for its module-scoped fixtures): with
+    # `--dist worksteal` each worker runs its share in order and an idle one steals the tail
+    # of another's, so long tests started last would make the run's tail long.
+    first = {module: rank for rank, module in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: first.get(item.nodeid.split("::")[0], len(first)))
     kept: list[pytest.Item] = []
     left: list[pytest.Item] = []
     for item in items:

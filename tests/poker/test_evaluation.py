@@ -292,9 +292,25 @@ def test_flushes_and_straights_do_not_hurt_a_low() -> None:
     assert d is not None and d.name == "Six-four low"
 
 
+def rank_set_lows(board: int) -> dict[int, int]:
+    """For one board's low ranks (bit i: rank i + 1, ace = bit 0), the best low that every
+    pair of distinct hand ranks makes with three of the board's: every two-from-the-hand,
+    three-from-the-board split at the rank level, as a mask (fewer high ranks wins: for five
+    ranks each, comparing masks is comparing from the highest card down)."""
+    triples = [t for t in range(256) if t.bit_count() == 3 and t & ~board == 0]
+    best: dict[int, int] = {}
+    for pair in (p for p in range(256) if p.bit_count() == 2):
+        made = [pair | t for t in triples if pair & t == 0]
+        if made:
+            best[pair] = min(made)
+    return best
+
+
 def test_low_table_is_exact_for_every_board_and_hand_rank_set() -> None:
-    """Every reachable pair (low ranks on the board, low ranks in the hand) against the
-    brute-force reader, through real cards padded with nines to kings."""
+    """Every reachable pair (low ranks on the board, low ranks in the hand) against a
+    brute-force reader of rank sets, through real cards padded with nines to kings (a pad is
+    never in a low, so the cards' best low is the rank sets'). The reader takes the board's
+    splits once per board rather than once per hand: the same splits, 30 times faster."""
     pads = [make_card(r, s) for r in (NINE, TEN, JACK, QUEEN, KING) for s in range(4)]
     low_card_rank = [12, 0, 1, 2, 3, 4, 5, 6]  # ace-low index 0..7 -> card rank
     checked = 0
@@ -303,16 +319,40 @@ def test_low_table_is_exact_for_every_board_and_hand_rank_set() -> None:
             continue
         board = [make_card(low_card_rank[i], 0) for i in range(8) if b >> i & 1]
         board += pads[0 : 2 * (5 - len(board)) : 2]  # suits clubs and hearts
+        lows = rank_set_lows(b)
         for h in range(256):
             if h.bit_count() > 6:
                 continue
             hole = [make_card(low_card_rank[i], 1) for i in range(8) if h >> i & 1]
             hole += pads[1 : 2 * (4 - len(hole)) : 2] if len(hole) < 4 else []
             value = low_value(hole, board)
-            expected = brute_low(hole, board)
+            made = [lows[p] for p in lows if p & ~h == 0]
+            expected = None
+            if made:
+                expected = tuple(i + 1 for i in reversed(range(8)) if min(made) >> i & 1)
             assert (None if value is None else low_ranks(value)) == expected, (b, h)
             checked += 1
     assert checked == 219 * 247
+
+
+def test_the_rank_set_reader_agrees_with_the_card_reader() -> None:
+    """The exhaustive test's reader of rank sets, against the five-card brute force on real
+    cards, for a seeded sample of rank sets (so a slip in the faster reader cannot hide)."""
+    rng = random.Random(5)
+    low_card_rank = [12, 0, 1, 2, 3, 4, 5, 6]
+    pads = [make_card(r, s) for r in (NINE, TEN, JACK, QUEEN, KING) for s in range(4)]
+    for _ in range(2_000):
+        b = rng.choice([m for m in range(256) if m.bit_count() <= 5])
+        h = rng.choice([m for m in range(256) if m.bit_count() <= 6])
+        board = [make_card(low_card_rank[i], 0) for i in range(8) if b >> i & 1]
+        board += pads[0 : 2 * (5 - len(board)) : 2]
+        hole = [make_card(low_card_rank[i], 1) for i in range(8) if h >> i & 1]
+        hole += pads[1 : 2 * (4 - len(hole)) : 2] if len(hole) < 4 else []
+        made = [m for p, m in rank_set_lows(b).items() if p & ~h == 0]
+        expected = brute_low(hole, board)
+        assert (None if not made else min(made)) == (
+            None if expected is None else sum(1 << (r - 1) for r in expected)
+        ), (b, h)
 
 
 # ---------------------------------------------------------------------- counts and checks
