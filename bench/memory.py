@@ -174,6 +174,11 @@ def main(argv: list[str] | None = None) -> int:
 
     row("idle: peak RSS growth", per_connection(idle), per_connection(ceiling_idle), "<= 50")
     row("human pace: peak RSS growth", per_connection(human), per_connection(ceiling), "<= 50")
+    row(
+        "human pace: RSS growth at the window's end",
+        (human.rss_end_kib - human.rss_start_kib) / max(1, conns),
+        (ceiling.rss_end_kib - ceiling.rss_start_kib) / max(1, ceiling.counters.connections),
+    )
     row("human pace: RSS growth, last 2/3 of window", drift / max(1, conns),
         ceiling_drift / max(1, ceiling.counters.connections), "~0")  # fmt: skip
     print(f"server RSS before connections {human.rss_start_kib / 1024:.1f} MiB, peak "
