@@ -742,7 +742,11 @@ async def setup_table(table: TableBots, target: Target, redis: Any = None,
             await asyncio.sleep(0.05)
         return
     for seat in table.seats:
-        reply = await seat.request(type="sit", seat=seat.number, buy_in=BUY_IN)
+        for attempt in range(5):  # `unavailable` says "try again": SQLite under 3,000 sits
+            reply = await seat.request(type="sit", seat=seat.number, buy_in=BUY_IN)
+            if reply.get("code") != "unavailable":
+                break
+            await asyncio.sleep(0.5 * (attempt + 1))
         if reply["type"] != "ok":
             raise RuntimeError(f"cannot sit: {reply}")
         seat.stack = BUY_IN

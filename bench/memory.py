@@ -129,6 +129,8 @@ def measure(kind: str, tables: int, seconds: float, bots: int, postgres: bool,
         result = load.drive(kind, target, pids, tables, seconds, think, bots, fanout, size,
                             on_go=sampler.mark)  # fmt: skip
         early, end = sampler.window(seconds)
+        print(f"{kind}: {per_connection(result):.1f} KiB per connection, peak RSS growth "
+              f"(load average {os.getloadavg()[0]:.2f})", flush=True)  # fmt: skip
         return result, end - early
 
 
