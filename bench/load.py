@@ -701,10 +701,11 @@ async def owner_base(target: Target, table_id: str, redis: Any) -> int:
     raise RuntimeError(f"table {table_id} has no owner")
 
 
-async def setup_table(table: TableBots, target: Target, redis: Any = None) -> None:
+async def setup_table(table: TableBots, target: Target, redis: Any = None,
+                      sit: bool = True) -> None:  # fmt: skip
     """Six players join, the first creates the table (through process index % N, placement
     picks its owner), all connect (to the owner; the first round(relayed x 6) seats to
-    another process) and sit."""
+    another process) and sit (unless not `sit`: six spectators)."""
     import httpx
 
     count = len(target.bases)
@@ -736,8 +737,16 @@ async def setup_table(table: TableBots, target: Target, redis: Any = None) -> No
         index = owner if seat.number >= relayed else (owner + 1) % count
         base = target.bases[index]
         await seat.connect(base.replace("http", "ws", 1), base)
+    if not sit:
+        while any(seat.seq is None for seat in table.seats):  # each has its snapshot
+            await asyncio.sleep(0.05)
+        return
     for seat in table.seats:
-        reply = await seat.request(type="sit", seat=seat.number, buy_in=BUY_IN)
+        for attempt in range(5):  # `unavailable` says "try again": SQLite under 3,000 sits
+            reply = await seat.request(type="sit", seat=seat.number, buy_in=BUY_IN)
+            if reply.get("code") != "unavailable":
+                break
+            await asyncio.sleep(0.5 * (attempt + 1))
         if reply["type"] != "ok":
             raise RuntimeError(f"cannot sit: {reply}")
         seat.stack = BUY_IN
@@ -766,7 +775,8 @@ async def drain_table(table: TableBots, timeout: float) -> None:
 
 
 async def play(indices: list[int], target: Target, think: float, go: Any, stop: Any,
-               ready: Any, seed: int) -> Counters:  # fmt: skip
+               ready: Any, seed: int, sit: bool = True) -> Counters:  # fmt: skip
+    """Bots at `indices`' tables play through the window; not `sit`: they only watch."""
     run = Run(think, seed)
     tables = [TableBots(run, i) for i in indices]
     limit = asyncio.Semaphore(16)
@@ -778,7 +788,7 @@ async def play(indices: list[int], target: Target, think: float, go: Any, stop: 
 
     async def one(table: TableBots) -> None:
         async with limit:
-            await setup_table(table, target, redis)
+            await setup_table(table, target, redis, sit)
 
     await asyncio.gather(*(one(t) for t in tables))
     if redis is not None:
@@ -792,7 +802,8 @@ async def play(indices: list[int], target: Target, think: float, go: Any, stop: 
     run.measuring = False
     run.c.cpu = _self_cpu() - cpu0
     run.draining = True
-    await asyncio.gather(*(drain_table(t, 60.0) for t in tables))
+    if sit:
+        await asyncio.gather(*(drain_table(t, 60.0) for t in tables))
     for t in tables:
         for seat in t.seats:
             seat.done = True
@@ -877,7 +888,10 @@ class CeilingGroup:
 
 
 async def play_ceiling(indices: list[int], base: str, think: float, fanout: float, size: int,
-                       go: Any, stop: Any, ready: Any, seed: int) -> Counters:  # fmt: skip
+                       go: Any, stop: Any, ready: Any, seed: int,
+                       idle: bool = False) -> Counters:  # fmt: skip
+    """Groups of six connections to the ceiling app; they pass actions around through the
+    window unless `idle`."""
     from websockets.asyncio.client import connect
 
     run = Run(think, seed)
@@ -902,7 +916,7 @@ async def play_ceiling(indices: list[int], base: str, think: float, fanout: floa
     await _wait_event(go)
     cpu0 = _self_cpu()
     run.measuring = True
-    for g in groups:  # tables start at random moments within one think time
+    for g in groups if not idle else ():  # tables start at random moments within a think time
         if think > 0:
             asyncio.get_running_loop().call_later(run.rng.uniform(0, think), g.trigger)
         else:
@@ -941,13 +955,18 @@ def worker(kind: str, indices: list[int], target: Target, think: float, fanout: 
     except ImportError:
         runner = asyncio.run
     try:
-        if kind in ("server", "server+batch"):
+        if kind in ("server", "server+batch", "server idle"):
             BATCH["on"] = kind == "server+batch"
-            counters = runner(play(indices, target, think, go, stop, ready, seed))
+            counters = runner(play(indices, target, think, go, stop, ready, seed,
+                                   sit=kind != "server idle"))  # fmt: skip
         else:
+            idle = kind == "ceiling idle"
             counters = runner(play_ceiling(indices, target.bases[0], think, fanout, size, go,
-                                           stop, ready, seed))  # fmt: skip
+                                           stop, ready, seed, idle))  # fmt: skip
     except BaseException as exc:
+        import traceback
+
+        traceback.print_exc()  # drive() raises without it: the cause is here, on stderr
         ready.put(-1)
         counters = Counters()
         counters.violations.append(f"bot process failed: {exc!r}")
