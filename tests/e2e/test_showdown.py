@@ -196,7 +196,8 @@ def test_your_own_mucked_cards_stay_yours_to_see_and_nobody_elses(
     for p in (loser, other, watcher):
         p.reload()
         p.page.wait_for_function(
-            f"() => window.__omaha.ctrl.state.hand && window.__omaha.ctrl.state.hand.number === {number}"
+            "n => { const h = window.__omaha.ctrl.state.hand; return h && h.number === n; }",
+            arg=number,
         )
     shown_to_owner()
     for p in (other, watcher):
