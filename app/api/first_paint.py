@@ -291,6 +291,13 @@ def _my_hand(t: _Table) -> str:
         else:
             note = labels.NOTES["next_hand"]
         return f'<div class="my-hand empty"><p class="note">{_t(note)}</p></div>'
+    if p.get("mucked"):  # still the owner's to see, dimmed and said (views/table.js)
+        mucked = "".join(card(c, "lg") for c in p["cards"])
+        return (
+            '<div class="my-hand mucked" data-mucked="1"><div class="cards mine" data-mine="1"'
+            f' role="group" aria-label="Your cards, mucked">{mucked}</div>'
+            f'<p class="note">{_t(labels.NOTES["mucked"])}</p></div>'
+        )
     reader = (hand or {}).get("reader") if not t.ended else None
     used = set(reader[0]["high"]["hole_used"]) if reader else set()
     cards = "".join(card(c, "lg", "used" if c in used else "") for c in p["cards"])

@@ -1,6 +1,7 @@
 """REST: a table's ledger and settle-up, for everyone at the table (anyone with its code and a
 session). The figures come from the table actor, so the stacks and the ledger are of one
-moment and the identity of docs/protocol.md section 7 holds on them."""
+moment and the identity of docs/protocol.md section 7 holds on them. A tournament's table
+answers its tournament's standings too (places and prizes), and no settle-up."""
 
 from __future__ import annotations
 
@@ -77,6 +78,28 @@ class Unsettled(BaseModel):
     amount: int
 
 
+class Standing(BaseModel):
+    """One entry of a tournament: its place and prize once placed (None: still in), and
+    the chips in front of a player still in at this table (None elsewhere or out)."""
+
+    place: int | None
+    player_id: str
+    name: str
+    bot: bool
+    prize: int
+    chips: int | None = None
+
+
+class TournamentStandings(BaseModel):
+    """A tournament table's result: the tournament's places and prizes, never a settle-up
+    (its chips are tournament chips, nobody's money)."""
+
+    code: str
+    name: str
+    status: str
+    standings: list[Standing]
+
+
 class Ledger(BaseModel):
     players: list[LedgerLine]
     totals: Totals
@@ -85,6 +108,8 @@ class Ledger(BaseModel):
     adjustments: list[AdjustmentOut] = []
     bots_net: int = 0  # what the practice bots won (negative: lost), all together
     unsettled: list[Unsettled] = []
+    #: a tournament's table: its standings, and no payments (its chips are nobody's money)
+    tournament: TournamentStandings | None = None
 
 
 async def read_ledger(
@@ -117,8 +142,41 @@ async def table_ledger(request: Request, code: str) -> Ledger:
                 503, detail={"code": "unavailable", "message": "the database did not answer"}
             ) from None
         luck = await all_in_luck(request, table_id)
-        return await _ledger(table_id, ledger_lines(totals, {}), store, luck)
-    return await read_ledger(table, store, await all_in_luck(request, table.id))
+        found = await _ledger(table_id, ledger_lines(totals, {}), store, luck)
+    else:
+        table_id = table.id
+        found = await read_ledger(table, store, await all_in_luck(request, table.id))
+    return await with_standings(request, table_id, found)
+
+
+async def with_standings(request: Request, table_id: str, ledger: Ledger) -> Ledger:
+    """A tournament table's ledger as its players read it: the tournament's standings (the
+    stored places and prizes; the chips of those still in at this table), no settle-up."""
+    try:
+        played = await review_store(request).tournament_of_table(table_id)
+    except (SQLAlchemyError, OSError):
+        raise HTTPException(
+            503, detail={"code": "unavailable", "message": "the database did not answer"}
+        ) from None
+    if played is None:
+        return ledger
+    here = {line.player_id: line.stack + line.in_play for line in ledger.players if line.seated}
+    last: dict[str, dict[str, Any]] = {}
+    for entry in played["entries"]:  # a re-entry's row stands for its player (the latest)
+        last[entry["player_id"]] = entry
+    rows = [
+        Standing(**e, chips=here.get(e["player_id"]) if e["place"] is None else None)
+        for e in played["entries"]
+        if e["place"] is not None or last[e["player_id"]] is e
+    ]
+    # Those still in first (most chips first), then by place.
+    rows.sort(key=lambda r: (r.place is not None, r.place or 0, -(r.chips or 0), r.name))
+    standings = TournamentStandings(
+        code=played["code"], name=played["name"], status=played["status"], standings=rows
+    )
+    return ledger.model_copy(
+        update={"tournament": standings, "payments": [], "unsettled": [], "bots_net": 0}
+    )
 
 
 async def _ledger(
@@ -191,6 +249,8 @@ async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response
     adjustments with their reasons, then (with practice bots) what nobody pays."""
     await check_rate(request.app.state.read_rate, request, "reads")
     data = await table_ledger(request, code)
+    if data.tournament is not None:
+        return _standings_csv(code, data.tournament)
     header = ["player_id", "name", "bot", "seated", *KINDS, "stack", "in_play", "net",
               "all_in_adjusted_net"]  # fmt: skip
     rows: list[list[Any]] = [header]
@@ -213,6 +273,19 @@ async def ledger_csv(code: str, request: Request, player: PlayerDep) -> Response
         _csv(rows),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="ledger-{code[:8]}.csv"'},
+    )
+
+
+def _standings_csv(code: str, t: TournamentStandings) -> Response:
+    """A tournament table's CSV: the standings (place, player, prize; chips of those in)."""
+    rows: list[list[Any]] = [["place", "player", "bot", "prize", "chips"]]
+    for r in t.standings:
+        rows.append([r.place if r.place is not None else "", r.name, r.bot, r.prize,
+                     r.chips if r.chips is not None else ""])  # fmt: skip
+    return Response(
+        _csv(rows),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="standings-{code[:8]}.csv"'},
     )
 
 

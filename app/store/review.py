@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, exists, or_, select, update
+from sqlalchemy import Select, String, cast, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -332,7 +332,17 @@ class ReviewStore:
                 )
                 mine = places.first()
                 ids = [uuid.UUID(str(x)) for x in (t.tables or [])]
-                codes = list(await s.scalars(select(TableRow.code).where(TableRow.id.in_(ids))))
+                # Each table by its name ("Sunday 2"), in the order the tournament opened them.
+                # (Opened in one second, they are told apart by name: "Sunday 2" before "10".)
+                named = await s.execute(
+                    select(TableRow.code, TableRow.config, TableRow.created_at).where(
+                        TableRow.id.in_(ids)
+                    )
+                )
+                its_tables = [
+                    {"code": row.code, "name": str(row.config.get("name", ""))}
+                    for row in sorted(named, key=_opened)
+                ]
                 past_tournaments.append(
                     {
                         "code": t.code,
@@ -340,11 +350,11 @@ class ReviewStore:
                         "finished_at": t.finished_at.isoformat(),
                         "place": mine.place if mine else None,
                         "prize": int(mine.prize) if mine else 0,
-                        "tables": codes,
+                        "tables": its_tables,
                     }
                 )
         # A finished tournament's tables are listed with it, not again as closed tables.
-        with_tournament = {code for t in past_tournaments for code in t["tables"]}
+        with_tournament = {table["code"] for t in past_tournaments for table in t["tables"]}
         return {
             "tables": [
                 {
@@ -358,6 +368,52 @@ class ReviewStore:
             ],
             "tournaments": past_tournaments,
         }
+
+    async def tournament_of_table(self, table_id: str) -> dict[str, Any] | None:
+        """The tournament that played at this table (None: a cash table) and its standings as
+        stored: every entry, with its place and prize once placed (None: still in)."""
+        # The tournament's tables are a JSON list of ids: matched as text (either database).
+        listed = cast(TournamentRow.tables, String).contains(table_id)
+        async with self.sessions() as s:
+            t = (
+                await s.execute(
+                    select(
+                        TournamentRow.id,
+                        TournamentRow.code,
+                        TournamentRow.settings,
+                        TournamentRow.status,
+                    ).where(listed)
+                )
+            ).first()
+            if t is None:
+                return None
+            entries = await s.execute(
+                select(
+                    TournamentEntryRow.player_id,
+                    TournamentEntryRow.name,
+                    TournamentEntryRow.bot,
+                    TournamentEntryRow.place,
+                    TournamentEntryRow.prize,
+                )
+                .where(TournamentEntryRow.tournament_id == t.id)
+                .order_by(TournamentEntryRow.id)
+            )
+            rows = [
+                {"player_id": str(e.player_id), "name": e.name, "bot": e.bot, "place": e.place,
+                 "prize": int(e.prize or 0)}
+                for e in entries
+            ]  # fmt: skip
+        return {
+            "code": t.code,
+            "name": str((t.settings or {}).get("name", "")),
+            "status": t.status,
+            "entries": rows,
+        }
+
+
+def _opened(row: Any) -> tuple[datetime, int, str]:
+    name = str(row.config.get("name", ""))
+    return (row.created_at, len(name), name)
 
 
 def _tables_of(player_id: str) -> Select[Any]:

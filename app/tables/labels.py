@@ -55,6 +55,7 @@ ALL_IN = "All in"
 #: the player's own panel when it shows no cards of theirs
 NOTES = {
     "folded": "Folded",
+    "mucked": "Mucked: only you see these cards",
     "not_in_hand": "Not in this hand",
     "next_hand": "Waiting for the next hand",
 }
@@ -62,8 +63,9 @@ NOTES = {
 #: what the table tells its viewers about the table itself and their own place at it (a
 #: banner or a line of the dock): `{seat}` is the seat's number as shown, from 1
 NOTICES = {
-    "paused": "Paused by the host: no new hand is dealt, the clock is stopped.",
-    "pausing": "Paused by the host: this hand is played out, then no new hand is dealt.",
+    # One text whether a hand is in play or not (each page's view of the hand's end differs
+    # by moments): a pause deals no new hand, and a hand in play is played out on its clocks.
+    "paused": "Paused by the host: no new hand is dealt. A hand in play is played out.",
     "closing": "The table closes after this hand.",
     "request_pending": "Your request for seat {seat} waits for the host.",
     "request_seat": "Asked for",

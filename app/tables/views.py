@@ -5,8 +5,9 @@ This module is the redaction. Its rules:
 - a seat's hole cards go to the player in that seat, and to everyone else only once the
   engine has shown them (`CardsShown`: at showdown, or tabled when all in);
 - spectators see no hole cards until they are shown;
-- folded and mucked hands are never sent to anyone; burns and the deck order never leave the
-  server.
+- folded hands are never sent to anyone, and mucked hands to nobody but their owner (who
+  keeps seeing their own, marked mucked, as in review); burns and the deck order never leave
+  the server.
 
 Every outbound message starts as a `Record`: a public part every viewer gets and private
 parts added for one player only. Every viewer gets every record (so the per-table sequence
@@ -144,14 +145,15 @@ def may_see_hole(
     the host not dealt in included) see the hole cards of position `p`?
 
     Shown cards (at a showdown, or tabled all in) are everyone's. Otherwise only the
-    player's own: live until they fold or muck, and `afterwards` (reviewing a hand they
-    played) always. Folded and mucked hands of others are never anyone's.
+    player's own: live until they fold (a hand mucked at the showdown stays its owner's to
+    see, as it is in review), and `afterwards` (reviewing a hand they played) always.
+    Folded and mucked hands of others are never anyone's.
     """
     if state.shown[p]:
         return True
     if p != position:
         return False
-    return afterwards or own_cards_visible(state, p)
+    return afterwards or not state.folded[p]
 
 
 def event_records(hand: Hand, events: Iterable[Event]) -> list[Record]:

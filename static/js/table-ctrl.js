@@ -128,7 +128,7 @@ export class TableCtrl {
     if (what && what.type === 'leave' && m.status === 'after_hand') this.flash('You leave after this hand.');
     if (what && what.type === 'set_stakes') this.flash(m.from_next_hand ? 'New stakes from the next hand.' : 'New stakes now.');
     if (what && what.type === 'adjust') this.flash(m.after_hand || m.status === 'after_hand' ? 'Stack adjusted after this hand.' : 'Stack adjusted.');
-    if (what && what.type === 'pause') this.flash('Paused: no new hand is dealt.');
+    if (what && what.type === 'pause') this.flash(notice('paused')); // the banner's words
     if (what && what.type === 'remove') this.flash('Removed (after the hand in play, if any).');
     if (what && what.type === 'close') this.flash('Closing the table (after the hand in play, if any).');
     if (what && what.type === 'rotate_seed') this.flash(m.revealed ? 'Seed revealed: every deal so far can be checked. A new seed deals from the next hand.' : 'A new seed deals from the next hand.');

@@ -214,7 +214,8 @@ export function applyEvent(state, ev) {
     case 'mucked': {
       if (!mine) break;
       const p = hand.players[ev.seat];
-      if (p) { p.mucked = true; p.cards = undefined; p.last = 'Muck'; }
+      // Your own mucked cards stay yours to see (the server sends them to nobody else).
+      if (p) { p.mucked = true; if (ev.seat !== state.you.seat) p.cards = undefined; p.last = 'Muck'; }
       break;
     }
     case 'award':

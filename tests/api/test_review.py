@@ -220,7 +220,8 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
                 s.add(
                     TournamentRow(
                         id=tid, code=code_t, host_id=uuid.UUID(e.host[1]), status="finished",
-                        settings={"name": f"Sunday {code_t}"}, tables=[table_id],
+                        settings={"name": f"Sunday {code_t}"},
+                        tables=[table_id] if finished else [str(uuid.uuid4())],
                         finished_at=datetime.now(UTC) if finished else None,
                     )
                 )  # fmt: skip
@@ -237,9 +238,25 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         past = (await ann.get("/api/me/past")).json()
         assert [
             (t["code"], t["name"], t["place"], t["prize"], t["tables"]) for t in past["tournaments"]
-        ] == [("T-DONE", "Sunday T-DONE", 2, 30, [code])]
+        ] == [("T-DONE", "Sunday T-DONE", 2, 30, [{"code": code, "name": "Friday"}])]
         assert past["tables"] == []  # listed with its tournament, not twice
         hosted = (await host.get("/api/me/past")).json()["tournaments"]
         assert [(t["code"], t["place"], t["prize"]) for t in hosted] == [("T-DONE", None, 0)]
         assert (await stranger.get("/api/me/past")).json()["tournaments"] == []
+        # The table's ledger is the tournament's standings (each entry's place and prize, a
+        # re-entry's too), with no settle-up: its chips are nobody's money.
+        ledger = (await ann.get(f"/api/tables/{code}/ledger")).json()
+        played = ledger["tournament"]
+        assert (played["code"], played["name"], played["status"]) == (
+            "T-DONE", "Sunday T-DONE", "finished"
+        )  # fmt: skip
+        assert [(r["place"], r["name"], r["prize"]) for r in played["standings"]] == [
+            (1, "Ben", 0), (2, "Ann", 30), (5, "Ann", 0)
+        ]  # fmt: skip
+        assert ledger["payments"] == [] and ledger["unsettled"] == [] and ledger["bots_net"] == 0
+        csv = (await ann.get(f"/api/tables/{code}/ledger.csv")).text
+        assert csv.splitlines()[:3] == [
+            "place,player,bot,prize,chips", "1,Ben,False,0,", "2,Ann,False,30,"
+        ], csv  # fmt: skip
+        assert "pays" not in csv and "not_settled" not in csv
         await e.close()

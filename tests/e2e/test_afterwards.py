@@ -20,6 +20,7 @@ from tests.e2e.harness import Player, server
 from tests.e2e.test_review import FETCH, PHONE, an_evening, api
 from tests.e2e.test_tournament_host import FAST
 from tests.e2e.tourney import (
+    check_standings,
     check_the_end,
     create_tournament,
     finished,
@@ -166,6 +167,10 @@ def test_a_finished_tournament_is_listed_with_its_standings_ledger_and_exports(
     standings = check_the_end([alice], code)
     me = alice.page.request.get(f"{alice.base}/api/session").json()["player_id"]
     place = next(r for r in standings if r["player_id"] == me)
+    # The table's own Ledger button: the tournament's standings, not a cash game's ledger.
+    alice.page.locator("[data-cmd=ledger]").first.click()
+    check_standings(alice.page.locator("[data-dialog=ledger]"), standings)
+    alice.page.screenshot(path="/tmp/polish-standings-table.png")
 
     # Alice's home page: the tournament under past tournaments, with her place.
     alice.open("/")
@@ -173,8 +178,8 @@ def test_a_finished_tournament_is_listed_with_its_standings_ledger_and_exports(
     expect(item).to_contain_text("Sunday SNG")
     expect(item).to_contain_text(f"place {place['place']}")
     tables = api(alice, "/api/me/past")["tournaments"][0]["tables"]
-    assert len(tables) == 1, tables
-    table = tables[0]
+    assert [t["name"] for t in tables] == ["Sunday SNG 1"], tables
+    table = tables[0]["code"]
     # (its table is listed with it, not a second time among the closed tables)
     expect(alice.page.locator("[data-past-table]")).to_have_count(0)
     # Its exports download the hands she played: the PokerStars text, the PHH, the CSV.
@@ -187,17 +192,19 @@ def test_a_finished_tournament_is_listed_with_its_standings_ledger_and_exports(
     assert {name for name, _ in named} == {"Sunday SNG 1"}, named
     phh = download(alice, f"{exports} a:text-is('PHH')", tmp_path)
     assert phh.startswith("[1]\n") and f"\n[{hands}]\n" in phh, phh[:300]
-    csv = download(alice, f"{exports} a:text-is('CSV')", tmp_path)
-    assert csv.startswith("player_id,name,") and ",Alice," in csv, csv[:300]
-    # Its ledger opens over the home page, with the table's players.
+    csv = download(alice, f"{exports} a:text-is('Results CSV')", tmp_path)
+    assert csv.startswith("place,player,prize\n") and ",Alice," in csv, csv[:300]
+    expect(item.locator("[data-past-tournament-table] .t-table")).to_have_text(["Sunday SNG 1:"])
+    # Its standings open over the home page: places and prizes, no settle-up.
     ledger = api(alice, f"/api/tables/{table}/ledger")
-    item.get_by_role("button", name="Ledger").click()
+    assert ledger["tournament"]["code"] == code and ledger["payments"] == [], ledger
+    item.get_by_role("button", name="Standings").click()
     dialog = alice.page.locator("[data-dialog=ledger]")
-    expect(dialog).to_be_visible()
-    for line in ledger["players"]:
-        expect(dialog.locator(f"[data-ledger-player='{line['player_id']}']")).to_have_count(1)
+    check_standings(dialog, standings)
+    alice.page.screenshot(path="/tmp/polish-standings-home.png")
     alice.page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
+
     # Its name opens the standings.
     item.get_by_role("link", name="Sunday SNG").click()
     alice.page.wait_for_url(f"**/tournaments/{code}")
@@ -220,6 +227,10 @@ def test_a_finished_tournament_is_listed_with_its_standings_ledger_and_exports(
     phone.open("/")
     item = phone.page.locator(f"[data-past-tournament='{code}']")
     expect(item).to_be_visible()
+    item.get_by_role("button", name="Standings").click()
+    check_standings(phone.page.locator("[data-dialog=ledger]"), standings)
+    phone.page.screenshot(path="/tmp/polish-standings-phone.png")
+    phone.page.keyboard.press("Escape")
     width = phone.page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 375, width
     assert not alice.errors and not host.errors and not phone.errors, (

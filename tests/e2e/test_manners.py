@@ -1,7 +1,7 @@
 """Issue 26, items 4, 5 and 7: the screen says what is happening. A busted player is offered a
 rebuy in the dock (within the table's buy-in limits); a seat request shows as pending to its
 requester (also after a reload), can be cancelled, and a refusal is told; a pause is a banner
-with the clock said stopped, a close is announced to everyone as soon as the host asks, and a
+of one text on every page, a close is announced to everyone as soon as the host asks, and a
 sit-out asked mid-hand says what will happen. Each on desktop and a 375x667 phone, with
 screenshots in /tmp/manners-*.png."""
 
@@ -13,6 +13,8 @@ from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table
 from tests.e2e.play import wait_for_hand
 
+#: the pause banner's one text (app/tables/labels.py), mid-hand and between hands alike
+PAUSED = "Paused by the host: no new hand is dealt. A hand in play is played out."
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 
 
@@ -163,12 +165,10 @@ def test_pause_closing_and_sitting_out_are_said(players: PlayerFactory) -> None:
     bob.join(f"/t/{code}")
     bob.sit(1)
 
-    # Paused between hands: a banner on every page, the clock said stopped, no hand dealt.
+    # Paused between hands: a banner on every page, no hand dealt.
     for p in (alice, bob):
         banner = p.page.locator("[data-notice=paused]")
-        expect(banner).to_have_text(
-            "Paused by the host: no new hand is dealt, the clock is stopped."
-        )
+        expect(banner).to_have_text(PAUSED)
         assert p.state("c.state.hand") is None
     fits(bob.page, "[data-notice=paused]")
     shot(alice.page, "paused-desktop")
@@ -196,9 +196,7 @@ def test_pause_closing_and_sitting_out_are_said(players: PlayerFactory) -> None:
     # Paused during the hand: the hand is played out, then no new one.
     host.get_by_role("button", name="Pause").click()
     for p in (alice, bob):
-        expect(p.page.locator("[data-notice=pausing]")).to_contain_text(
-            "this hand is played out, then no new hand is dealt"
-        )
+        expect(p.page.locator("[data-notice=paused]")).to_have_text(PAUSED)
     shot(bob.page, "pausing-phone")
 
     # The host closes during the hand: everyone is told at once, before the hand ends.
@@ -218,3 +216,44 @@ def test_pause_closing_and_sitting_out_are_said(players: PlayerFactory) -> None:
     bob.reload()
     expect(bob.page.locator("[data-notice=closing]")).to_be_visible()
     assert not alice.errors and not bob.errors
+
+
+def banner(p: Player) -> str:
+    """The pause banner's text (whatever its key: there were two)."""
+    return p.page.locator(".notice.paused").inner_text()
+
+
+def test_a_pause_mid_hand_reads_the_same_for_the_host_and_a_guest(
+    players: PlayerFactory,
+) -> None:
+    """The host pauses during a hand: the host's page (banner and toast) and the guest's
+    say one text, the same while the hand is played out on its clocks and once it is over,
+    and no page says a clock is stopped while the hand's clock counts."""
+    alice, bob = players("Alice"), players("Bob", **PHONE)
+    alice.join()
+    code = create_table(alice, name="One pause", decision_time=60, time_bank=0)
+    alice.sit(0)
+    bob.join(f"/t/{code}")
+    bob.sit(1)
+    wait_for_hand(bob)
+    host_panel(alice).get_by_role("button", name="Pause").click()
+    for p in (alice, bob):
+        expect(p.page.locator(".notice.paused")).to_be_visible()
+    during = {p.name: banner(p) for p in (alice, bob)}
+    toast = alice.page.get_by_role("status").filter(has_text="Paused")
+    expect(toast).to_be_visible()
+    assert toast.inner_text() == during["Alice"]  # the host's toast says the banner's words
+    assert alice.state("c.state.hand && !c.state.hand.ended") is True
+    assert alice.state("c.state.hand.deadline") is not None  # the hand's clock counts
+    shot(alice.page, "pause-mid-hand-host")
+    shot(bob.page, "pause-mid-hand-guest")
+    # The hand is played out: whoever acts folds; then nothing new is dealt.
+    folder = next(p for p in (alice, bob) if p.my_turn())
+    folder.page.locator("[data-act=fold]").click()
+    for p in (alice, bob):
+        p.page.wait_for_function("() => window.__omaha.ctrl.state.hand.ended")
+    after = {p.name: banner(p) for p in (alice, bob)}
+    assert during == after == {"Alice": PAUSED, "Bob": PAUSED}, (during, after)
+    for p in (alice, bob):
+        assert "stopped" not in p.page.locator("body").inner_text()
+    assert not alice.errors and not bob.errors, alice.errors + bob.errors

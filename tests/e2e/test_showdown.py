@@ -128,3 +128,79 @@ def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
     assert loser.state("c.state.hand.phase") == "betting"
     assert loser.state("c.state.hand.timeBank") == TIME_BANK
     assert loser.state("c.state.hand.inBank") is False
+
+
+def play_to_a_muck(ps: list[Player], host: Player) -> tuple[Player, int]:
+    """Hands checked down (the host pauses each one: it stays on the table when over) until
+    one where the server mucks a beaten hand (auto-muck, as set by default). Returns the
+    player who mucked and the hand's number."""
+    number = 0
+    for _ in range(12):  # a beaten second hand shown: about every other hand
+        number = wait_for_hand(host, number, timeout=30)
+        host.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+        host.page.wait_for_function("() => window.__omaha.ctrl.state.table.paused")
+        deadline = time.monotonic() + 60
+        while not all(p.state("c.state.hand.ended") for p in ps):
+            assert time.monotonic() < deadline, "the hand did not end"
+            actor = next((p for p in ps if p.my_turn()), None)
+            if actor is not None:
+                act_once(actor, keyboard=False)
+            else:
+                wait_on_each(ps, number)
+        mucked = [p for p in ps if p.state("c.state.hand.players[c.state.you.seat].mucked")]
+        if mucked:
+            return mucked[0], number
+        host.page.evaluate("() => window.__omaha.ctrl.command('resume')")
+    raise AssertionError("twelve hands without a hand mucked at the showdown")
+
+
+def test_your_own_mucked_cards_stay_yours_to_see_and_nobody_elses(
+    players: PlayerFactory,
+) -> None:
+    """A hand mucked at the showdown stays on its owner's page, dimmed and marked mucked,
+    live and after a reload; the other player and a spectator never get those cards."""
+    alice, bob = players("Alice"), players("Bob", viewport={"width": 375, "height": 667},
+                                               is_mobile=True, has_touch=True)  # fmt: skip
+    watcher = players("Wes")
+    alice.join()
+    code = create_table(alice, name="Muck", decision_time=DECISION_TIME, time_bank=0)
+    alice.sit(0)
+    bob.join(f"/t/{code}")
+    bob.sit(1)
+    watcher.join(f"/t/{code}")
+    ps = [alice, bob]
+    loser, number = play_to_a_muck(ps, alice)
+    other = bob if loser is alice else alice
+    seat = loser.state("c.state.you.seat")
+    mine = loser.state(f"c.state.hand.players[{seat}].cards") or []
+    assert len(mine) == 4, mine  # the loser's page keeps the cards it was dealt
+
+    def shown_to_owner() -> None:
+        panel = loser.page.locator(".my-hand.mucked[data-mucked]")
+        expect(panel).to_be_visible()
+        expect(panel).to_contain_text("Mucked")
+        faces = panel.locator(".card").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert sorted(faces) == sorted(mine), (faces, mine)
+        opacity = panel.locator(".cards.mine").evaluate("e => getComputedStyle(e).opacity")
+        assert float(opacity) < 1, opacity  # dimmed
+
+    def hidden_from(p: Player) -> None:
+        assert p.state(f"c.state.hand.players[{seat}].cards") is None
+        assert not (set(mine) & p.dom_cards()), (p.name, mine)
+
+    shown_to_owner()
+    screenshot_all([loser, other], "own-muck")
+    for p in (other, watcher):
+        hidden_from(p)
+    # After a reload: the snapshot keeps them for their owner only.
+    for p in (loser, other, watcher):
+        p.reload()
+        p.page.wait_for_function(
+            "n => { const h = window.__omaha.ctrl.state.hand; return h && h.number === n; }",
+            arg=number,
+        )
+    shown_to_owner()
+    for p in (other, watcher):
+        hidden_from(p)
+    screenshot_all([loser], "own-muck-reloaded")
+    assert not loser.errors and not other.errors and not watcher.errors

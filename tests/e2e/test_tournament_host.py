@@ -20,6 +20,7 @@ from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, server
 from tests.e2e.tourney import (
     PLAY_LIMIT,
+    check_standings,
     check_the_end,
     create_tournament,
     finished,
@@ -149,6 +150,17 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     standings = check_the_end(friends, code)
     assert_places(standings, 5)
     assert sum(r["prize"] for r in standings) == 100
+    # The host's home page: one group for the tournament, each table's exports labelled
+    # with its name, and one Standings button (places and prizes, no settle-up).
+    host.open("/")
+    item = host.page.locator(f"[data-past-tournament='{code}']")
+    expect(item.locator("[data-past-tournament-table] .t-table")).to_have_text(
+        ["Two tables 1:", "Two tables 2:"]
+    )
+    expect(item.get_by_role("button", name="Standings")).to_have_count(1)
+    item.get_by_role("button", name="Standings").click()
+    check_standings(host.page.locator("[data-dialog=ledger]"), standings)
+    host.page.screenshot(path="/tmp/polish-two-tables-home.png", full_page=True)
 
 
 def assert_places(standings: list[dict[str, Any]], field: int) -> None:

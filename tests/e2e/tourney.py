@@ -98,6 +98,21 @@ def check_the_end(players: list[Player], code: str) -> list[dict[str, Any]]:
     return standings
 
 
+def check_standings(dialog: Locator, standings: list[dict[str, Any]]) -> None:
+    """A tournament table's ledger dialog shows the tournament's standings, each player by
+    place and prize, and nothing of a cash game's settle-up (chips are nobody's money)."""
+    expect(dialog.locator("[data-standings]")).to_be_visible()
+    expect(dialog.locator("[data-standings] tbody tr")).to_have_count(len(standings))
+    for r in standings:
+        row = dialog.locator(f"tr[data-standing='{r['player_id']}'][data-place='{r['place']}']")
+        expect(row).to_contain_text(r["name"])
+        if r["prize"]:
+            expect(row.locator("td").nth(1)).to_have_text(str(r["prize"]))
+    text = dialog.inner_text()
+    for word in ("Settle up", "settled", "pays", "Net", "Buy-ins", "Money"):
+        assert word not in text, (word, text)
+
+
 def act(p: Player, shove: bool) -> None:
     """If it is this player's turn, act from the page: all in if `shove` and it may, else
     check or call; show at a showdown; agree to run it twice. A page that moves on meanwhile

@@ -231,13 +231,13 @@ def allowed_cards(
     state: HandState | None, player_id: str | None, players: tuple[str, ...]
 ) -> set[str]:
     """What a viewer may see right now: the boards dealt, hands shown, and their own hand
-    while it is live (not folded, not mucked)."""
+    unless folded (mucked at the showdown, it stays theirs to see)."""
     if state is None:
         return set()
     seen = {card_str(c) for run in state.boards for board in run for c in board}
     for p in range(state.n):
         own = player_id is not None and players[p] == player_id
-        if state.shown[p] or (own and not state.folded[p] and not state.mucked[p]):
+        if state.shown[p] or (own and not state.folded[p]):
             seen.update(card_str(c) for c in state.hole[p])
     return seen
 

@@ -1,6 +1,7 @@
 // The ledger and settle-up, from the server's ledger endpoint (docs/protocol.md 2.1): per
 // player buy-ins, top-ups, adjustments, cash-outs, stack and net; the fewest payments that
-// square every net, copyable as text; the CSV download.
+// square every net, copyable as text; the CSV download. A tournament's table shows the
+// tournament's standings instead (place, player, prize).
 import { html } from '../html.js';
 import { dialogRef } from '../focus.js';
 import { sessionStatsView } from './stats.js';
@@ -8,12 +9,43 @@ import { graphView } from './graph.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
+const ordinal = (n) => {
+  const tens = n % 100;
+  const end = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' })[n % 10] || 'th';
+  return `${n}${end}`;
+};
+
+// A tournament table's result: the tournament's places and prizes (its chips are tournament
+// chips, nobody's money: no net, no settle-up), the chips of those still in at this table.
+function standingsView(ctrl, t) {
+  const row = (r) => html`<tr data-standing=${r.player_id} data-place=${r.place == null ? '' : r.place}>
+    <td>${r.place == null ? 'still in' : ordinal(r.place)}</td>
+    <th scope="row">${r.name}${r.bot ? ' (bot)' : ''}</th>
+    <td>${r.prize ? r.prize : ''}</td>
+    <td>${r.chips == null ? '' : `${r.chips} chips`}</td>
+  </tr>`;
+  return html`
+    <p class="hint">${t.status === 'finished' ? 'The tournament is over' : 'The tournament is on'}:
+      <a href=${`/tournaments/${encodeURIComponent(t.code)}`}>${t.name || 'Tournament'}</a>. Places and prizes are the result here: tournament chips are not money.</p>
+    <div class="ledger-scroll">
+      <table class="ledger-table standings" data-standings="1">
+        <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Prize</th><th scope="col">Chips</th></tr></thead>
+        <tbody>${t.standings.map(row)}</tbody>
+      </table>
+    </div>
+    <div class="row">
+      <a class="btn" href=${`/api/tables/${encodeURIComponent(ctrl.code)}/ledger.csv`} download="standings.csv">Download CSV</a>
+      <button type="button" class="btn" onClick=${() => ctrl.openLedger()}>Refresh</button>
+    </div>`;
+}
+
 export function ledgerDialog(ctrl) {
   const l = ctrl.ui.ledger;
   const close = () => ctrl.closeDialog();
   let body;
   if (!l) body = html`<p class="hint">Loading…</p>`;
   else if (l.error) body = html`<p class="hint" role="alert">${l.error}</p>`;
+  else if (l.tournament) body = standingsView(ctrl, l.tournament);
   else {
     const row = (p) => html`<tr data-ledger-player=${p.player_id}>
       <th scope="row">${p.name}${p.bot ? ' (bot)' : ''}${p.seated ? '' : ' (left)'}</th>
@@ -67,7 +99,7 @@ export function ledgerDialog(ctrl) {
   return html`<div class="modal-back" onClick=${(e) => { if (e.target === e.currentTarget) close(); }}>
     <div class="modal wide" role="dialog" aria-modal="true" aria-label="Ledger" data-dialog="ledger" tabindex="-1" ref=${dialogRef}>
       <h2>Ledger</h2>
-      <div class="row" role="tablist" aria-label="Ledger views">${tab('money', 'Money')}${tab('session', 'Graph and statistics')}</div>
+      <div class="row" role="tablist" aria-label="Ledger views">${tab('money', l && l.tournament ? 'Standings' : 'Money')}${tab('session', 'Graph and statistics')}</div>
       ${session ? html`<section aria-label="The session">
         <h3>Net over the session</h3>
         ${graphView(ctrl.ui.graph)}

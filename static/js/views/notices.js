@@ -22,15 +22,14 @@ export function tableNotice(ctrl) {
   const s = ctrl.state;
   if (!s || s.replay || ctrl.conn === 'closed') return null;
   const t = s.table;
-  const running = !!(s.hand && !s.hand.ended);
   if (t.closing) {
     return html`<div class="notice closing" aria-live=${live(ctrl)} data-notice="closing">
       <span class="notice-icon stop" aria-hidden="true"></span>${notice('closing')}</div>`;
   }
+  // One text, whatever this page knows of the hand in play: every page reads the same.
   if (t.paused && !t.idle && !t.config.tournament) {
-    const key = running ? 'pausing' : 'paused';
-    return html`<div class=${`notice paused ${running ? '' : 'stopped'}`} aria-live=${live(ctrl)} data-notice=${key}>
-      <span class="notice-icon pause" aria-hidden="true"></span>${notice(key)}</div>`;
+    return html`<div class="notice paused" aria-live=${live(ctrl)} data-notice="paused">
+      <span class="notice-icon pause" aria-hidden="true"></span>${notice('paused')}</div>`;
   }
   return null;
 }

@@ -89,9 +89,27 @@ function exports(ctrl, code) {
   return html`<span class="exports">
     <button type="button" class="btn small ghost" data-past-ledger=${code} onClick=${() => ctrl.openLedger(code)}>Ledger</button>
     <a href=${`${base}/ledger.csv`}>CSV</a>
-    <a href=${`${base}/hands.txt`}>PokerStars text</a>
-    <a href=${`${base}/hands.phhs`}>PHH</a>
+    ${hands(code)}
   </span>`;
+}
+
+function hands(code) {
+  const base = `/api/tables/${encodeURIComponent(code)}`;
+  return html`<a href=${`${base}/hands.txt`}>PokerStars text</a>
+    <a href=${`${base}/hands.phhs`}>PHH</a>`;
+}
+
+// One group for a tournament: its standings (the same from any of its tables) and results,
+// then each table's hands, labelled with the table's name.
+function tournamentExports(ctrl, t) {
+  const first = t.tables[0];
+  return html`<span class="exports">
+    ${first ? html`<button type="button" class="btn small ghost" data-past-ledger=${first.code} onClick=${() => ctrl.openLedger(first.code)}>Standings</button>` : null}
+    <a href=${`/api/tournaments/${encodeURIComponent(t.code)}/results.csv`}>Results CSV</a>
+  </span>
+  ${t.tables.map((table) => html`<span class="exports table-exports" data-past-tournament-table=${table.code}>
+    <span class="t-table">${table.name || 'Table'}:</span> ${hands(table.code)}
+  </span>`)}`;
 }
 
 export function pastView(ctrl) {
@@ -109,7 +127,7 @@ export function pastView(ctrl) {
       <ul class="tables">${past.tournaments.map((t) => html`<li class="past-table" data-past-tournament=${t.code}>
         <a class="t-name" href=${`/tournaments/${encodeURIComponent(t.code)}`}>${t.name || 'Tournament'}</a>
         <span class="t-game">${t.place ? `place ${t.place}` : 'hosted'}${t.prize ? ` · prize ${t.prize}` : ''} · ${new Date(t.finished_at).toLocaleDateString()}</span>
-        ${t.tables.map((code) => exports(ctrl, code))}
+        ${tournamentExports(ctrl, t)}
       </li>`)}</ul>` : null}
     ${ctrl.ledger ? ledgerDialog(ctrl.ledger) : null}
   </section>`;

@@ -172,6 +172,10 @@ export function seatView(ctrl, i, seat) {
 }
 
 function otherCards(s, p) {
+  // A mucked hand with its cards is the viewer's own (in a replay of their hand): dimmed.
+  if (p.mucked && p.cards && !(p.shownCards && p.shownCards.length)) {
+    return html`<div class="cards shown mucked" data-mucked="1" title=${WORDS.notes.mucked}>${p.cards.map((c) => Card({ card: c, size: 'sm' }))}</div>`;
+  }
   if (p.folded || (p.mucked && !(p.shownCards && p.shownCards.length))) return null;
   if (p.cards && !p.mucked) {
     const win = winningCards(s.hand);
@@ -295,6 +299,12 @@ function myHandView(ctrl) {
   const win = winningCards(h);
   if (reader && reader[0]) reader[0].high.hole_used.forEach((c) => used.add(c));
   const many = reader && reader.length > 1;
+  if (p.mucked) { // mucked at the showdown: still yours to see, dimmed and said
+    return html`<div class="my-hand mucked" data-mucked="1">
+      <div class="cards mine" data-mine="1" role="group" aria-label="Your cards, mucked">${p.cards.map((c) => Card({ card: c, size: 'lg' }))}</div>
+      <p class="note">${WORDS.notes.mucked}</p>
+    </div>`;
+  }
   return html`<div class="my-hand">
     <div class="cards mine" data-mine="1" role="group" aria-label="Your cards">${p.cards.map((c) => Card({ card: c, size: 'lg', mark: win.get(c) || (used.has(c) ? 'used' : '') }))}</div>
     ${reader ? html`<div class="reader" aria-live=${ctrl.settings && ctrl.settings.screenReader ? 'off' : 'polite'}>
