@@ -114,7 +114,7 @@ def test_on_a_phone_the_win_badge_and_the_pause_banner_fit(
         number = wait_for_hand(p, number)
         if number == 2:  # the host pauses mid-hand: played out, then no new hand
             p.page.evaluate("() => window.__omaha.ctrl.command('pause')")
-            assert banner_lines(p.page, "pausing") <= 2
+            assert banner_lines(p.page, "paused") <= 2
             p.page.screenshot(path=str(ARTIFACTS / "fit-pausing-phone.png"))
         play_hand([p], number)
         p.page.wait_for_selector(".felt .seat .won")
