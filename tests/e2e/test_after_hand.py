@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table, screenshot_all
 from tests.e2e.play import wait_for_hand
-from tests.e2e.test_showdown import check_down
+from tests.e2e.test_showdown import beaten_hand
 from tests.history.test_privacy import phh_cards, text_cards
 from tests.waits import within_sync
 
@@ -105,13 +105,7 @@ def test_a_beaten_player_shows_one_card_at_the_showdown_and_only_that_card_is_ev
         p.page.wait_for_function(
             "() => window.__omaha.ctrl.state.you.preferences.auto_muck === false"
         )
-    number, loser = 0, None
-    for _ in range(12):  # a hand where the second hand shown is beaten: ~ every other one
-        number = wait_for_hand(alice, number, timeout=30)
-        loser = check_down(ps, number)
-        if loser is not None:
-            break
-    assert loser is not None, "twelve hands without a beaten hand at the showdown"
+    loser, _ = beaten_hand(ps)
     alice.page.evaluate("() => window.__omaha.ctrl.command('pause')")  # the next hand waits
     other = bob if loser is alice else alice
     held = loser.my_cards()

@@ -106,6 +106,19 @@ def bot_passes_to_viewer(p: Player, puppet: Puppet) -> None:
             return
 
 
+def turn_over_the_settings(p: Player, bots: BotFactory) -> Puppet:
+    """Heads-up with a puppet bot (held): the viewer's turn comes while Settings is open."""
+    puppet = Puppet()
+    heads_up(p, bots, puppet)
+    wait_for_hand(p)
+    puppet.auto = False
+    bot_turn(p)
+    p.page.click("[data-cmd=settings]")
+    expect(p.page.get_by_role("dialog", name="Settings")).to_be_visible()
+    bot_passes_to_viewer(p, puppet)
+    return puppet
+
+
 def heads_up(p: Player, bots: BotFactory, policy: Any, **config: Any) -> str:
     p.join()
     code = new_table(p, name="Cue table", decision_time=0, **config)
@@ -213,15 +226,8 @@ def test_turn_while_hidden_title_icon_and_notification(
 
 def test_a_dialog_closes_when_the_turn_comes(players: PlayerFactory, bots: BotFactory) -> None:
     p = players("Dee")
-    puppet = Puppet()
-    heads_up(p, bots, puppet)
+    puppet = turn_over_the_settings(p, bots)
     page = p.page
-    wait_for_hand(p)
-    puppet.auto = False
-    bot_turn(p)
-    page.click("[data-cmd=settings]")
-    expect(page.get_by_role("dialog", name="Settings")).to_be_visible()
-    bot_passes_to_viewer(p, puppet)
     # The dock is usable at once: the dialog has gone, the turn said, the focus on an action.
     expect(page.get_by_role("dialog")).to_have_count(0)
     expect(page.locator(".toast")).to_contain_text("Your turn")

@@ -12,10 +12,9 @@ from playwright.sync_api import Page, expect
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import ARTIFACTS, calling_station
 from tests.e2e.play import play_hand, wait_for_hand
-from tests.e2e.test_cues import bot_passes_to_viewer, bot_turn, heads_up
+from tests.e2e.test_cues import turn_over_the_settings
 from tests.e2e.test_games import new_table
 from tests.e2e.test_phone import PHONE
-from tests.e2e.test_preactions import Puppet
 
 LAPTOP = {"viewport": {"width": 1280, "height": 720}}
 
@@ -134,15 +133,8 @@ def test_on_a_laptop_the_turns_message_covers_no_button_of_the_dock(
     players: PlayerFactory, bots: BotFactory
 ) -> None:
     p = players("Dee", **LAPTOP)
-    puppet = Puppet()
-    heads_up(p, bots, puppet)
+    puppet = turn_over_the_settings(p, bots)  # the dialog closes on the turn, and says so
     page = p.page
-    wait_for_hand(p)
-    puppet.auto = False
-    bot_turn(p)
-    page.click("[data-cmd=settings]")
-    expect(page.get_by_role("dialog", name="Settings")).to_be_visible()
-    bot_passes_to_viewer(p, puppet)  # the turn comes: the dialog closes, and says so
     expect(page.locator(".toast")).to_contain_text("Your turn")
     page.wait_for_selector(".dock [data-act]:not([disabled])")
     page.screenshot(path=str(ARTIFACTS / "fit-turn-laptop.png"))

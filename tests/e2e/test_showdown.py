@@ -39,6 +39,18 @@ def wait_on_each(ps: list[Player], number: int) -> None:
             )
 
 
+def beaten_hand(ps: list[Player]) -> tuple[Player, int]:
+    """Hands checked down until one where the second hand shown is beaten (about every
+    other one): the player who may muck it, and the hand's number."""
+    number = 0
+    for _ in range(12):
+        number = wait_for_hand(ps[0], number, timeout=30)
+        loser = check_down(ps, number)
+        if loser is not None:
+            return loser, number
+    raise AssertionError("twelve hands without a beaten hand at the showdown")
+
+
 def check_down(ps: list[Player], number: int) -> Player | None:
     """Check or call until the hand ends (None) or someone may muck (that player)."""
     deadline = time.monotonic() + 60
@@ -79,14 +91,7 @@ def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
         )
         expect(p.page.get_by_role("checkbox", name="Always show my hand")).not_to_be_checked()
 
-    number = 0
-    loser = None
-    for _ in range(12):  # a hand where the second hand shown is beaten: ~ every other one
-        number = wait_for_hand(alice, number, timeout=30)
-        loser = check_down(ps, number)
-        if loser is not None:
-            break
-    assert loser is not None, "twelve hands without a beaten hand at the showdown"
+    loser, number = beaten_hand(ps)
 
     page = loser.page
     turn = loser.state(
