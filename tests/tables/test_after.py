@@ -17,7 +17,7 @@ from app.tables.machine import Outcome
 from app.tables.ops import NoteHand
 from app.tables.views import render, table_view
 from tests.tables.test_machine import Table, dealt, records, writes
-from tests.tables.test_pace import posts
+from tests.tables.test_pace import bet_out, posts
 
 
 def config(**settings: Any) -> TableConfig:
@@ -106,11 +106,7 @@ def test_a_hand_that_reached_the_river_has_no_rabbit() -> None:
     t = dealt(config(), "host", "a", "b")
     hand = t.core.hand
     assert hand is not None
-    while hand.state.phase is Phase.BETTING:
-        legal = hand.state.legal_actions()
-        assert legal is not None
-        last = t.act(ActionKind.CHECK if legal.check else ActionKind.CALL)
-    posts(t, last)  # the table shows and mucks at once
+    posts(t, bet_out(t))  # the table shows and mucks at once
     assert hand.state.complete
     assert error(t.do(RabbitHunt(sender="a", hand=hand.id))) == "no_rabbit"
 

@@ -69,8 +69,9 @@ def seat(t: Table, player: str) -> Seat:
     return s
 
 
-def check_down(t: Table) -> list[Outcome]:
-    """Check (or call) to the river's end: what the last action and the table did."""
+def bet_out(t: Table) -> Outcome:
+    """Check (or call) to the river's end: the last action's outcome (what the table posted
+    with it not run yet)."""
     hand = t.core.hand
     assert hand is not None
     while True:
@@ -78,7 +79,23 @@ def check_down(t: Table) -> list[Outcome]:
         assert legal is not None and legal.phase is Phase.BETTING
         last = t.act(ActionKind.CHECK if legal.check else ActionKind.CALL)
         if hand.state.phase is not Phase.BETTING:
-            return [last, *posts(t, last)]
+            return last
+
+
+def check_down(t: Table) -> list[Outcome]:
+    """Check (or call) to the river's end: what the last action and the table did."""
+    last = bet_out(t)
+    return [last, *posts(t, last)]
+
+
+def muck_choice(**settings: Any) -> tuple[Table, list[Outcome]]:
+    """Heads-up, both with auto-muck off, checked down to a beaten hand: the table, and what
+    the last action and the table did (the beaten hand's player now has the choice)."""
+    t = table(showdown_seed(beaten=True), **settings)
+    deal(t, "host", "a")
+    for p in ("host", "a"):
+        t.ok(SetPreference(sender=p, auto_muck=False))
+    return t, check_down(t)
 
 
 def showdown_seed(beaten: bool) -> int:
@@ -162,11 +179,7 @@ def test_a_choice_at_the_showdown_has_a_short_clock_that_never_touches_the_bank(
 def test_a_table_with_no_decision_clock_still_times_a_showdown_choice() -> None:
     """`decision_time` 0 means no clock on betting; a show-or-muck choice keeps its short one
     (before, it waited for ever: one friend gone quiet held the table)."""
-    t = table(showdown_seed(beaten=True), decision_time=0)
-    deal(t, "host", "a")
-    for p in ("host", "a"):
-        t.ok(SetPreference(sender=p, auto_muck=False))
-    done = check_down(t)
+    t, done = muck_choice(decision_time=0)
     turns = [r for o in done for r in records(o) if r["type"] == "turn"]
     assert [(r["phase"], r["short"], r["timeout"]) for r in turns] == [
         ("showdown", True, SHOWDOWN_TIME)
@@ -179,11 +192,7 @@ def test_a_table_with_no_decision_clock_still_times_a_showdown_choice() -> None:
 
 
 def test_choosing_a_preference_on_your_turn_at_the_showdown_acts_at_once() -> None:
-    t = table(showdown_seed(beaten=True))
-    deal(t, "host", "a")
-    for p in ("host", "a"):
-        t.ok(SetPreference(sender=p, auto_muck=False))
-    check_down(t)
+    t, _ = muck_choice()
     hand = t.core.hand
     assert hand is not None and hand.state.actor is not None
     loser = hand.players[hand.state.actor]

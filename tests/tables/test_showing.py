@@ -9,7 +9,7 @@ from typing import Any
 
 from app.poker import ActionKind, Phase, card_str
 from app.tables.clock import TURN
-from app.tables.commands import SetPreference, ShowCards
+from app.tables.commands import ShowCards
 from app.tables.effects import Emit
 from app.tables.machine import Outcome
 from app.tables.ops import NoteHand, RecordAction
@@ -18,8 +18,9 @@ from tests.tables.test_after import Looked, cards_in
 from tests.tables.test_machine import Table, records, writes
 from tests.tables.test_pace import (
     SHOWDOWN_TIME,
-    check_down,
+    bet_out,
     deal,
+    muck_choice,
     posts,
     seat,
     showdown_seed,
@@ -35,11 +36,7 @@ def error(outcome: Outcome) -> str | None:
 def at_choice() -> tuple[Table, str, list[str]]:
     """Heads-up, checked down: the winner is shown by the table, and the beaten hand's
     player (auto-muck off) has the choice; them and their cards."""
-    t = table(showdown_seed(beaten=True))
-    deal(t, "host", "a")
-    for p in ("host", "a"):
-        t.ok(SetPreference(sender=p, auto_muck=False))
-    check_down(t)
+    t, _ = muck_choice()
     hand = t.core.hand
     assert hand is not None and hand.state.phase is Phase.SHOWDOWN
     legal = hand.state.legal_actions()
@@ -112,10 +109,7 @@ def test_only_the_player_who_may_muck_on_their_turn_shows_cards_and_only_their_o
     deal(must, "host", "a")
     h = must.core.hand
     assert h is not None
-    while h.state.phase is Phase.BETTING:
-        legal = h.state.legal_actions()
-        assert legal is not None
-        last = must.act(ActionKind.CHECK if legal.check else ActionKind.CALL)
+    last = bet_out(must)
     first = h.state.legal_actions()  # the table's show is posted, not yet run
     assert first is not None and not first.muck
     held = card_str(h.state.hole[first.player][0])
