@@ -10,9 +10,11 @@ else, and the deck order never leaves the server.
 from __future__ import annotations
 
 import asyncio
+from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
+from weakref import WeakValueDictionary
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import PlainTextResponse
@@ -20,9 +22,10 @@ from pydantic import BaseModel
 
 from app.api.identity import MaybePlayerDep
 from app.api.limits import check_rate
+from app.history.equity import all_in, merged_all_in
 from app.history.phh import phh_hand, phhs_session
 from app.history.pokerstars import export_hand, export_session
-from app.history.record import StoredHand, build, luck
+from app.history.record import StoredHand, build
 from app.history.work import Busy, workers
 from app.poker import GAMES
 from app.store.history import PAGE_MAX, HandAccess, HistoryStore
@@ -271,17 +274,47 @@ async def all_in_luck(request: Request, table_id: str) -> dict[str, float]:
 
 async def _fill_luck(request: Request, store: HistoryStore, pending: list[int]) -> None:
     """In the review worker (an exact equity is seconds of CPU), a chunk at a time; when
-    the worker is busy the rest waits for the next reading."""
+    the worker is busy the rest waits for the next reading. Each hand's all-in equity is
+    stored for the replayer too, under the hand's lock: a replayer's job for one of these
+    hands waits and finds it, and a hand whose job is running is left to that job (it
+    stores the luck; a later reading takes up any it did not)."""
     pool, review = workers(request.app.state), review_store(request)
     for start in range(0, len(pending), 20):
-        chunk = await store.hands(pending[start : start + 20])
-        try:
-            job = pool.run(("luck", chunk[0].serial), partial(pool.call, _luck, chunk))
-        except Busy:
-            return
-        luck_of = await job
-        await store.save_luck(luck_of)
-        await review.save_luck(luck_of)
+        async with AsyncExitStack() as held:
+            numbers = []
+            for number in pending[start : start + 20]:
+                lock = hand_lock(request, number)
+                if not lock.locked():
+                    await held.enter_async_context(lock)
+                    numbers.append(number)
+            if not numbers:
+                continue
+            chunk = await store.hands(numbers)
+            if not chunk:
+                continue
+            try:
+                job = pool.run(("luck", chunk[0].serial), partial(pool.call, _all_in, chunk))
+            except Busy:
+                return
+            found = await job
+            await store.save_luck({n: part["luck"] for n, part in found.items()})
+            await review.save_luck({n: part["luck"] for n, part in found.items()})
+            for number, part in found.items():
+                await review.merge_equity(number, partial(merged_all_in, part["all_in"]))
+
+
+def hand_lock(request: Request, number: int) -> asyncio.Lock:
+    """The hand's lock in this process, while some job holds or waits for it: one
+    computation of a hand's equities at a time (the replayer's and the ledger's)."""
+    locks: WeakValueDictionary[int, asyncio.Lock] | None = getattr(
+        request.app.state, "equity_locks", None
+    )
+    if locks is None:
+        locks = request.app.state.equity_locks = WeakValueDictionary()
+    lock = locks.get(number)
+    if lock is None:
+        lock = locks[number] = asyncio.Lock()
+    return lock
 
 
 async def stop_luck_tasks(state: Any) -> None:
@@ -297,8 +330,8 @@ async def stop_luck_tasks(state: Any) -> None:
         await pool.close()
 
 
-def _luck(hands: list[StoredHand]) -> dict[int, dict[str, float]]:
-    return {stored.serial: luck(stored) for stored in hands}
+def _all_in(hands: list[StoredHand]) -> dict[int, dict[str, Any]]:
+    return {stored.serial: all_in(stored) for stored in hands}
 
 
 def _download(text: str, filename: str, media_type: str) -> PlainTextResponse:

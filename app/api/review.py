@@ -12,7 +12,6 @@ import asyncio
 from collections import OrderedDict
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any
-from weakref import WeakValueDictionary
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -31,6 +30,7 @@ from app.api.history import (
     _table_id,
     all_in_luck,
     authorize,
+    hand_lock,
     history,
     review_store,
 )
@@ -71,19 +71,6 @@ def _cache(request: Request) -> OrderedDict[tuple[int, str], dict[str, Any]]:
     return found
 
 
-def _hand_lock(request: Request, number: int) -> asyncio.Lock:
-    """The hand's lock in this process, while some job holds or waits for it."""
-    locks: WeakValueDictionary[int, asyncio.Lock] | None = getattr(
-        request.app.state, "equity_locks", None
-    )
-    if locks is None:
-        locks = request.app.state.equity_locks = WeakValueDictionary()
-    lock = locks.get(number)
-    if lock is None:
-        lock = locks[number] = asyncio.Lock()
-    return lock
-
-
 async def _compute_and_store(
     request: Request, number: int, viewer: str | None, who: str
 ) -> dict[str, Any] | None:
@@ -92,7 +79,7 @@ async def _compute_and_store(
     process: the next reads what the first stored (the all-in equity is the hand's, computed
     once), or finds its own answer there (another process's job computed it)."""
     store = review_store(request)
-    async with _hand_lock(request, number):
+    async with hand_lock(request, number):
         equity = await store.equity(number)
         if answer(equity, who) is not None:
             return equity

@@ -68,10 +68,20 @@ def compute(stored: StoredHand, viewer: str | None, with_all_in: bool) -> dict[s
         "streets": streets(hand, seen),
     }
     if with_all_in:
-        equity = all_in_equity(hand.state)
-        out["all_in"] = seat_equity(hand, equity)
-        out["luck"] = hand_luck(hand, equity)
+        out.update(_all_in_of(hand))
     return out
+
+
+def all_in(stored: StoredHand) -> dict[str, Any]:
+    """In the worker: `{all_in, luck}`, the hand's all-in equity by seat and each player's
+    luck; what the ledger's luck job stores for the replayer too, so a hand's (seconds
+    long) exact all-in equity is computed once, whichever asks first."""
+    return _all_in_of(replay(stored))
+
+
+def _all_in_of(hand: Hand) -> dict[str, Any]:
+    equity = all_in_equity(hand.state)
+    return {"all_in": seat_equity(hand, equity), "luck": hand_luck(hand, equity)}
 
 
 def merged(stored: dict[str, Any] | None, result: dict[str, Any]) -> dict[str, Any]:
@@ -85,6 +95,14 @@ def merged(stored: dict[str, Any] | None, result: dict[str, Any]) -> dict[str, A
     equity["views"], equity["viewers"] = views, viewers
     if "all_in" in result:
         equity.setdefault("all_in", result["all_in"])
+    return equity
+
+
+def merged_all_in(all_in: dict[str, Any] | None, stored: dict[str, Any] | None) -> dict[str, Any]:
+    """`hands.equity` with the ledger's all-in equity added (None: not an all-in hand; the
+    key's presence says it was computed). What is stored stays."""
+    equity: dict[str, Any] = dict(stored or {})
+    equity.setdefault("all_in", all_in)
     return equity
 
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from app.config import Settings
-from app.history.record import luck
+from app.history.record import all_in_equity, luck, replay, seat_equity
 from app.main import create_app
 from app.poker import GAMES, HandState
 from app.poker.events import Acted, BetReturned, ForcedBet
@@ -22,6 +22,7 @@ from app.poker.phh import loads_all
 from app.store.db import create_engine
 from app.store.history import HistoryStore
 from app.store.migrate import upgrade_connection
+from app.store.review import ReviewStore
 from app.tables.hand import Hand
 from app.tables.seat import Seat
 from tests.api.conftest import running
@@ -242,6 +243,14 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
                 expected[pid] = expected.get(pid, 0.0) + value
         totals = await history.luck_totals(table_id)
         assert totals == pytest.approx(expected) and any(expected.values())
+        # ... and each hand's all-in equity with it, for the replayer, which so never
+        # computes it again (app.api.review asks the worker for it only when not stored).
+        review = ReviewStore(app.state.sessions)  # type: ignore[attr-defined]
+        for stored in await history.hands(sorted(numbers)):
+            hand = replay(stored)
+            found = await review.equity(stored.serial)
+            assert found is not None and "all_in" in found
+            assert found["all_in"] == seat_equity(hand, all_in_equity(hand.state))
         await e.close()
 
 
