@@ -73,6 +73,7 @@ NOTICES = {
     "request_cancelled": "You cancelled your seat request.",
     "sit_out_next": "You sit out from the next hand.",
     "sit_out_next_bb": "You sit out when the big blind would next be yours.",
+    "sat_out": "Back at the table? Sit in to be dealt the next hand.",
     "busted": "You are out of chips. Buy in again ({low} to {high})?",
 }
 

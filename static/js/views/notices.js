@@ -35,7 +35,8 @@ export function tableNotice(ctrl) {
 }
 
 // The dock's lines about the viewer's own seat: a request waiting for the host (with its
-// cancel), a refusal (announced by the controller's toast), and what a sit-out asked during a hand will do.
+// cancel), a refusal (announced by the controller's toast), what a sit-out asked during a hand
+// will do, and a sitting-out seat's way back in.
 export function seatNotice(ctrl) {
   const s = ctrl.state;
   if (!s || s.replay) return null;
@@ -52,7 +53,17 @@ export function seatNotice(ctrl) {
       <p>${notice('request_refused')}</p></div>`;
   }
   const seat = you.seat != null ? s.seats[you.seat] : null;
-  if (!seat || !ctrl.inHand() || s.table.config.tournament) return null;
+  if (!seat || s.table.config.tournament) return null;
+  // Sitting out (chosen, or by the clock): coming back is one click, in the dock (why they
+  // sit out is the seat's own note, below).
+  if (seat.status === 'sitting_out' && !ctrl.inHand() && seat.stack > 0) {
+    return html`<div class="seat-notice sat-out" aria-live=${live(ctrl)} data-notice="sat_out">
+      <p>${notice('sat_out')}</p>
+      <button type="button" class="btn small" data-cmd="sit-in"
+        onClick=${() => ctrl.command('sit_in')}>Sit in</button>
+    </div>`;
+  }
+  if (!ctrl.inHand()) return null;
   const key = seat.status === 'sitting_out' || seat.sit_out_next ? 'sit_out_next'
     : seat.sit_out_next_bb ? 'sit_out_next_bb' : null;
   if (!key) return null;
