@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import create_table
+from tests.e2e.harness import create_table, screenshot_all
 from tests.e2e.play import play_hand, wait_for_hand
 
 FETCH = "async (path) => { const r = await fetch(path); return [r.status, await r.text()]; }"
@@ -87,3 +87,65 @@ def test_ledger_and_settle_up(players: PlayerFactory) -> None:
     expect(bob.page.get_by_role("dialog", name="Ledger").get_by_role("row")).to_have_count(
         len(rows) + 2
     )
+
+
+def test_practice_bots_are_shown_apart_and_never_settled_with(players: PlayerFactory) -> None:
+    """Issue 26, item 10: a table with two people and a practice bot. After hands where the
+    bot's stack moved, the ledger lists the bot apart ("Practice bots: play chips, not
+    settled"), no payment names it, and what the people won from or lost to it is said as
+    not settled, beside the people's own payments."""
+    alice, bob = players("Alice"), players("Bob")
+    alice.join()
+    code = create_table(alice, name="Practice", buy_in_min=50, buy_in_max=200)
+    alice.sit(0, 200)
+    bob.join(f"/t/{code}")
+    bob.sit(1, 100)
+    alice.page.get_by_role("button", name="Host controls").click()
+    host = alice.page.get_by_role("region", name="Host")
+    host.get_by_role("button", name="Add a bot to seat 3").click()
+    host.get_by_role("button", name="Hide").click()
+    alice.page.wait_for_function(
+        "() => { const s = window.__omaha.ctrl.state.seats[2]; return !!(s && s.bot); }"
+    )
+    number = 0
+    book: dict[str, Any] = {}
+    for _ in range(12):  # until the bot's chips moved (it folds, calls or wins: most hands)
+        number = wait_for_hand(alice, number, timeout=30)
+        play_hand([alice, bob], number)
+        status, text = alice.page.evaluate(FETCH, f"/api/tables/{code}/ledger")
+        assert status == 200
+        book = json.loads(text)
+        if any(p["bot"] and p["net"] for p in book["players"]):
+            break
+    else:
+        raise AssertionError("twelve hands and the bot's stack never moved")
+    alice.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+
+    bots = {p["player_id"] for p in book["players"] if p["bot"]}
+    people = {p["player_id"]: p for p in book["players"] if not p["bot"]}
+    assert len(bots) == 1 and len(people) == 2
+    for pay in book["payments"]:  # money changes hands between people only
+        assert pay["payer"] in people and pay["payee"] in people, pay
+    bots_net = sum(p["net"] for p in book["players"] if p["bot"])
+    assert book["bots_net"] == bots_net != 0
+    assert sum(p["net"] for p in people.values()) == -bots_net  # the chips are conserved
+
+    page = alice.page
+    page.get_by_role("button", name="Ledger").click()
+    dialog = page.get_by_role("dialog", name="Ledger")
+    apart = dialog.locator("tbody.bots")
+    expect(apart).to_contain_text("Practice bots: play chips, not settled")
+    expect(apart.locator("[data-ledger-player]")).to_have_count(1)
+    expect(apart).to_contain_text("(bot)")
+    said = dialog.locator("[data-bots-net]")
+    expect(said).to_have_attribute("data-bots-net", str(bots_net))
+    expect(said).to_contain_text("nobody pays a bot or is paid by one")
+    expect(said).to_contain_text(f"won {bots_net}" if bots_net > 0 else f"lost {-bots_net}")
+    if book["payments"]:
+        items = dialog.get_by_role("list", name="Payments").get_by_role("listitem")
+        expect(items).to_have_text([p["text"] for p in book["payments"]])
+        (bot_name,) = [p["name"] for p in book["players"] if p["bot"]]
+        for text in items.all_inner_texts():
+            assert bot_name not in text, text
+    screenshot_all([alice], "ledger-practice-bots")
+    assert not alice.errors and not bob.errors
