@@ -1,19 +1,19 @@
 // The table page, rebuilt from the controller's state on every redraw.
-import { html } from '../html.js';
+import { html, memo } from '../html.js';
 import { Card, CardBack, CardSlot } from './cards.js';
 import { holeCount, seatMarks } from '../format.js';
 import { WORDS } from '../words.js';
 import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
 import { dialogsView } from './dialogs.js';
-import { lastHandsView } from './last-hands.js';
+import { lastHands, lastHandsView } from './last-hands.js';
 import { hostView } from './host.js';
-import { chatView } from './chat.js';
+import { chatView, chatDeps } from './chat.js';
 import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
 import { tournamentBar, tournamentClosed, tournamentEnd } from './tournament.js';
-import { handLogView } from './hand-log.js';
+import { handLogView, logDeps } from './hand-log.js';
 import { reactionBubble, reactPicker, reactToggle } from './reactions.js';
 import { replayPanel } from './replay.js';
 import { notice, seatNotice, tableNotice } from './notices.js';
@@ -27,17 +27,18 @@ export function tableView(ctrl) {
   }
   const c = s.table.config;
   const h = s.hand;
+  const log = ctrl.settings.logOpen;
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
-    ${topbar(ctrl)}
+    ${topbarPart(ctrl)}
     ${banner(ctrl)}
     ${tableNotice(ctrl)}
     ${c.tournament ? tournamentEnd(ctrl.tournament) : null}
     ${screenReaderView(ctrl)}
-    <div class="table-body">
+    <div class=${log ? 'table-body with-log' : 'table-body'}>
     <div class="table-main">
     ${dealWarning(ctrl)}
     <main class="felt-wrap">
-      <div class="felt">
+      <div class=${tall(h, c.boards) ? 'felt tall' : 'felt'}>
         <div class="rail"></div>
         ${s.seats.map((seat, i) => seatView(ctrl, i, seat))}
         ${h ? Object.values(h.players).map((p) => betView(ctrl, p)) : null}
@@ -54,17 +55,37 @@ export function tableView(ctrl) {
       ${seatNotice(ctrl)}
       ${actionsView(ctrl)}
     </section>
-    ${resultsView(ctrl)}
+    ${resultsPart(ctrl)}
     ${hostView(ctrl)}
-    ${lastHandsView(ctrl)}
+    ${memo([lastHands.hands, lastHands.code], () => lastHandsView(ctrl))}
     </div>
-    ${handLogView(ctrl)}
-    ${chatView(ctrl)}
+    ${log ? memo(logDeps(ctrl.log), () => handLogView(ctrl)) : null}
+    ${memo(chatDeps(ctrl), () => chatView(ctrl))}
     </div>
     ${ctrl.ui.message ? html`<div class="toast" role=${ctrl.settings.screenReader ? null : 'status'}>${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
     ${replayPanel(ctrl)}
   </div>`;
+}
+
+// Two boards (or two runs) stand taller: the bets sit further apart (app.css). A class rather
+// than a `:has()` rule, which the browser would test again at each change inside the felt.
+export function tall(h, boards) {
+  return h ? h.boards.length > 1 || h.boards[0].length > 1 : boards > 1;
+}
+
+// The top bar changes a few times a hand (the hand's number, its deal check, the menu): the
+// rest of the time the redraw skips it. A tournament's bar has its clock: drawn each time.
+function topbarPart(ctrl) {
+  const s = ctrl.state;
+  const c = s.table.config;
+  if (c.tournament) return topbar(ctrl);
+  const h = s.hand;
+  const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
+  const deal = h ? ctrl.deals.status(h.id) : null;
+  return memo([c, s.table.labels.game, s.table.labels.stakes, h && h.number, deal && deal.kind, deal && deal.checked,
+    s.table.paused, !!ctrl.ui.menuOpen, s.you.seat != null, seat && seat.status, !!ctrl.settings.logOpen,
+    !!ctrl.settings.screenReader], () => topbar(ctrl));
 }
 
 function topbar(ctrl) {
@@ -147,8 +168,9 @@ export function seatView(ctrl, i, seat) {
   const mine = i === s.you.seat;
   const won = h && h.awards.filter((a) => a.seat === i).reduce((sum, a) => sum + a.amount, 0);
   const stack = p && !h.ended ? p.stack : seat.stack;
+  const picker = reactPicker(ctrl, i);
   const classes = ['seat', mine ? 'mine' : '', acting ? 'acting' : '', p && p.folded ? 'folded' : '',
-    won ? 'winner' : '', seat.away ? 'away' : ''].join(' ');
+    won ? 'winner' : '', seat.away ? 'away' : '', picker ? 'picking' : ''].join(' ');
   // All in: said once (not when the last action says it already) and only during the hand.
   const last = p && p.last && h.ended ? p.last.replace(' · all in', '') : p && p.last;
   const marks = seatMarks(seat, dealtIn && !h.ended,
@@ -167,7 +189,7 @@ export function seatView(ctrl, i, seat) {
     ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
     ${h && h.button === i ? html`<span class="dealer" title="Button" aria-hidden="true">D</span>` : null}
     ${reactionBubble(ctrl, i, seat)}
-    ${reactPicker(ctrl, i)}
+    ${picker}
   </div>`;
 }
 
@@ -315,6 +337,15 @@ function myHandView(ctrl) {
       </div>`)}
     </div>` : null}
   </div>`;
+}
+
+// The results change when an award comes and when the next hand's first does.
+function resultsPart(ctrl) {
+  const s = ctrl.state;
+  const h = s.hand && s.hand.awards.length ? s.hand : s.lastHand;
+  if (!h || !h.awards.length) return null;
+  const names = h.awards.map((a) => (h.names && h.names[a.seat]) || (s.seats[a.seat] ? s.seats[a.seat].name : '')).join('\n');
+  return memo([h, h.awards.length, h === s.hand, names, !!(ctrl.settings && ctrl.settings.screenReader)], () => resultsView(ctrl));
 }
 
 export function resultsView(ctrl) {
