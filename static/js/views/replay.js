@@ -26,7 +26,7 @@ export function replayView(r) {
       </div>
       ${backLink(r)}
     </header>
-    <main class="felt-wrap">
+    <main class="felt-wrap"><div class="felt-box">
       <div class=${tall(h, s.table.config.boards) ? 'felt tall' : 'felt'}>
         <div class="rail"></div>
         ${s.seats.map((seat, i) => seatView(r, i, seat))}
@@ -37,7 +37,7 @@ export function replayView(r) {
           ${potView(h)}
         </div>
       </div>
-    </main>
+    </div></main>
     ${controls(r)}
     ${potsView(r)}
     ${equityView(r)}

@@ -37,7 +37,7 @@ export function tableView(ctrl) {
     <div class=${log ? 'table-body with-log' : 'table-body'}>
     <div class="table-main">
     ${dealWarning(ctrl)}
-    <main class="felt-wrap">
+    <main class="felt-wrap"><div class="felt-box">
       <div class=${tall(h, c.boards) ? 'felt tall' : 'felt'}>
         <div class="rail"></div>
         ${s.seats.map((seat, i) => seatView(ctrl, i, seat))}
@@ -49,7 +49,7 @@ export function tableView(ctrl) {
           ${potView(h)}
         </div>
       </div>
-    </main>
+    </div></main>
     <section class="dock">
       ${myHandView(ctrl)}
       ${seatNotice(ctrl)}
