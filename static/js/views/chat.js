@@ -2,15 +2,6 @@
 // here is hidden on this page only (kept in this browser's settings).
 import { html } from '../html.js';
 
-// What the chat reads: the view skips it (table.js, `memo`) while none of it changes. The last
-// line stands for the list (it only grows at its end, the oldest dropped past 100).
-export function chatDeps(ctrl) {
-  const s = ctrl.state;
-  const muted = ctrl.settings.muted || [];
-  return [s.chat.length, s.chat[s.chat.length - 1], muted.map((id) => `${id}:${nameOf(s, id)}`).join('\n'),
-    s.you.player_id, s.you.seat == null, s.you.host, s.table.config.spectator_chat, ctrl.ui.chat];
-}
-
 export function chatView(ctrl) {
   const s = ctrl.state;
   const muted = new Set(ctrl.settings.muted || []);

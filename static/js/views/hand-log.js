@@ -19,13 +19,6 @@ function withCards(text) {
   return parts;
 }
 
-// What the log reads (js/hand-log.js): a line or a hand added moves its count on or the last
-// hand's number; the view skips it (table.js, `memo`) otherwise.
-export function logDeps(log) {
-  const last = log.hands[log.hands.length - 1];
-  return [log.hands.length, last && last.number, last && last.lines.length, log.next];
-}
-
 export function handLogView(ctrl) {
   if (!ctrl.settings.logOpen) return null;
   const hands = ctrl.log.hands;

@@ -1,19 +1,19 @@
 // The table page, rebuilt from the controller's state on every redraw.
-import { html, memo } from '../html.js';
+import { html } from '../html.js';
 import { Card, CardBack, CardSlot } from './cards.js';
 import { holeCount, seatMarks } from '../format.js';
 import { WORDS } from '../words.js';
 import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
 import { dialogsView } from './dialogs.js';
-import { lastHands, lastHandsView } from './last-hands.js';
+import { lastHandsView } from './last-hands.js';
 import { hostView } from './host.js';
-import { chatView, chatDeps } from './chat.js';
+import { chatView } from './chat.js';
 import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
 import { tournamentBar, tournamentClosed, tournamentEnd } from './tournament.js';
-import { handLogView, logDeps } from './hand-log.js';
+import { handLogView } from './hand-log.js';
 import { reactionBubble, reactPicker, reactToggle } from './reactions.js';
 import { replayPanel } from './replay.js';
 import { notice, seatNotice, tableNotice } from './notices.js';
@@ -29,7 +29,7 @@ export function tableView(ctrl) {
   const h = s.hand;
   const log = ctrl.settings.logOpen;
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
-    ${topbarPart(ctrl)}
+    ${topbar(ctrl)}
     ${banner(ctrl)}
     ${tableNotice(ctrl)}
     ${c.tournament ? tournamentEnd(ctrl.tournament) : null}
@@ -55,12 +55,12 @@ export function tableView(ctrl) {
       ${seatNotice(ctrl)}
       ${actionsView(ctrl)}
     </section>
-    ${resultsPart(ctrl)}
+    ${resultsView(ctrl)}
     ${hostView(ctrl)}
-    ${memo([lastHands.hands, lastHands.code], () => lastHandsView(ctrl))}
+    ${lastHandsView(ctrl)}
     </div>
-    ${log ? memo(logDeps(ctrl.log), () => handLogView(ctrl)) : null}
-    ${memo(chatDeps(ctrl), () => chatView(ctrl))}
+    ${handLogView(ctrl)}
+    ${chatView(ctrl)}
     </div>
     ${ctrl.ui.message ? html`<div class="toast" role=${ctrl.settings.screenReader ? null : 'status'}>${ctrl.ui.message}</div>` : null}
     ${dialogsView(ctrl)}
@@ -72,20 +72,6 @@ export function tableView(ctrl) {
 // than a `:has()` rule, which the browser would test again at each change inside the felt.
 export function tall(h, boards) {
   return h ? h.boards.length > 1 || h.boards[0].length > 1 : boards > 1;
-}
-
-// The top bar changes a few times a hand (the hand's number, its deal check, the menu): the
-// rest of the time the redraw skips it. A tournament's bar has its clock: drawn each time.
-function topbarPart(ctrl) {
-  const s = ctrl.state;
-  const c = s.table.config;
-  if (c.tournament) return topbar(ctrl);
-  const h = s.hand;
-  const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
-  const deal = h ? ctrl.deals.status(h.id) : null;
-  return memo([c, s.table.labels.game, s.table.labels.stakes, h && h.number, deal && deal.kind, deal && deal.checked,
-    s.table.paused, !!ctrl.ui.menuOpen, s.you.seat != null, seat && seat.status, !!ctrl.settings.logOpen,
-    !!ctrl.settings.screenReader], () => topbar(ctrl));
 }
 
 function topbar(ctrl) {
@@ -337,15 +323,6 @@ function myHandView(ctrl) {
       </div>`)}
     </div>` : null}
   </div>`;
-}
-
-// The results change when an award comes and when the next hand's first does.
-function resultsPart(ctrl) {
-  const s = ctrl.state;
-  const h = s.hand && s.hand.awards.length ? s.hand : s.lastHand;
-  if (!h || !h.awards.length) return null;
-  const names = h.awards.map((a) => (h.names && h.names[a.seat]) || (s.seats[a.seat] ? s.seats[a.seat].name : '')).join('\n');
-  return memo([h, h.awards.length, h === s.hand, names, !!(ctrl.settings && ctrl.settings.screenReader)], () => resultsView(ctrl));
 }
 
 export function resultsView(ctrl) {
