@@ -95,7 +95,9 @@ def draw(snapshot: dict[str, Any]) -> str:
         f' data-hand="{_t(hand["id"]) if hand else ""}"'
         f' data-phase="{_t(hand["phase"]) if hand else ""}">'
         f"{_topbar(t)}"
-        '<div class="table-body"><div class="table-main"><main class="felt-wrap"><div class="felt">'
+        '<div class="table-body"><div class="table-main">'
+        '<main class="felt-wrap"><div class="felt-box">'
+        f'<div class="{"felt tall" if _tall(t) else "felt"}">'
         '<div class="rail"></div>'
         + "".join(_seat(t, i, seat) for i, seat in enumerate(t.seats))
         + "".join(_bet(t, p) for p in t.players.values())
@@ -103,7 +105,7 @@ def draw(snapshot: dict[str, Any]) -> str:
         + ('<span class="badge bomb">Bomb pot</span>' if hand and hand.get("bomb_pot") else "")
         + _boards(t)
         + _pot(t)
-        + "</div></div></main>"
+        + "</div></div></div></main>"
         + f'<section class="dock">{_my_hand(t)}</section></div>'
         # its last element, timed when painted (Element Timing): the whole drawing is on screen
         + '<section class="chat" aria-label="Chat"><h2 elementtiming="first-paint">Chat</h2>'
@@ -206,6 +208,12 @@ def _bet(t: _Table, p: dict[str, Any]) -> str:
         f'<div class="bet" data-bet-seat="{int(p["seat"])}" data-k="{t.place(p["seat"])}">'
         f'<span class="chip"></span>{int(p["bet"])}</div>'
     )
+
+
+def _tall(t: _Table) -> bool:
+    # two boards or two runs: the bets further apart (static/js/views/table.js, `tall`)
+    boards = t.hand["boards"] if t.hand else [[[] for _ in range(t.config.get("boards", 1))]]
+    return len(boards) > 1 or len(boards[0]) > 1
 
 
 def _boards(t: _Table) -> str:

@@ -2,7 +2,7 @@
 // with the step controls, each street's pot, each street's equity and the exports. On its
 // own page, or as a panel over the live table (`r.panel`), which stays live underneath.
 import { html } from '../html.js';
-import { seatView, betView, boardsView, potView, resultsView } from './table.js';
+import { seatView, betView, boardsView, potView, resultsView, tall } from './table.js';
 import { SPEEDS, STREETS, streetPots } from '../replay.js';
 import { dialogRef } from '../focus.js';
 
@@ -26,8 +26,8 @@ export function replayView(r) {
       </div>
       ${backLink(r)}
     </header>
-    <main class="felt-wrap">
-      <div class="felt">
+    <main class="felt-wrap"><div class="felt-box">
+      <div class=${tall(h, s.table.config.boards) ? 'felt tall' : 'felt'}>
         <div class="rail"></div>
         ${s.seats.map((seat, i) => seatView(r, i, seat))}
         ${h ? Object.values(h.players).map((p) => betView(r, p)) : null}
@@ -37,7 +37,7 @@ export function replayView(r) {
           ${potView(h)}
         </div>
       </div>
-    </main>
+    </div></main>
     ${controls(r)}
     ${potsView(r)}
     ${equityView(r)}

@@ -27,17 +27,18 @@ export function tableView(ctrl) {
   }
   const c = s.table.config;
   const h = s.hand;
+  const log = ctrl.settings.logOpen;
   return html`<div class=${`page table-page seats-${c.seats}`} data-hand=${h ? h.id : ''} data-phase=${h ? h.phase : ''}>
     ${topbar(ctrl)}
     ${banner(ctrl)}
     ${tableNotice(ctrl)}
     ${c.tournament ? tournamentEnd(ctrl.tournament) : null}
     ${screenReaderView(ctrl)}
-    <div class="table-body">
+    <div class=${log ? 'table-body with-log' : 'table-body'}>
     <div class="table-main">
     ${dealWarning(ctrl)}
-    <main class="felt-wrap">
-      <div class="felt">
+    <main class="felt-wrap"><div class="felt-box">
+      <div class=${tall(h, c.boards) ? 'felt tall' : 'felt'}>
         <div class="rail"></div>
         ${s.seats.map((seat, i) => seatView(ctrl, i, seat))}
         ${h ? Object.values(h.players).map((p) => betView(ctrl, p)) : null}
@@ -48,7 +49,7 @@ export function tableView(ctrl) {
           ${potView(h)}
         </div>
       </div>
-    </main>
+    </div></main>
     <section class="dock">
       ${myHandView(ctrl)}
       ${seatNotice(ctrl)}
@@ -65,6 +66,12 @@ export function tableView(ctrl) {
     ${dialogsView(ctrl)}
     ${replayPanel(ctrl)}
   </div>`;
+}
+
+// Two boards (or two runs) stand taller: the bets sit further apart (app.css). A class rather
+// than a `:has()` rule, which the browser would test again at each change inside the felt.
+export function tall(h, boards) {
+  return h ? h.boards.length > 1 || h.boards[0].length > 1 : boards > 1;
 }
 
 function topbar(ctrl) {
@@ -147,8 +154,9 @@ export function seatView(ctrl, i, seat) {
   const mine = i === s.you.seat;
   const won = h && h.awards.filter((a) => a.seat === i).reduce((sum, a) => sum + a.amount, 0);
   const stack = p && !h.ended ? p.stack : seat.stack;
+  const picker = reactPicker(ctrl, i);
   const classes = ['seat', mine ? 'mine' : '', acting ? 'acting' : '', p && p.folded ? 'folded' : '',
-    won ? 'winner' : '', seat.away ? 'away' : ''].join(' ');
+    won ? 'winner' : '', seat.away ? 'away' : '', picker ? 'picking' : ''].join(' ');
   // All in: said once (not when the last action says it already) and only during the hand.
   const last = p && p.last && h.ended ? p.last.replace(' · all in', '') : p && p.last;
   const marks = seatMarks(seat, dealtIn && !h.ended,
@@ -167,7 +175,7 @@ export function seatView(ctrl, i, seat) {
     ${marks.length ? html`<span class="marks">${marks.join(' · ')}</span>` : null}
     ${h && h.button === i ? html`<span class="dealer" title="Button" aria-hidden="true">D</span>` : null}
     ${reactionBubble(ctrl, i, seat)}
-    ${reactPicker(ctrl, i)}
+    ${picker}
   </div>`;
 }
 
