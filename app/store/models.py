@@ -75,6 +75,21 @@ class Player(Base):
     )
 
 
+class PlayerPreferencesRow(Base):
+    """A player's showdown preferences, theirs at every table and seat (migration 0017). No
+    row: the defaults (auto-muck on, always show off). A seat copies them when the player sits
+    (`SeatRow.auto_muck`, `SeatRow.always_show`), so a hand never reads this table."""
+
+    __tablename__ = "player_preferences"
+
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"), primary_key=True)
+    auto_muck: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    always_show: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.current_timestamp()
+    )
+
+
 class TableRow(Base):
     """A cash-game table: its settings (`TableConfig` as JSON), host, button and invite code.
 
@@ -135,7 +150,8 @@ class SeatRow(Base):
     #: the player's switches: sit out from the next hand / when the big blind reaches them
     sit_out_next: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     sit_out_next_bb: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    #: the player's showdown preferences: muck a beaten hand at once, show every hand
+    #: the player's showdown preferences as this seat copied them when the player sat
+    #: (`PlayerPreferencesRow`); `set_preference` at this table writes both
     auto_muck: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     always_show: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: the player's latest client seed for the deal (docs/fairness.md)

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, a
 
 from app import metrics
 from app.poker import Action
-from app.store import load
+from app.store import load, preferences
 from app.store.deals import DealStore
 from app.store.group import Committer, GroupWriter
 from app.store.group_sql import (
@@ -37,6 +37,7 @@ from app.store.rows import SeatUpdate, action_write, chips_write, deal_write, no
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
 from app.tables.hand import Hand
+from app.tables.preferences import Preferences
 from app.tables.seat import Seat
 from app.tables.store_protocol import OwnershipLost, StoredTable
 
@@ -218,7 +219,9 @@ class SqlTableStore(DealStore, ResumeStore, LedgerStore):
     def _seat(self, s: AsyncSession, table_id: str, seat: Seat, buy_in: int) -> None:
         """The seat's row (as the hot path writes it) and its buy-in."""
         row = seat_update(uuid.UUID(table_id), seat)
-        s.add(SeatRow(**{name: getattr(row, name) for name in columns(SeatUpdate)}))
+        # The hot path's columns, and the player's preferences as the seat copied them.
+        s.add(SeatRow(**{name: getattr(row, name) for name in columns(SeatUpdate)},
+                      auto_muck=seat.auto_muck, always_show=seat.always_show))  # fmt: skip
         s.add(self._ledger(table_id, seat.player_id, "buy_in", buy_in))
 
     async def save_switches(self, table_id: str, seat: Seat) -> None:
@@ -228,9 +231,22 @@ class SqlTableStore(DealStore, ResumeStore, LedgerStore):
             sitting_out=seat.sitting_out,
             sit_out_next=seat.sit_out_next,
             sit_out_next_bb=seat.sit_out_next_bb,
-            auto_muck=seat.auto_muck,
-            always_show=seat.always_show,
         )
+
+    async def preferences_of(self, player_id: str) -> Preferences:
+        return await preferences.preferences_of(self.sessions, player_id)
+
+    async def save_preferences(self, table_id: str, seat: Seat) -> None:
+        """The player's preferences and this seat's copy of them, in one transaction."""
+        prefs = Preferences(seat.auto_muck, seat.always_show)
+        async with self.sessions.begin() as s:
+            await self._fence(s, table_id)
+            await preferences.write(s, seat.player_id, prefs)
+            await s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == uuid.UUID(table_id), SeatRow.number == seat.number)
+                .values(auto_muck=prefs.auto_muck, always_show=prefs.always_show)
+            )
 
     async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
         async with self.sessions.begin() as s:

@@ -17,7 +17,7 @@ from typing import Any
 
 from app.tables.clock import Timer
 from app.tables.commands import TableCommand
-from app.tables.ops import LedgerTotals, StoreOp
+from app.tables.ops import ReadOp, StoreOp
 from app.tables.views import Record
 
 
@@ -32,7 +32,7 @@ class Write:
 
 @dataclass(slots=True)
 class Read:
-    op: LedgerTotals
+    op: ReadOp
 
 
 @dataclass(slots=True)

@@ -248,7 +248,7 @@ class TableMachine:
         command: TableCommand,
         now: float,
         refuse: Callable[[Need], TableError | None] = lambda need: None,
-        read: Callable[[Read], Any] = lambda need: [],
+        read: Callable[[Read], Any] = lambda need: need.op.unread(),
     ) -> Outcome:
         """Run `command` to its end synchronously: each write is taken as stored unless
         `refuse` gives the error it fails with; each read is answered by `read`."""

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from app.poker import Action
 from app.tables.config import TableConfig
 from app.tables.hand import Hand
+from app.tables.preferences import Preferences
 from app.tables.seat import Seat, SeatRequest
 from app.tables.store_protocol import LedgerTotal, TableStore
 
@@ -126,6 +127,16 @@ class SaveSwitches(StoreOp):
 
     def call(self, store: TableStore, table_id: str) -> Call:
         return store.save_switches(table_id, self.seat)
+
+
+@dataclass(slots=True)
+class SavePreferences(StoreOp):
+    """The seat's showdown preferences: the player's, and the seat's copy."""
+
+    seat: Seat
+
+    def call(self, store: TableStore, table_id: str) -> Call:
+        return store.save_preferences(table_id, self.seat)
 
 
 @dataclass(slots=True)
@@ -242,3 +253,25 @@ class LedgerTotals:
 
     def call(self, store: TableStore, table_id: str) -> Coroutine[Any, Any, list[LedgerTotal]]:
         return store.ledger_totals(table_id)
+
+    @staticmethod
+    def unread() -> list[LedgerTotal]:
+        """What an empty store answers (the machine run alone: `TableMachine.run`)."""
+        return []
+
+
+@dataclass(slots=True)
+class PreferencesOf:
+    """A read: a player's showdown preferences, for the seat they are taking."""
+
+    player_id: str
+
+    def call(self, store: TableStore, table_id: str) -> Coroutine[Any, Any, Preferences]:
+        return store.preferences_of(self.player_id)
+
+    @staticmethod
+    def unread() -> Preferences:
+        return Preferences()
+
+
+ReadOp = LedgerTotals | PreferencesOf

@@ -20,7 +20,7 @@ from app.tables.config import BankRefill, TableConfig
 from app.tables.core import Flow, Reply, TableCore
 from app.tables.effects import Write
 from app.tables.errors import TableError
-from app.tables.ops import SaveSwitches
+from app.tables.ops import SavePreferences, SaveSwitches
 from app.tables.seat import Seat
 from app.tables.views import Record
 
@@ -110,16 +110,17 @@ def timed_out(t: TableCore, player_id: str) -> Flow[None]:
 
 
 def set_preference(t: TableCore, c: SetPreference) -> Flow[Reply]:
-    """A seated player's showdown preferences, stored with the seat; they apply from the
-    next show-or-muck turn (one in progress included)."""
+    """A seated player's showdown preferences: stored as the player's (every seat they take
+    copies them) and as this seat's copy, before the answer; they apply from the next
+    show-or-muck turn (one in progress included)."""
     seat = t.my_seat(c.sender)
     changed = seat._replace(
         auto_muck=seat.auto_muck if c.auto_muck is None else c.auto_muck,
         always_show=seat.always_show if c.always_show is None else c.always_show,
     )
     if changed != seat:
+        yield Write(SavePreferences(changed))  # refused: nothing changed, nothing answered ok
         t.put(changed)
-        yield Write(SaveSwitches(changed))
         t.emit(t.seat_record(changed))  # the player's other tabs hear it too
     hand = t.hand
     legal = hand.state.legal_actions() if hand is not None else None

@@ -30,8 +30,17 @@ from app.tables.effects import Read, Write
 from app.tables.errors import TableError
 from app.tables.ledger import ledger_lines
 from app.tables.names import skeleton
-from app.tables.ops import AddChips, Adjust, CashOut, HoldAdjustment, LedgerTotals, SaveSwitches
+from app.tables.ops import (
+    AddChips,
+    Adjust,
+    CashOut,
+    HoldAdjustment,
+    LedgerTotals,
+    PreferencesOf,
+    SaveSwitches,
+)
 from app.tables.ops import SeatPlayer as StoreSeat
+from app.tables.preferences import Preferences
 from app.tables.seat import Move, Seat, SeatRequest, SeatState
 from app.tables.views import Record
 
@@ -74,6 +83,7 @@ def check_name(t: TableCore, player_id: str, name: str) -> None:
 
 
 def seat_player(t: TableCore, r: SeatRequest) -> Flow[None]:
+    prefs = yield from player_preferences(r.player_id)
     seat = Seat(
         number=r.seat,
         player_id=r.player_id,
@@ -82,11 +92,20 @@ def seat_player(t: TableCore, r: SeatRequest) -> Flow[None]:
         state=SeatState.POSTING if r.post else SeatState.WAITING,
         time_bank=t.config.time_bank,
         away=r.player_id not in t.watchers.values(),
+        auto_muck=prefs.auto_muck,
+        always_show=prefs.always_show,
     )
     yield Write(StoreSeat(seat, r.buy_in))
     t.put(seat)
     t.emit(t.seat_record(seat))
     t.schedule_next_hand(0.0)
+
+
+def player_preferences(player_id: str) -> Flow[Preferences]:
+    """The player's showdown preferences, read once as they sit: the seat keeps a copy, so
+    no hand reads the player store (a failed read refuses the sit: nothing changed)."""
+    prefs: Preferences = yield Read(PreferencesOf(player_id))
+    return prefs
 
 
 def approve(t: TableCore, c: Approve) -> Flow[Reply]:

@@ -24,6 +24,7 @@ from app.poker import Action
 from app.tables.config import TableConfig
 from app.tables.fairness import ServerSeed
 from app.tables.hand import Hand
+from app.tables.preferences import Preferences
 from app.tables.seat import Seat
 
 LEDGER_IN = ("buy_in", "top_up", "adjustment")
@@ -180,6 +181,15 @@ class TableStore(Protocol):
 
     async def save_switches(self, table_id: str, seat: Seat) -> None:
         """Store a seat's sitting out and its sit-out switches."""
+
+    async def preferences_of(self, player_id: str) -> Preferences:
+        """The player's showdown preferences (the defaults if they never set any): a seat
+        copies them when the player sits."""
+        ...
+
+    async def save_preferences(self, table_id: str, seat: Seat) -> None:
+        """The seat's showdown preferences, as the player's (for every table they sit at
+        from then on) and as this seat's copy, in one transaction."""
 
     async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
         """Store whether the next hand is a bomb pot called by the host."""

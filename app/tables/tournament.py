@@ -14,8 +14,9 @@ from app.tables.errors import TableError
 from app.tables.host import finish_close
 from app.tables.ops import EndDealSeed, SeatPlayer
 from app.tables.pace import level_refill
+from app.tables.preferences import Preferences
 from app.tables.seat import Seat, SeatState
-from app.tables.seating import add_chips, after_hand, cash_out
+from app.tables.seating import add_chips, after_hand, cash_out, player_preferences
 
 
 def t_seat(t: TableCore, c: TSeat) -> Flow[Reply]:
@@ -24,6 +25,7 @@ def t_seat(t: TableCore, c: TSeat) -> Flow[Reply]:
         raise TableError("already_seated", "that player already has a seat here")
     number = t.free_seat(c.seat)
     stack = t.check_chips(c.stack)
+    prefs = Preferences() if c.bot else (yield from player_preferences(c.player_id))
     seat = Seat(
         number=number,
         player_id=c.player_id,
@@ -33,6 +35,8 @@ def t_seat(t: TableCore, c: TSeat) -> Flow[Reply]:
         time_bank=t.config.time_bank,
         bot=c.bot,
         away=c.player_id not in t.watchers.values(),
+        auto_muck=prefs.auto_muck,
+        always_show=prefs.always_show,
     )
     yield Write(SeatPlayer(seat, stack, bot=c.bot))
     t.put(seat)

@@ -11,8 +11,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from app.tables.errors import TableError
-from app.tables.ops import LedgerTotals, StoreOp
-from app.tables.store_protocol import LedgerTotal, OwnershipLost, StoreInDoubt, TableStore
+from app.tables.ops import ReadOp, StoreOp
+from app.tables.store_protocol import OwnershipLost, StoreInDoubt, TableStore
 from app.tables.timers import Clock
 
 log = logging.getLogger("omaha.tables")
@@ -94,7 +94,7 @@ class Writes:
             self._failed(failure)
             raise TableError("unavailable", "that could not be stored; try again")
 
-    async def read(self, op: LedgerTotals) -> list[LedgerTotal]:
+    async def read(self, op: ReadOp) -> Any:
         """A read of the store within the timeout, else `unavailable` (never a hang)."""
         task = self._in_flight(op.call(self.store, self.table_id))
         if not await self._within(task):

@@ -19,6 +19,7 @@ from app.store.tables import SqlTableStore
 from app.tables.config import TableConfig
 from app.tables.fairness import ServerSeed
 from app.tables.hand import Hand, action_to_json
+from app.tables.preferences import Preferences
 from app.tables.seat import Seat
 from app.tables.store_protocol import (
     LEDGER_IN,
@@ -110,6 +111,7 @@ class MemoryTableStore(DealSeedStart):
         self._later: set[asyncio.Task[None]] = set()
         self.closed: set[str] = set()
         self.players: dict[str, tuple[str, bool]] = {}  # player -> (name, bot)
+        self.preferences: dict[str, Preferences] = {}  # player -> showdown preferences
         self.after_end: list[tuple[str, dict[str, Any]]] = []  # actions after a hand ended
         self.notes: dict[str, list[dict[str, Any]]] = {}  # each hand's `after` notes
         self.epochs: dict[str, int] = {}
@@ -223,6 +225,18 @@ class MemoryTableStore(DealSeedStart):
     async def save_switches(self, table_id: str, seat: Seat) -> None:
         seat = copy.deepcopy(seat)
         await self._write(lambda: self._put_seat(table_id, seat))
+
+    async def preferences_of(self, player_id: str) -> Preferences:
+        return self.preferences.get(player_id, Preferences())
+
+    async def save_preferences(self, table_id: str, seat: Seat) -> None:
+        seat = copy.deepcopy(seat)
+
+        def apply() -> None:
+            self.preferences[seat.player_id] = Preferences(seat.auto_muck, seat.always_show)
+            self._put_seat(table_id, seat)
+
+        await self._write(apply)
 
     async def set_bomb_pot_next(self, table_id: str, on: bool) -> None:
         def apply() -> None:

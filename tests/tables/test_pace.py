@@ -24,7 +24,7 @@ from app.tables.commands import (
 from app.tables.config import BankRefill, TableConfig
 from app.tables.effects import Post
 from app.tables.machine import Outcome
-from app.tables.ops import RecordAction, SaveSwitches
+from app.tables.ops import RecordAction, SavePreferences
 from app.tables.seat import Seat
 from tests.tables.test_machine import Table, records, writes
 
@@ -153,7 +153,9 @@ def test_a_choice_at_the_showdown_has_a_short_clock_that_never_touches_the_bank(
     deal(t, "host", "a")
     for p in ("host", "a"):
         changed = t.ok(SetPreference(sender=p, auto_muck=False))
-        assert [type(op) for op in writes(changed)] == [SaveSwitches]  # stored with the seat
+        assert [type(op) for op in writes(changed)] == [
+            SavePreferences
+        ]  # the player's, and the seat's copy
         assert not seat(t, p).auto_muck
     done = check_down(t)
     assert shown_and_mucked(done) == ["shown"]  # the first must show: the table shows it
