@@ -98,6 +98,10 @@ def serve(args: argparse.Namespace) -> int:
         print(f"omaha: not starting: {refusal}", file=sys.stderr)
         return 1
 
+    if settings.memory_trace:
+        from app import memtrace
+
+        memtrace.start()  # before the app is built: its allocations are traced too
     shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
@@ -108,6 +112,10 @@ def serve(args: argparse.Namespace) -> int:
             await super().startup(sockets)  # type: ignore[arg-type]
             if self.started:
                 tune_gc()
+                if settings.memory_trace:
+                    from app import memtrace
+
+                    memtrace.install(settings.data_dir)
                 print(f"\n  Omaha is running: open {url}\n", flush=True)
 
     config = uvicorn.Config(

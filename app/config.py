@@ -190,6 +190,11 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Third-party loggers allowed below info (they stay at info otherwise).",
     )
+    memory_trace: bool = Field(
+        default=False,
+        description="Measuring only: tracemalloc from start-up, a snapshot into DATA_DIR on "
+        "SIGUSR1 (SIGUSR2: after a full collection); see app/memtrace.py. Slows the server.",
+    )
 
     @field_validator("database_url", "redis_url", "secret_key", "public_url", "domain",
                      "metrics_token", mode="before")  # fmt: skip

@@ -1,0 +1,56 @@
+"""Opt-in memory tracing for measuring (MEMORY_TRACE=1; off by default): tracemalloc from
+start-up, and a snapshot on a signal, for bench/memtrace.py to diff.
+
+SIGUSR1 writes `<DATA_DIR>/memtrace-<n>.pickle` (tracemalloc's own format: sizes and
+tracebacks of file names and line numbers, never the memory's contents, so no card or token)
+and then `<DATA_DIR>/memtrace-<n>.json` (RSS, tracemalloc's total, gc counts) once the
+snapshot is complete. SIGUSR2 does the same after a full garbage collection: what it frees
+was garbage the tuned collector (app/__main__.py's `tune_gc`) still held.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import signal
+import time
+import tracemalloc
+from pathlib import Path
+
+FRAMES = 8  # enough to reach our code from uvicorn's and asyncio's
+
+
+def start() -> None:
+    tracemalloc.start(FRAMES)
+
+
+def rss_kib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def install(folder: Path) -> None:
+    """Snapshot handlers on the running loop (taken on the loop: nothing else runs meanwhile)."""
+    loop = asyncio.get_running_loop()
+    count = [0]
+
+    def snap(collect: bool) -> None:
+        count[0] += 1
+        n = count[0]
+        freed = gc.collect() if collect else 0
+        started = time.monotonic()
+        tracemalloc.take_snapshot().dump(str(folder / f"memtrace-{n}.pickle"))
+        traced, peak = tracemalloc.get_traced_memory()
+        facts = {"n": n, "collected": collect, "freed_objects": freed, "rss_kib": rss_kib(),
+                 "traced": traced, "traced_peak": peak, "gc_count": gc.get_count(),
+                 "frozen": gc.get_freeze_count(),
+                 "seconds": time.monotonic() - started}  # fmt: skip
+        part = folder / f"memtrace-{n}.json.part"
+        part.write_text(json.dumps(facts))
+        part.rename(folder / f"memtrace-{n}.json")  # the bench waits for this name
+
+    loop.add_signal_handler(signal.SIGUSR1, snap, False)
+    loop.add_signal_handler(signal.SIGUSR2, snap, True)
