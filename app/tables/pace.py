@@ -118,8 +118,11 @@ def set_preference(t: TableCore, c: SetPreference) -> Flow[Reply]:
         auto_muck=seat.auto_muck if c.auto_muck is None else c.auto_muck,
         always_show=seat.always_show if c.always_show is None else c.always_show,
     )
+    # Written whenever something is asked, even what this seat's copy already holds: the
+    # player's own row may not (set at another table since). Refused: nothing changed.
+    if c.auto_muck is not None or c.always_show is not None:
+        yield Write(SavePreferences(changed))
     if changed != seat:
-        yield Write(SavePreferences(changed))  # refused: nothing changed, nothing answered ok
         t.put(changed)
         t.emit(t.seat_record(changed))  # the player's other tabs hear it too
     hand = t.hand

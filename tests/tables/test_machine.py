@@ -102,9 +102,10 @@ def test_a_seat_is_stored_before_it_is_told_and_the_deal_is_a_timer() -> None:
     assert started.did[-1] == Arm(NEXT_HAND, t.now) and t.fire_due()[0].did == []
     sat = t.sit("host", 0)
     kinds = [type(e).__name__ for e in sat.did]
-    assert kinds == ["Write", "Emit", "Arm"]  # stored, then told, then the deal armed
-    assert isinstance(sat.did[0], Write) and isinstance(sat.did[0].op, SeatPlayer)
-    assert sat.did[2] == Arm(NEXT_HAND, t.now)
+    # the player's preferences read (the seat copies them), stored, told, the deal armed
+    assert kinds == ["Read", "Write", "Emit", "Arm"]
+    assert isinstance(sat.did[1], Write) and isinstance(sat.did[1].op, SeatPlayer)
+    assert sat.did[3] == Arm(NEXT_HAND, t.now)
     assert records(sat)[0]["status"] == "waiting" and sat.result == {"status": "seated", "seat": 0}
     assert all(o.result is None for o in t.fire_due())  # one player: nothing dealt
     assert t.core.hand is None
