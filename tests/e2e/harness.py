@@ -149,6 +149,20 @@ class Player:
             self.page.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
         )
 
+    def hand_cards(self) -> dict[str, str]:
+        """Every card face in the DOM but the last hand's results (a new deck deals the same
+        cards again), each with where it stands (its parents' classes), for a failure to say."""
+        faces: list[list[str]] = self.page.locator("[data-card]").evaluate_all(
+            """els => els.filter((e) => !e.closest('.results.previous')).map((e) => {
+                const path = [];
+                for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+                  if (p.className) path.unshift(String(p.className).split(' ')[0]);
+                }
+                return [e.dataset.card, path.join(' > ')];
+            })"""
+        )
+        return dict(faces)
+
     def state(self, expression: str) -> Any:
         """Read the client's state (`window.__omaha.ctrl`), for waiting on it. The first
         paint is the server's, so the page may show the table before its script has made

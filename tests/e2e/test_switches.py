@@ -103,6 +103,7 @@ def test_a_switch_shows_what_was_asked_until_the_server_answers(players: PlayerF
     # Off again, answered at once: the seat's state and the switch agree.
     switch.uncheck()
     sam.page.wait_for_function("() => window.__omaha.ctrl.state.seats[0].sit_out_next === false")
-    assert sam.page.evaluate("() => Object.keys(window.__omaha.ctrl.switching).length") == 0
+    # The seat's news may come a moment before the answer to the request: wait for both.
+    sam.page.wait_for_function("() => Object.keys(window.__omaha.ctrl.switching).length === 0")
     expect(switch).not_to_be_checked()
     assert not sam.errors, sam.errors
