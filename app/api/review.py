@@ -2,8 +2,9 @@
 a session's graph, and a player's closed tables and past tournaments.
 
 Every answer here is personal (`Cache-Control: private, no-store`) and made from what the
-viewer may see: hand lists from their own hands (and the hands of the tables they host),
-statistics from spectator records (no unshown card), equities from the hands they may see.
+viewer may see: hand lists from their own hands (and the hands they watched, as spectators
+see them), statistics from spectator records (no unshown card), equities from the hands
+they may see.
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ class MyHand(BaseModel):
     game: str
     pot: int
     ended_at: str
-    watched: bool  # the viewer hosts the table and was not dealt in
+    watched: bool  # not dealt in: watched as a spectator, or at a table the viewer hosts
     position: str | None
     net: int | None
     showdown: bool | None
@@ -208,10 +209,11 @@ async def my_hands(
     cursor: CursorQuery = None,
     limit: LimitQuery = 50,
 ) -> MyHandPage:
-    """Every hand the viewer played, at every table, and those of the tables they host that
-    they watched, newest first, a page at a time (`next` is the cursor): each with their
-    cards, the boards, the pot and their net. Filters: a table (its code), a game, dates
-    (`since`/`until`, days in UTC, `until` included), a position, a result, a number."""
+    """Every hand the viewer played, at every table, and those they watched (as a spectator,
+    or at a table they host) as a spectator saw them, newest first, a page at a time (`next`
+    is the cursor): each with their cards, the boards, the pot and their net. Filters: a
+    table (its code), a game, dates (`since`/`until`, days in UTC, `until` included), a
+    position, a result, a number."""
     if position is not None and position not in POSITIONS:
         raise _error(422, "bad_position", f"position is one of {', '.join(POSITIONS)}")
     if result is not None and result not in RESULTS:

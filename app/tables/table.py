@@ -49,6 +49,7 @@ from app.tables.effects import (
     Effect,
     Emit,
     Need,
+    Note,
     Post,
     Read,
     StartBot,
@@ -402,6 +403,8 @@ class Table:
                     handle.cancel()
             elif isinstance(effect, Post):
                 self.mailbox.put_nowait(effect.command)
+            elif isinstance(effect, Note):
+                self.writes.background(effect.op)
             elif isinstance(effect, TellDirector):
                 if self.director is not None:
                     self.director(effect.event)

@@ -21,6 +21,7 @@ from app.store.history import HistoryStore
 from app.store.models import TableRow, TournamentEntryRow, TournamentRow
 from tests.api.test_history import AT_TABLE, HANDS, evening, pages, server
 from tests.history.test_privacy import allowed
+from tests.tables.harness import cards_in
 from tests.waits import within
 
 PRIVATE = "private, no-store"
@@ -259,4 +260,54 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
             "place,player,bot,prize,chips", "1,Ben,False,0,", "2,Ann,False,30,"
         ], csv  # fmt: skip
         assert "pays" not in csv and "not_settled" not in csv
+        await e.close()
+
+
+async def test_my_hands_lists_the_hands_a_spectator_watched_as_a_spectator_saw_them(
+    database_url: str, tmp_path: Path
+) -> None:
+    async with server(tmp_path, database_url) as (_, app):
+        e = await evening(app)
+        (stranger, stranger_id), (ann, ann_id) = e.stranger, e.players[0]
+        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        numbers = sorted(h.number for h in await history.table_hands(e.table_id, limit=100))
+        by_number = dict(zip(numbers, e.played, strict=True))
+        assert await pages(stranger, "/api/hands") == []
+        # The stranger watched the table's hands 3 to 6 and 10 (as the table notes them), Ann
+        # watched hand 2 (which she was dealt in, or not).
+        store = app.state.table_store  # type: ignore[attr-defined]
+        await store.note_watching(e.table_id, [(stranger_id, AT_TABLE + 3, AT_TABLE + 6),
+                                               (stranger_id, AT_TABLE + 10, AT_TABLE + 10),
+                                               (ann_id, AT_TABLE + 2, AT_TABLE + 2)])  # fmt: skip
+        watched = await pages(stranger, "/api/hands", limit=2)
+        at_table = [AT_TABLE + 10, AT_TABLE + 6, AT_TABLE + 5, AT_TABLE + 4, AT_TABLE + 3]
+        assert [h["hand_at_table"] for h in watched] == at_table
+        for row in watched:
+            hand = by_number[row["number"]]
+            assert row["watched"] and row["code"] == e.code
+            # Only what a spectator saw: no hole cards, no net, the boards as dealt.
+            assert row["cards"] is None and row["net"] is None and row["position"] is None
+            assert cards_in(row) <= allowed(hand.state, None), row
+            # The row's link opens the hand as a spectator sees it: never a folded card.
+            r = await stranger.get(f"/api/tables/{e.code}/hands/{row['hand_at_table']}")
+            assert r.status_code == 200 and r.json()["number"] == row["number"]
+            assert cards_in(r.json()) <= allowed(hand.state, None)
+        # Hidden cards there were to hide in these hands (the check above meant something).
+        assert any(
+            {card_str(c) for h in state.hole for c in h} - allowed(state, None)
+            for state in (by_number[row["number"]].state for row in watched)
+        )
+        # Narrowed like every hand; a filter on what the viewer did matches none of them.
+        only = await pages(stranger, "/api/hands", number=AT_TABLE + 4)
+        assert [h["hand_at_table"] for h in only] == [AT_TABLE + 4]
+        assert await pages(stranger, "/api/hands", result="lost") == []
+        # A hand Ann was dealt in is listed once, as played, never as watched too.
+        second = by_number[numbers[1]]
+        listed = await pages(ann, "/api/hands")
+        mine = {h["number"]: h for h in listed}
+        assert len(mine) == len(listed)
+        if ann_id in second.players:
+            assert not mine[numbers[1]]["watched"]
+        else:
+            assert mine[numbers[1]]["watched"] and mine[numbers[1]]["cards"] is None
         await e.close()
