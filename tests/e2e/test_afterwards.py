@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, Route, expect
@@ -218,6 +219,61 @@ def test_my_hands_filters_and_the_hands_a_spectator_watched(
     expect(sam.page.locator("[data-hand-at-table]")).to_have_text(f"Hand {newest['hand_at_table']}")
     expect(sam.page.locator(".seat.mine")).to_have_count(0)
     assert not p.errors and not sam.errors, p.errors + sam.errors
+
+
+def whoami(p: Player) -> Any:
+    """Who the server takes this browser for (`{"session": null}`: nobody)."""
+    return p.page.request.get(f"{p.base}/api/session").json()
+
+
+def test_another_device_sees_the_ledger_and_a_revoked_link_signs_nobody_in(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Pat")
+    code = an_evening(p, bots, hands=2)
+    pat = whoami(p)["player_id"]
+    page = p.page
+    p.open("/")
+    # A link revoked before it is used signs nobody in.
+    page.click("[data-cmd=new-sign-in-link]")
+    revoked = page.locator("[data-sign-in-url]").input_value()
+    page.click("[data-cmd=revoke-link]")
+    expect(page.locator("[data-sign-in-url]")).to_have_count(0)
+    expect(page.locator("[data-link-state=revoked]")).to_have_count(1)
+    thief = players("Thief")
+    thief.page.goto(revoked)
+    expect(thief.page.locator("[data-sign-in=failed]")).to_contain_text("not valid")
+    assert whoami(thief) == {"session": None}
+
+    # A link the phone uses: Pat there too, at the shared table, with its ledger.
+    page.click("[data-cmd=new-sign-in-link]")
+    url = page.locator("[data-sign-in-url]").input_value()
+    phone = players("Phone", **PHONE)
+    phone.page.goto(url)
+    expect(phone.page.locator("[data-sign-in=done]")).to_contain_text("Signed in as Pat")
+    assert whoami(phone)["player_id"] == pat
+    ledger = api(p, f"/api/tables/{code}/ledger")
+    phone.open(f"/t/{code}")
+    expect(phone.page.locator(".seat.mine")).to_have_count(1)  # Pat's seat, on the phone
+    phone.page.click(".menu-toggle")  # on a phone the table's menu folds into one button
+    phone.page.click("[data-cmd=ledger]")
+    dialog = phone.page.locator("[data-dialog=ledger]")
+    assert any(line["player_id"] == pat for line in ledger["players"])
+    for line in ledger["players"]:
+        net = line["net"]
+        cell = dialog.locator(f"[data-ledger-player='{line['player_id']}'] [data-net]")
+        expect(cell).to_have_text(f"+{net}" if net > 0 else str(net))
+    phone.page.keyboard.press("Escape")
+    assert not phone.errors, phone.errors
+
+    # Signing that device out (revoking the used link) ends the phone's session.
+    p.reload()
+    used = page.locator("[data-link-state=used]")
+    used.get_by_role("button", name="Sign that device out").click()
+    expect(page.locator("[data-link-state=revoked]")).to_have_count(2)
+    assert whoami(phone) == {"session": None}
+    assert whoami(p)["player_id"] == pat  # the first device keeps its own session
+    assert not p.errors, p.errors
 
 
 def by_table(url: str) -> bool:
