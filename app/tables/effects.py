@@ -95,6 +95,14 @@ class Note:
 
 
 @dataclass(slots=True)
+class AllInEnded:
+    """A hand with an all-in (its hands tabled before the river) ended and is stored: the
+    server may compute its equities ahead of any viewer (app/api/review.py)."""
+
+    hand_id: str
+
+
+@dataclass(slots=True)
 class StartBot:
     player_id: str
     buy_in: int  # what it tops up to when busted (0: never)
@@ -105,4 +113,4 @@ class StopBot:
     player_id: str
 
 
-Effect = Emit | Arm | Cancel | Post | Note | TellDirector | StartBot | StopBot
+Effect = Emit | Arm | Cancel | Post | Note | TellDirector | AllInEnded | StartBot | StopBot

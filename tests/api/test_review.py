@@ -11,17 +11,20 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import update
+from sqlalchemy import select, update
 
+from app.history.equity import SPECTATOR, answer
 from app.history.record import build, luck
 from app.history.stats import facts, totals
 from app.poker import card_str
 from app.poker.events import Acted, ForcedBet
 from app.store.history import HistoryStore
-from app.store.models import TableRow, TournamentEntryRow, TournamentRow
-from tests.api.test_history import AT_TABLE, HANDS, evening, pages, server
+from app.store.models import HandRow, TableRow, TournamentEntryRow, TournamentRow
+from app.store.review import ReviewStore
+from tests.api.test_history import AT_TABLE, HANDS, evening, join, pages, server
 from tests.history.test_privacy import allowed
-from tests.tables.harness import cards_in
+from tests.tables.harness import Recorder, cards_in
+from tests.tables.test_watching import deal, finish
 from tests.waits import within
 
 PRIVATE = "private, no-store"
@@ -311,3 +314,53 @@ async def test_my_hands_lists_the_hands_a_spectator_watched_as_a_spectator_saw_t
         else:
             assert mine[numbers[1]]["watched"] and mine[numbers[1]]["cards"] is None
         await e.close()
+
+
+async def test_an_all_in_hand_s_equities_are_stored_as_it_ends(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Every viewer's equities, the all-in equity and the luck are computed in the worker
+    as the hand ends (the table tells: `Table.on_all_in`), before anyone asks."""
+    async with server(tmp_path, database_url) as (_, app):
+        (host, host_id), (ann, ann_id), (ben, ben_id) = [
+            await join(app, name) for name in ("Host", "Ann", "Ben")
+        ]
+        config = {"name": "Shove", "seats": 2, "decision_time": 0, "betting": "no-limit"}
+        r = await host.post("/api/tables", json=config)
+        code, table_id = r.json()["code"], r.json()["id"]
+        table = await app.state.tables.find(table_id)  # type: ignore[attr-defined]
+        await table.request("pause", host_id)
+        for seat, pid in enumerate((ann_id, ben_id)):
+            await table.request("sit", pid, seat=seat, buy_in=200, name=f"p{seat}")
+        await table.request("attach", ann_id, viewer=Recorder(ann_id))  # a hand is dealt
+        await deal(table, host_id)
+        hand = table.hand
+        legal = hand.state.legal_actions()
+        assert legal is not None and legal.raise_kind is not None
+        for data in ({"action": str(legal.raise_kind), "amount": legal.max_to},
+                     {"action": "call"}):  # fmt: skip
+            actor = hand.players[hand.state.actor]
+            await table.request("act", actor, hand=hand.id, counter=hand.counter, **data)
+        await finish(table)
+        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        number = await history.serial_at(table_id, hand.number)
+        assert number is not None
+        review = ReviewStore(app.state.sessions)  # type: ignore[attr-defined]
+
+        async def ready() -> bool:
+            stored = await review.equity(number)
+            return all(answer(stored, who) is not None for who in (ann_id, ben_id, SPECTATOR))
+
+        await within(ready, 120, 0.05, "every viewer's equities stored")
+        stored = await review.equity(number)
+        assert stored["all_in"] is not None and ann_id in stored["viewers"]
+        async with app.state.sessions() as s:  # type: ignore[attr-defined]
+            luck = await s.scalar(select(HandRow.luck).where(HandRow.serial == number))
+        assert luck is not None and set(luck) <= {ann_id, ben_id}
+        # Asked for, each viewer's answer is the stored one.
+        for client, who, params in ((ann, ann_id, {}), (ben, ben_id, {}),
+                                    (host, SPECTATOR, {"code": code})):  # fmt: skip
+            r = await client.get(f"/api/hands/{number}/equity", params=params)
+            assert r.status_code == 200 and r.json() == answer(stored, who)
+        for client in (host, ann, ben):
+            await client.aclose()
