@@ -1,7 +1,9 @@
 """Issue 28, by clicking: "My hands" pages back by its "Older hands" button to the first
-hand (each row once, in order, the button gone at the end), and a finished tournament is
-listed on its players' and its host's home pages with its standings, its ledger and its
-exports, which download the hands.
+hand (each row once, in order, the button gone at the end); its filters (game, dates, the
+hand-number search) from the table's own link, and a spectator's watched hands; a sign-in
+link revoked, and a phone signed in that sees the shared table's ledger, then signed out;
+and a finished tournament is listed on its players' and its host's home pages with its
+standings, its ledger and its exports, which download the hands.
 
 The server deals 0.1 s after a hand and its bots act at once; the tournament's levels are
 short and Alice goes all in whenever it is her turn: it plays out in a minute or so."""
