@@ -106,6 +106,25 @@ def test_big_blind_ante_is_dead_money() -> None:
     assert tomllib.loads(hand.dumps())["antes"] == [0, 100000, 0, 0, 0]
 
 
+def test_a_short_big_blind_writes_the_ante_it_posted() -> None:
+    """A big blind of 3 chips at 1-2 with a big-blind ante of 2 posts the blind first and 1
+    of the ante (TDA RP-11, big-blind-first): the file says 1, so that a reader which posts
+    antes before blinds (pokerkit) posts the same blind of 2."""
+    config = HandConfig(GAMES["omaha"], Betting.POT_LIMIT, 2)
+    setup = HandSetup(config, (50, 3, 50), blinds=(1, 2, 0), dead=(0, 2, 0))
+    state = HandState(setup, list(range(52)))
+    assert state.committed[1] == 3 and state.bets[1] == 2
+    while not state.complete:
+        legal = state.legal_actions()
+        assert legal is not None
+        kinds = legal.kinds()
+        kind = next(k for k in (ActionKind.SHOW, ActionKind.CHECK, ActionKind.CALL) if k in kinds)
+        state.apply(Action(legal.player, kind))  # everyone calls to the river and shows
+    text = dumps(state)
+    assert tomllib.loads(text)["antes"] == [0, 1, 0]
+    assert loads(text).replay().log == state.log
+
+
 # --------------------------------------------------------------- variant codes
 @pytest.mark.parametrize(
     ("code", "courchevel", "game", "betting"),

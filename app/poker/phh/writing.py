@@ -18,7 +18,15 @@ from typing import Any
 
 from ..actions import ActionKind, Street
 from ..cards import Card, card_str, cards_str
-from ..events import Acted, BoardDealt, CardsShown, HoleCardsDealt, Mucked, RunItTwiceVoted
+from ..events import (
+    Acted,
+    BoardDealt,
+    CardsShown,
+    ForcedBet,
+    HoleCardsDealt,
+    Mucked,
+    RunItTwiceVoted,
+)
 from ..games import Betting, OddChip
 from ..state import HandState
 from .codes import GAME_KEYS, PHHError, format_amount, variant_code
@@ -94,6 +102,18 @@ def _bomb_pot_checks(state: HandState) -> list[str]:
     ]
 
 
+def _dead_posted(state: HandState) -> tuple[int, ...]:
+    """The dead money each player posted. Dead money comes after the live bets, so a short
+    big blind posts the blind first and only the rest of a big-blind ante (TDA RP-11): the
+    file says what was posted, and a standard reader, which posts antes before blinds, then
+    posts the same blind (a dead amount caps nothing and sizes no call, so it loses nothing)."""
+    dead = [0] * state.n
+    for event in state.log:
+        if isinstance(event, ForcedBet) and event.kind == "dead":
+            dead[event.player] += event.amount
+    return tuple(dead)
+
+
 def _history_lines(
     state: HandState, scale: int, hidden: Iterable[int], unknown: frozenset[Card]
 ) -> list[str]:
@@ -166,7 +186,7 @@ def dumps(
         lines.append(f"_raise_cap = {cfg.raise_cap}")
     if cfg.cap_heads_up:
         lines.append("_cap_heads_up = true")
-    antes, dead = per_player(setup.antes, False), per_player(setup.dead, False)
+    antes, dead = per_player(setup.antes, False), _dead_posted(state)
     if not any(antes) and len(set(dead)) > 1:
         antes, dead = dead, (0,) * n  # uneven dead money: PHH's uneven antes (read back so)
     lines.append(f"antes = {_amounts(antes[::-1] if n == 2 else antes, scale)}")
