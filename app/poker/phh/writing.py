@@ -3,7 +3,8 @@
 What the standard has no word for is written in its own terms so that a standard reader
 (pokerkit) plays the hand as we did wherever it can: our keys with the user-defined
 underscore prefix; a second board's or a second run's cards as plain ``d db`` lines, in
-the order they were dealt, with a commentary naming the board and run; the run-it-twice
+the order they were dealt (two boards run twice: in the order pokerkit reads them, see
+``in_file_order``), with a commentary naming the board and run; the run-it-twice
 votes in ``_run_it_twice_votes``, not as actions; a bomb pot's missing pre-flop betting
 as a round everyone checks.
 """
@@ -30,6 +31,7 @@ from ..events import (
 from ..games import Betting, OddChip
 from ..state import HandState
 from .codes import GAME_KEYS, PHHError, format_amount, variant_code
+from .notation import in_file_order
 
 
 def _toml_string(s: str) -> str:
@@ -121,7 +123,9 @@ def _history_lines(
     cfg = state.config
     lines: list[str] = []
     checks = _bomb_pot_checks(state) if cfg.bomb_pot else []
-    for event in state.log:
+    deals = iter(in_file_order([e for e in state.log if isinstance(e, BoardDealt)], cfg.boards))
+    for logged in state.log:
+        event = next(deals) if isinstance(logged, BoardDealt) else logged
         pre_flop = isinstance(event, BoardDealt) and event.street is Street.PREFLOP
         if checks and isinstance(event, BoardDealt | CardsShown) and not pre_flop:
             lines.extend(checks)  # before the flop, and before the hands tabled all in
