@@ -108,6 +108,16 @@ def test_big_blind_ante_is_dead_money() -> None:
     assert tomllib.loads(hand.dumps())["antes"] == [0, 100000, 0, 0, 0]
 
 
+def call_down(state: HandState) -> None:
+    """Everyone checks or calls to the river and shows."""
+    while not state.complete:
+        legal = state.legal_actions()
+        assert legal is not None
+        kinds = legal.kinds()
+        kind = next(k for k in (ActionKind.SHOW, ActionKind.CHECK, ActionKind.CALL) if k in kinds)
+        state.apply(Action(legal.player, kind))
+
+
 def test_a_short_big_blind_writes_the_ante_it_posted() -> None:
     """A big blind of 3 chips at 1-2 with a big-blind ante of 2 posts the blind first and 1
     of the ante (TDA RP-11, big-blind-first): the file says 1, so that a reader which posts
@@ -116,15 +126,26 @@ def test_a_short_big_blind_writes_the_ante_it_posted() -> None:
     setup = HandSetup(config, (50, 3, 50), blinds=(1, 2, 0), dead=(0, 2, 0))
     state = HandState(setup, list(range(52)))
     assert state.committed[1] == 3 and state.bets[1] == 2
-    while not state.complete:
-        legal = state.legal_actions()
-        assert legal is not None
-        kinds = legal.kinds()
-        kind = next(k for k in (ActionKind.SHOW, ActionKind.CHECK, ActionKind.CALL) if k in kinds)
-        state.apply(Action(legal.player, kind))  # everyone calls to the river and shows
+    call_down(state)
     text = dumps(state)
     assert tomllib.loads(text)["antes"] == [0, 1, 0]
     assert loads(text).replay().log == state.log
+
+
+def test_a_dead_blind_beside_antes_is_written_as_uneven_antes() -> None:
+    """A player back from missing the small blind posts it dead at a table with antes: the
+    file's antes are uneven (the standard's dead money, which pokerkit plays), and are read
+    back as the ante everyone posted and the rest dead."""
+    config = HandConfig(GAMES["omaha"], Betting.POT_LIMIT, 2)
+    setup = HandSetup(config, (50, 50, 50, 50), blinds=(1, 2, 0, 0), antes=(1,) * 4,
+                      dead=(0, 0, 0, 1))  # fmt: skip
+    state = HandState(setup, list(range(52)))
+    call_down(state)
+    data = tomllib.loads(dumps(state))
+    assert data["antes"] == [1, 1, 1, 2] and "_dead" not in data
+    hand = loads(dumps(state))
+    assert hand.setup.antes == (1,) * 4 and hand.setup.dead == (0, 0, 0, 1)
+    assert hand.replay().log == state.log
 
 
 # --------------------------------------------------------------- variant codes

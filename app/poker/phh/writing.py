@@ -191,8 +191,11 @@ def dumps(
     if cfg.cap_heads_up:
         lines.append("_cap_heads_up = true")
     antes, dead = per_player(setup.antes, False), _dead_posted(state)
-    if not any(antes) and len(set(dead)) > 1:
-        antes, dead = dead, (0,) * n  # uneven dead money: PHH's uneven antes (read back so)
+    if len(set(dead)) > 1:
+        # Uneven dead money (a big-blind ante, a dead small blind) on top of the antes: PHH's
+        # uneven antes, which the standard (and pokerkit) plays as dead money; read back as
+        # the antes every player posts and the rest dead.
+        antes, dead = tuple(a + d for a, d in zip(antes, dead, strict=True)), (0,) * n
     lines.append(f"antes = {_amounts(antes[::-1] if n == 2 else antes, scale)}")
     lines.append(f"blinds_or_straddles = {_amounts(per_player(setup.blinds, True), scale)}")
     if any(setup.posts):
