@@ -45,9 +45,11 @@ def an_evening(
     for watcher in watchers:
         watcher.join(f"/t/{code}")
     p.open(f"/t/{code}")
+    # Pat first: seated after the bots, Pat waited for the big blind, and the hands counted
+    # below could be dealt without Pat (the last one too, at a quick table).
+    p.sit(0, 200)
     for seat, bot in enumerate(("Ann", "Bob", "Cy"), start=1):
         bots(bot, calling_station).start(code, seat, 200)
-    p.sit(0, 200)
     number = 0
     for _ in range(hands):
         number = wait_for_hand(p, after=number)
