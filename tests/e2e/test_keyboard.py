@@ -216,7 +216,13 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
     expect(page.get_by_role("log", name="Table announcements")).to_contain_text("Hand ")
 
     # Off again (Settings, Space, Escape); playing by Tab and Enter on the buttons, the focus
-    # is not dropped when the pressed button is redrawn away.
+    # is not dropped when the pressed button is redrawn away. On Kim's turn first: a turn
+    # arriving closes an open dialog (nothing covers the dock), the switch with it.
+    page.wait_for_function(
+        "() => { const c = window.__omaha.ctrl; return c.isMyTurn() && !c.pending"
+        " && c.state.hand.phase === 'betting'; }",
+        timeout=20000,
+    )
     page.get_by_role("button", name="Settings").focus()
     page.keyboard.press("Enter")
     switch = page.get_by_role("checkbox", name=re.compile("^Screen reader mode"))
