@@ -157,7 +157,7 @@ export function describeEvent(state, ev, cards = cardsText) {
     case 'turn': {
       // The same turn with news of its clock only: the host's pause stopped it or the resume
       // restarts it (said to its player; the table's pause is said to everyone already).
-      if (h && h.actor === ev.seat && h.counter === ev.counter && !ev.in_time_bank) {
+      if (h && h.actor === ev.seat && h.counter === ev.counter && (ev.clock_stopped || h.stopped)) {
         if (!(you && ev.legal) || ev.timeout == null) return null;
         const left = Math.round(ev.timeout);
         return ev.clock_stopped ? `Your clock is stopped: ${left} seconds left.` : `Your clock runs again: ${left} seconds.`;

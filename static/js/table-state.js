@@ -141,8 +141,10 @@ export function applyEvent(state, ev) {
       break;
     case 'turn':
       if (!mine) break;
-      // the same turn again, with news of its clock only (its time bank, a pause or resume)
-      hand.sameTurn = hand.actor === ev.seat && hand.counter === ev.counter;
+      // the same turn again, with news of its clock only: the host's pause stopped it, or
+      // the resume restarts it (the time bank's news says `in_time_bank`)
+      hand.clockNews = hand.actor === ev.seat && hand.counter === ev.counter
+        && (!!ev.clock_stopped || !!hand.stopped);
       hand.actor = ev.seat;
       hand.counter = ev.counter;
       hand.phase = ev.phase;
