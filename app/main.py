@@ -136,6 +136,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except AnotherProcess as refused:
                 log.error("not starting: %s", refused)
                 raise
+        # An all-in hand's equities are computed as it ends, when the review worker is idle.
+        app.state.tables.on_all_in = partial(review.prepare_equity, app.state)
         await app.state.tables.start()
         app.state.tournaments = Hall(
             SqlTournamentStore(app.state.sessions, fenced=True),

@@ -40,17 +40,26 @@ PRIVATE = "private, no-store"
 
 
 def review_store(request: Request) -> ReviewStore:
-    store: ReviewStore | None = getattr(request.app.state, "review", None)
+    return review_of(request.app.state)
+
+
+def review_of(state: Any) -> ReviewStore:
+    """The app's review store (`app.state.review`), made on first use."""
+    store: ReviewStore | None = getattr(state, "review", None)
     if store is None:
-        store = request.app.state.review = ReviewStore(request.app.state.sessions)
+        store = state.review = ReviewStore(state.sessions)
     return store
 
 
 def history(request: Request) -> HistoryStore:
-    store: HistoryStore | None = getattr(request.app.state, "history", None)
+    return history_of(request.app.state)
+
+
+def history_of(state: Any) -> HistoryStore:
+    """The app's history store (`app.state.history`), made on first use."""
+    store: HistoryStore | None = getattr(state, "history", None)
     if store is None:
-        store = HistoryStore(request.app.state.sessions)
-        request.app.state.history = store
+        store = state.history = HistoryStore(state.sessions)
     return store
 
 
@@ -304,13 +313,16 @@ async def _fill_luck(request: Request, store: HistoryStore, pending: list[int]) 
 
 
 def hand_lock(request: Request, number: int) -> asyncio.Lock:
+    return hand_lock_of(request.app.state, number)
+
+
+def hand_lock_of(state: Any, number: int) -> asyncio.Lock:
     """The hand's lock in this process, while some job holds or waits for it: one
-    computation of a hand's equities at a time (the replayer's and the ledger's)."""
-    locks: WeakValueDictionary[int, asyncio.Lock] | None = getattr(
-        request.app.state, "equity_locks", None
-    )
+    computation of a hand's equities at a time (the replayer's, the ledger's, and the one
+    made as an all-in hand ends)."""
+    locks: WeakValueDictionary[int, asyncio.Lock] | None = getattr(state, "equity_locks", None)
     if locks is None:
-        locks = request.app.state.equity_locks = WeakValueDictionary()
+        locks = state.equity_locks = WeakValueDictionary()
     lock = locks.get(number)
     if lock is None:
         lock = locks[number] = asyncio.Lock()

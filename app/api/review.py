@@ -2,15 +2,18 @@
 a session's graph, and a player's closed tables and past tournaments.
 
 Every answer here is personal (`Cache-Control: private, no-store`) and made from what the
-viewer may see: hand lists from their own hands (and the hands of the tables they host),
-statistics from spectator records (no unshown card), equities from the hands they may see.
+viewer may see: hand lists from their own hands (and the hands they watched, as spectators
+see them), statistics from spectator records (no unshown card), equities from the hands
+they may see.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from datetime import date, datetime, timedelta
+from functools import reduce
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -31,20 +34,24 @@ from app.api.history import (
     all_in_luck,
     authorize,
     hand_lock,
+    hand_lock_of,
     history,
+    history_of,
+    review_of,
     review_store,
 )
 from app.api.identity import MaybePlayerDep, PlayerDep
-from app.history.equity import SPECTATOR, answer, compute, merged
+from app.history.equity import SPECTATOR, answer, compute, every_view, merged
 from app.history.index import Index
 from app.history.record import StoredHand, replay
 from app.history.stats import Totals, totals
-from app.history.work import Busy, workers
+from app.history.work import Busy, Workers, workers
 from app.poker.cards import card_str
 from app.store.models import Player
 from app.store.review import HandFilter
 
 router = APIRouter(tags=["review"])
+log = logging.getLogger("omaha.review")
 
 #: how long an equity request waits for the worker before it answers `pending`
 EQUITY_WAIT = 2.0
@@ -91,6 +98,41 @@ async def _compute_and_store(
         await history(request).save_luck({number: result["luck"]})
         await store.save_luck({number: result["luck"]})
     return equity
+
+
+def prepare_equity(state: Any, table_id: str, hand_id: str) -> None:
+    """A table's all-in hand ended, stored (`Table.on_all_in`): its equities for everyone
+    who may ask (a spectator, each person dealt in) and its all-in equity and luck are
+    computed in the worker now and stored with the hand, so the first viewer (and the
+    ledger) finds them ready. Only when the worker has nothing else to do: it never delays
+    a viewer's request (a hand skipped is computed when first asked for, as before). Never
+    raises nor waits: the table calls it."""
+    pool = workers(state)
+    if not pool.idle():
+        return
+    job = pool.run(("prepare", hand_id), lambda: _prepare(state, pool, hand_id))
+    job.add_done_callback(_logged)
+
+
+async def _prepare(state: Any, pool: Workers, hand_id: str) -> None:
+    history, review = history_of(state), review_of(state)
+    number = await history.serial_of(hand_id)
+    if number is None:  # not stored as ended after all (a table that reloaded meanwhile)
+        return
+    async with hand_lock_of(state, number):
+        stored = await review.equity(number)
+        fresh = not stored or "all_in" not in stored  # else the ledger's job came first
+        (hand,) = await history.hands([number])  # the deck: only to compute
+        views = await pool.call(every_view, hand, fresh)
+        await review.merge_equity(number, lambda before: reduce(merged, views, before or {}))
+    if fresh:
+        await history.save_luck({number: views[0]["luck"]})
+        await review.save_luck({number: views[0]["luck"]})
+
+
+def _logged(job: asyncio.Future[None]) -> None:
+    if not job.cancelled() and (error := job.exception()) is not None:
+        log.error("an all-in hand's equities were not computed (%s)", type(error).__name__)
 
 
 @router.get("/api/hands/{number}/equity")
@@ -158,7 +200,7 @@ class MyHand(BaseModel):
     game: str
     pot: int
     ended_at: str
-    watched: bool  # the viewer hosts the table and was not dealt in
+    watched: bool  # not dealt in: watched as a spectator, or at a table the viewer hosts
     position: str | None
     net: int | None
     showdown: bool | None
@@ -208,10 +250,11 @@ async def my_hands(
     cursor: CursorQuery = None,
     limit: LimitQuery = 50,
 ) -> MyHandPage:
-    """Every hand the viewer played, at every table, and those of the tables they host that
-    they watched, newest first, a page at a time (`next` is the cursor): each with their
-    cards, the boards, the pot and their net. Filters: a table (its code), a game, dates
-    (`since`/`until`, days in UTC, `until` included), a position, a result, a number."""
+    """Every hand the viewer played, at every table, and those they watched (as a spectator,
+    or at a table they host) as a spectator saw them, newest first, a page at a time (`next`
+    is the cursor): each with their cards, the boards, the pot and their net. Filters: a
+    table (its code), a game, dates (`since`/`until`, days in UTC, `until` included), a
+    position, a result, a number."""
     if position is not None and position not in POSITIONS:
         raise _error(422, "bad_position", f"position is one of {', '.join(POSITIONS)}")
     if result is not None and result not in RESULTS:

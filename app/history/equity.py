@@ -72,6 +72,26 @@ def compute(stored: StoredHand, viewer: str | None, with_all_in: bool) -> dict[s
     return out
 
 
+def every_view(stored: StoredHand, with_all_in: bool = True) -> list[dict[str, Any]]:
+    """In the worker: `compute` for everyone who may ask, each set of hands seen computed
+    once: a spectator's (the first, with the all-in equity and the luck if `with_all_in`),
+    and each person's dealt in (not the practice bots'). What the end of an all-in hand
+    stores ahead of any request; each view is bounded like any (`app.poker.equity`)."""
+    hand = replay(stored)
+    people = [hand.players[p] for p in range(hand.state.n) if p not in hand.bots]
+    done: dict[str, list[dict[str, Any]]] = {}
+    out: list[dict[str, Any]] = []
+    for viewer in (None, *people):
+        seen = visible(hand, viewer)
+        key = view_key(seen)
+        if key not in done:
+            done[key] = streets(hand, seen)
+        out.append({"key": key, "viewer": viewer or SPECTATOR, "streets": done[key]})
+    if with_all_in:
+        out[0].update(_all_in_of(hand))
+    return out
+
+
 def all_in(stored: StoredHand) -> dict[str, Any]:
     """In the worker: `{all_in, luck}`, the hand's all-in equity by seat and each player's
     luck; what the ledger's luck job stores for the replayer too, so a hand's (seconds

@@ -49,6 +49,10 @@ class Workers:
     def busy(self) -> bool:
         return len(self._running) >= self.queue
 
+    def idle(self) -> bool:
+        """No job waits or runs: work nobody asked for yet may start without delaying any."""
+        return not self._running
+
     def running(self, key: Hashable) -> asyncio.Future[Any] | None:
         return self._running.get(key)
 

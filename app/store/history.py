@@ -156,6 +156,16 @@ class HistoryStore:
             )
             return int(found) if found is not None else None
 
+    async def serial_of(self, hand_id: str) -> int | None:
+        """The server's number of the finished hand `hand_id` (a table's id for it)."""
+        async with self.sessions() as s:
+            found = await s.scalar(
+                select(HandRow.serial).where(
+                    HandRow.id == uuid.UUID(hand_id), HandRow.ended_at.is_not(None)
+                )
+            )
+            return int(found) if found is not None else None
+
     async def summaries(self, numbers: list[int]) -> list[HandSummary]:
         """The list entries of finished hands `numbers`, newest first."""
         if not numbers:

@@ -367,6 +367,20 @@ class HandStatRow(Base):
     calls: Mapped[int] = mapped_column(Integer)  # after the flop
 
 
+class WatchedRow(Base):
+    """A stretch of a table's hands a player watched (connected, not dealt in): its first
+    and last hand number at the table (migration 0018). One row per visit that saw a hand,
+    at most `app.store.watching.VISITS` per player and table (then the last one grows).
+    Written by the table as a hand starts (app/tables/watching.py); "My hands" lists them."""
+
+    __tablename__ = "watched"
+
+    player_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("players.id"), primary_key=True)
+    table_id: Mapped[uuid.UUID] = mapped_column(Uuid, ForeignKey("tables.id"), primary_key=True)
+    first_hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    last_hand: Mapped[int] = mapped_column(Integer)
+
+
 class SignInLinkRow(Base):
     """A personal sign-in link: usable once, until it expires or is revoked. Only the
     token's SHA-256 is kept (the link itself is shown once, and never logged)."""

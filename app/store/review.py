@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, String, cast, exists, or_, select, update
+from sqlalchemy import Select, String, and_, cast, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -25,6 +25,7 @@ from app.store.models import (
     TableRow,
     TournamentEntryRow,
     TournamentRow,
+    WatchedRow,
 )
 
 #: hands indexed per call (each a replay on a thread: a few milliseconds)
@@ -177,8 +178,9 @@ class ReviewStore:
         self, player_id: str, where: HandFilter, cursor: int | None, limit: int
     ) -> list[dict[str, Any]]:
         """The viewer's hands, newest first: those they were dealt in (with what they did),
-        and, unless the filter is on what they did, those of the tables they host that
-        they only watched."""
+        and, unless the filter is on what they did, those they watched without being dealt
+        in: every hand of the tables they host, and those they watched as a spectator
+        (`watched`: app/store/watching.py)."""
         pid = _uuid(player_id)
         played = (
             _filtered(
@@ -210,31 +212,53 @@ class ReviewStore:
                 for r in await s.execute(played)
             ]
             if not where.personal():
+                # Watched: the hands of the tables they host, and those they watched as a
+                # spectator (their visits' stretches of a table's hands), each query on its
+                # own index; a hand in both (or in two visits) is listed once.
                 dealt = select(HandPlayerRow.hand_id).where(HandPlayerRow.player_id == pid)
-                watched = (
-                    _filtered(
-                        select(HandRow.serial)
-                        .join(TableRow, TableRow.id == HandRow.table_id)
-                        .where(TableRow.host_id == pid, HandRow.ended_at.is_not(None))
-                        .where(HandRow.id.not_in(dealt)),
-                        where,
-                        cursor,
-                    )
-                    .order_by(HandRow.serial.desc())
-                    .limit(limit)
+                hosted = (
+                    select(HandRow.serial)
+                    .join(TableRow, TableRow.id == HandRow.table_id)
+                    .where(TableRow.host_id == pid)
                 )
-                out += [
-                    {
-                        "serial": int(n),
-                        "net": None,
-                        "position": None,
-                        "showdown": None,
-                        "all_in": None,
-                        "watched": True,
-                    }
-                    for n in await s.scalars(watched)
-                    if n is not None
-                ]
+                seen = (
+                    select(HandRow.serial)
+                    .join(
+                        WatchedRow,
+                        and_(
+                            WatchedRow.table_id == HandRow.table_id,
+                            HandRow.number >= WatchedRow.first_hand,
+                            HandRow.number <= WatchedRow.last_hand,
+                        ),
+                    )
+                    .where(WatchedRow.player_id == pid)
+                )
+                listed = {r["serial"] for r in out}
+                for query in (hosted, seen):
+                    watched = (
+                        _filtered(
+                            query.where(HandRow.ended_at.is_not(None), HandRow.id.not_in(dealt)),
+                            where,
+                            cursor,
+                        )
+                        .order_by(HandRow.serial.desc())
+                        .distinct()
+                        .limit(limit)
+                    )
+                    for n in await s.scalars(watched):
+                        if n is None or int(n) in listed:
+                            continue
+                        listed.add(int(n))
+                        out.append(
+                            {
+                                "serial": int(n),
+                                "net": None,
+                                "position": None,
+                                "showdown": None,
+                                "all_in": None,
+                                "watched": True,
+                            }
+                        )
         out.sort(key=lambda r: -r["serial"])
         return out[:limit]
 

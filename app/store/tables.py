@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, a
 
 from app import metrics
 from app.poker import Action
-from app.store import load, preferences
+from app.store import load, preferences, watching
 from app.store.deals import DealStore
 from app.store.group import Committer, GroupWriter
 from app.store.group_sql import (
@@ -328,6 +328,12 @@ class SqlTableStore(DealStore, ResumeStore, LedgerStore):
         other transaction of the hot path."""
         write = deal_write(table_id, self._epoch(table_id), hand, deck, seats, button, hand_number)
         await self.group.submit(write)
+
+    async def note_watching(self, table_id: str, visits: list[tuple[str, int, int]]) -> None:
+        """Not fenced: who watched is no part of the table's state (a process that lost the
+        table since is still right about a hand it dealt). Not through the group writer:
+        a plain transaction of its own, at most one a hand (app/store/watching.py)."""
+        await watching.note(self.sessions, table_id, visits)
 
     async def record_action(
         self,

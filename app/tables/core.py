@@ -136,6 +136,9 @@ class TableCore:
         self.clock = DecisionClock()
         #: who watches, by viewer id (None: a spectator without a session)
         self.watchers: dict[int, str | None] = {}
+        #: each player watching (or who watched the last hand) and their visit as noted:
+        #: its first and last hand (app/tables/watching.py)
+        self.watching: dict[str, tuple[int, int]] = {}
         #: the players whose practice bots run
         self.bots: set[str] = set()
         #: each person's chat messages in the last `chat_window` (a burst of `chat_burst`)

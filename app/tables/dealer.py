@@ -26,6 +26,7 @@ from app.tables.seating import settle_seats, switched
 from app.tables.seeds import deal_deck, ensure_seed
 from app.tables.tournament import tell_restarted
 from app.tables.views import Record, event_records
+from app.tables.watching import note_watched
 
 log = logging.getLogger("omaha.tables")
 
@@ -159,6 +160,7 @@ def deal_hand(t: TableCore, deal: Deal, number: int) -> Flow[None]:
     t.hand = hand
     t.kept = t.kept._replace(button=deal.button, hand_number=number)
     t.deal_called = False
+    note_watched(t, t.watchers.values(), started=True)
     yield from note_missed_blinds(t, deal.missed)
     yield from dealt(t, deal)
     started = Record(

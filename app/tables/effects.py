@@ -4,7 +4,8 @@ The actor (app/tables/table.py) executes them in the order the machine made them
 place. Three of them are *needs*, which a command's flow yields and waits on: `Write`
 (stored before anything after it happens: a failed write puts the machine back as it was
 before it, and the command goes on from there with the failure), `Read`, and `Welcome`.
-The others are appended to the machine's `effects` and cannot fail.
+The others are appended to the machine's `effects` and cannot fail (a `Note`'s write
+may, which is only logged).
 
 A new timer kind is a `clock.TimerKind` and its handler (app/tables/machine.py); a new
 effect is a class here and its line in `Table._execute`.
@@ -86,6 +87,22 @@ class TellDirector:
 
 
 @dataclass(slots=True)
+class Note:
+    """Store `op`, not waited for: what the table keeps about its viewers, not its own state
+    (who watched its hands), so a failure changes nothing at the table (it is logged)."""
+
+    op: StoreOp
+
+
+@dataclass(slots=True)
+class AllInEnded:
+    """A hand with an all-in (its hands tabled before the river) ended and is stored: the
+    server may compute its equities ahead of any viewer (app/api/review.py)."""
+
+    hand_id: str
+
+
+@dataclass(slots=True)
 class StartBot:
     player_id: str
     buy_in: int  # what it tops up to when busted (0: never)
@@ -96,4 +113,4 @@ class StopBot:
     player_id: str
 
 
-Effect = Emit | Arm | Cancel | Post | TellDirector | StartBot | StopBot
+Effect = Emit | Arm | Cancel | Post | Note | TellDirector | AllInEnded | StartBot | StopBot

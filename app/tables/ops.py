@@ -252,6 +252,17 @@ class SetAway(StoreOp):
 
 
 @dataclass(slots=True)
+class NoteWatching(StoreOp):
+    """Who watched the hands, `(player, first, last)` each (app/tables/watching.py): a
+    `Note`, which the table does not wait for."""
+
+    visits: tuple[tuple[str, int, int], ...]
+
+    def call(self, store: TableStore, table_id: str) -> Call:
+        return store.note_watching(table_id, list(self.visits))
+
+
+@dataclass(slots=True)
 class LedgerTotals:
     """A read: every player's ledger totals per kind."""
 

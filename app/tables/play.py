@@ -8,13 +8,14 @@ from __future__ import annotations
 import logging
 
 from app.poker import Action, ActionKind, IllegalAction, Phase
+from app.poker.equity import all_in_spot
 from app.tables import pace
 from app.tables.after import after_hand_record
 from app.tables.clock import TURN, Stage, turn_time
 from app.tables.commands import Act, Auto, MoreTime, Show
 from app.tables.config import MAX_CHIPS
 from app.tables.core import Flow, Reply, TableCore
-from app.tables.effects import Write
+from app.tables.effects import AllInEnded, Write
 from app.tables.errors import TableError
 from app.tables.hand import Hand
 from app.tables.host import close_or_retry
@@ -128,8 +129,11 @@ def show(t: TableCore, c: Show) -> Flow[Reply]:
 
 
 def end_hand(t: TableCore) -> Flow[None]:
-    """Settle the seats (`settle_seats`), show them, then schedule the next deal."""
+    """Settle the seats (`settle_seats`), show them, then schedule the next deal. (The hand
+    is stored ended: an all-in hand is told, for its equities to be computed.)"""
     t.cancel_clock()
+    if t.hand is not None and all_in_spot(t.hand.state) is not None:
+        t.effects.append(AllInEnded(t.hand.id))
     try:
         yield from settle_seats(t)
     except TableError:

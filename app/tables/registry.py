@@ -80,6 +80,8 @@ class TableRegistry:
         self.runtime = runtime or Runtime()
         self.deck_source = deck_source
         self.tables: dict[str, Table] = {}
+        #: told when a table's all-in hand ended (`Table.on_all_in`: the app's review)
+        self.on_all_in: Callable[[str, str], None] | None = None
         #: tournament tables' directors (`Table.director`), by table
         self.directors: dict[str, Callable[[dict[str, Any]], None]] = {}
         #: the tournament tables this process may run: its directors' (shared, the others run
@@ -273,6 +275,7 @@ class TableRegistry:
             raise RuntimeError(f"table {table_id} runs already: a second actor is refused")
         table = Table(stored, self.store, self.runtime, self.deck_source)
         table.director = self.directors.get(table_id)  # a tournament's, after a restart too
+        table.on_all_in = self.on_all_in
         task = asyncio.create_task(table.run(), name=f"table-{table_id}")
         self.tables[table_id] = table
         self.tasks[table_id] = task

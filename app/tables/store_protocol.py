@@ -258,6 +258,11 @@ class TableStore(Protocol):
     async def set_away(self, table_id: str, seat: int, since: float | None) -> None:
         """Store when the seat's player went away (`time.time()`), or None: they are here."""
 
+    async def note_watching(self, table_id: str, visits: list[tuple[str, int, int]]) -> None:
+        """Keep that each `(player, first, last)` watched the table's hands `first` to `last`
+        (at their numbers at the table) without being dealt in: a visit's last hand only
+        moves on; a player's visits at a table are bounded (app/store/watching.py)."""
+
 
 class DealSeedStart:
     """Shared by the stores: a session's first server seed is `end_deal_seed` with no seed

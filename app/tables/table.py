@@ -44,11 +44,13 @@ from app.tables.commands import (
 from app.tables.config import TableConfig
 from app.tables.core import Reply, TableCore
 from app.tables.effects import (
+    AllInEnded,
     Arm,
     Cancel,
     Effect,
     Emit,
     Need,
+    Note,
     Post,
     Read,
     StartBot,
@@ -119,6 +121,9 @@ class Table:
         self.busy = False
         #: a tournament table's director: told when a hand ends
         self.director: Callable[[dict[str, Any]], None] | None = None
+        #: told `(table id, hand id)` when a hand with an all-in ended, stored: it must only
+        #: start something (the review worker's equities), never wait nor raise
+        self.on_all_in: Callable[[str, str], None] | None = None
         self._waiting = False  # on an empty mailbox
         self._changed = asyncio.Event()
 
@@ -406,9 +411,14 @@ class Table:
                     handle.cancel()
             elif isinstance(effect, Post):
                 self.mailbox.put_nowait(effect.command)
+            elif isinstance(effect, Note):
+                self.writes.background(effect.op)
             elif isinstance(effect, TellDirector):
                 if self.director is not None:
                     self.director(effect.event)
+            elif isinstance(effect, AllInEnded):
+                if self.on_all_in is not None:
+                    self.on_all_in(self.id, effect.hand_id)
             elif isinstance(effect, StartBot):
                 self._start_bot(effect.player_id, effect.buy_in)
             elif isinstance(effect, StopBot):

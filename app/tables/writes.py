@@ -94,6 +94,17 @@ class Writes:
             self._failed(failure)
             raise TableError("unavailable", "that could not be stored; try again")
 
+    def background(self, op: StoreOp) -> None:
+        """Run a write nobody waits for (an `effects.Note`): in `in_flight` until it is
+        done, as any other (a stopping table leaves it to finish); a failure is logged,
+        nothing else (it leaves no doubt: the table's state is not in it)."""
+        task = self._in_flight(op.call(self.store, self.table_id))
+        task.add_done_callback(self._noted)
+
+    def _noted(self, task: asyncio.Future[Any]) -> None:
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.error("table %s: a note was not stored (%s)", self.table_id, type(error).__name__)
+
     async def read(self, op: ReadOp) -> Any:
         """A read of the store within the timeout, else `unavailable` (never a hang)."""
         task = self._in_flight(op.call(self.store, self.table_id))

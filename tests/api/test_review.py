@@ -11,16 +11,20 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import update
+from sqlalchemy import select, update
 
+from app.history.equity import SPECTATOR, answer
 from app.history.record import build, luck
 from app.history.stats import facts, totals
 from app.poker import card_str
 from app.poker.events import Acted, ForcedBet
 from app.store.history import HistoryStore
-from app.store.models import TableRow, TournamentEntryRow, TournamentRow
-from tests.api.test_history import AT_TABLE, HANDS, evening, pages, server
+from app.store.models import HandRow, TableRow, TournamentEntryRow, TournamentRow
+from app.store.review import ReviewStore
+from tests.api.test_history import AT_TABLE, HANDS, evening, join, pages, server
 from tests.history.test_privacy import allowed
+from tests.tables.harness import Recorder, cards_in
+from tests.tables.test_watching import deal, finish
 from tests.waits import within
 
 PRIVATE = "private, no-store"
@@ -260,3 +264,103 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         ], csv  # fmt: skip
         assert "pays" not in csv and "not_settled" not in csv
         await e.close()
+
+
+async def test_my_hands_lists_the_hands_a_spectator_watched_as_a_spectator_saw_them(
+    database_url: str, tmp_path: Path
+) -> None:
+    async with server(tmp_path, database_url) as (_, app):
+        e = await evening(app)
+        (stranger, stranger_id), (ann, ann_id) = e.stranger, e.players[0]
+        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        numbers = sorted(h.number for h in await history.table_hands(e.table_id, limit=100))
+        by_number = dict(zip(numbers, e.played, strict=True))
+        assert await pages(stranger, "/api/hands") == []
+        # The stranger watched the table's hands 3 to 6 and 10 (as the table notes them), Ann
+        # watched hand 2 (which she was dealt in, or not).
+        store = app.state.table_store  # type: ignore[attr-defined]
+        await store.note_watching(e.table_id, [(stranger_id, AT_TABLE + 3, AT_TABLE + 6),
+                                               (stranger_id, AT_TABLE + 10, AT_TABLE + 10),
+                                               (ann_id, AT_TABLE + 2, AT_TABLE + 2)])  # fmt: skip
+        watched = await pages(stranger, "/api/hands", limit=2)
+        at_table = [AT_TABLE + 10, AT_TABLE + 6, AT_TABLE + 5, AT_TABLE + 4, AT_TABLE + 3]
+        assert [h["hand_at_table"] for h in watched] == at_table
+        for row in watched:
+            hand = by_number[row["number"]]
+            assert row["watched"] and row["code"] == e.code
+            # Only what a spectator saw: no hole cards, no net, the boards as dealt.
+            assert row["cards"] is None and row["net"] is None and row["position"] is None
+            assert cards_in(row) <= allowed(hand.state, None), row
+            # The row's link opens the hand as a spectator sees it: never a folded card.
+            r = await stranger.get(f"/api/tables/{e.code}/hands/{row['hand_at_table']}")
+            assert r.status_code == 200 and r.json()["number"] == row["number"]
+            assert cards_in(r.json()) <= allowed(hand.state, None)
+        # Hidden cards there were to hide in these hands (the check above meant something).
+        assert any(
+            {card_str(c) for h in state.hole for c in h} - allowed(state, None)
+            for state in (by_number[row["number"]].state for row in watched)
+        )
+        # Narrowed like every hand; a filter on what the viewer did matches none of them.
+        only = await pages(stranger, "/api/hands", number=AT_TABLE + 4)
+        assert [h["hand_at_table"] for h in only] == [AT_TABLE + 4]
+        assert await pages(stranger, "/api/hands", result="lost") == []
+        # A hand Ann was dealt in is listed once, as played, never as watched too.
+        second = by_number[numbers[1]]
+        listed = await pages(ann, "/api/hands")
+        mine = {h["number"]: h for h in listed}
+        assert len(mine) == len(listed)
+        if ann_id in second.players:
+            assert not mine[numbers[1]]["watched"]
+        else:
+            assert mine[numbers[1]]["watched"] and mine[numbers[1]]["cards"] is None
+        await e.close()
+
+
+async def test_an_all_in_hand_s_equities_are_stored_as_it_ends(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Every viewer's equities, the all-in equity and the luck are computed in the worker
+    as the hand ends (the table tells: `Table.on_all_in`), before anyone asks."""
+    async with server(tmp_path, database_url) as (_, app):
+        (host, host_id), (ann, ann_id), (ben, ben_id) = [
+            await join(app, name) for name in ("Host", "Ann", "Ben")
+        ]
+        config = {"name": "Shove", "seats": 2, "decision_time": 0, "betting": "no-limit"}
+        r = await host.post("/api/tables", json=config)
+        code, table_id = r.json()["code"], r.json()["id"]
+        table = await app.state.tables.find(table_id)  # type: ignore[attr-defined]
+        await table.request("pause", host_id)
+        for seat, pid in enumerate((ann_id, ben_id)):
+            await table.request("sit", pid, seat=seat, buy_in=200, name=f"p{seat}")
+        await table.request("attach", ann_id, viewer=Recorder(ann_id))  # a hand is dealt
+        await deal(table, host_id)
+        hand = table.hand
+        legal = hand.state.legal_actions()
+        assert legal is not None and legal.raise_kind is not None
+        for data in ({"action": str(legal.raise_kind), "amount": legal.max_to},
+                     {"action": "call"}):  # fmt: skip
+            actor = hand.players[hand.state.actor]
+            await table.request("act", actor, hand=hand.id, counter=hand.counter, **data)
+        await finish(table)
+        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        number = await history.serial_at(table_id, hand.number)
+        assert number is not None
+        review = ReviewStore(app.state.sessions)  # type: ignore[attr-defined]
+
+        async def ready() -> bool:
+            stored = await review.equity(number)
+            return all(answer(stored, who) is not None for who in (ann_id, ben_id, SPECTATOR))
+
+        await within(ready, 120, 0.05, "every viewer's equities stored")
+        stored = await review.equity(number)
+        assert stored["all_in"] is not None and ann_id in stored["viewers"]
+        async with app.state.sessions() as s:  # type: ignore[attr-defined]
+            luck = await s.scalar(select(HandRow.luck).where(HandRow.serial == number))
+        assert luck is not None and set(luck) <= {ann_id, ben_id}
+        # Asked for, each viewer's answer is the stored one.
+        for client, who, params in ((ann, ann_id, {}), (ben, ben_id, {}),
+                                    (host, SPECTATOR, {"code": code})):  # fmt: skip
+            r = await client.get(f"/api/hands/{number}/equity", params=params)
+            assert r.status_code == 200 and r.json() == answer(stored, who)
+        for client in (host, ann, ben):
+            await client.aclose()

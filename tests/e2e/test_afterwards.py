@@ -1,7 +1,9 @@
 """Issue 28, by clicking: "My hands" pages back by its "Older hands" button to the first
-hand (each row once, in order, the button gone at the end), and a finished tournament is
-listed on its players' and its host's home pages with its standings, its ledger and its
-exports, which download the hands.
+hand (each row once, in order, the button gone at the end); its filters (game, dates, the
+hand-number search) from the table's own link, and a spectator's watched hands; a sign-in
+link revoked, and a phone signed in that sees the shared table's ledger, then signed out;
+and a finished tournament is listed on its players' and its host's home pages with its
+standings, its ledger and its exports, which download the hands.
 
 The server deals 0.1 s after a hand and its bots act at once; the tournament's levels are
 short and Alice goes all in whenever it is her turn: it plays out in a minute or so."""
@@ -10,10 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, server
@@ -129,6 +133,148 @@ def test_older_hands_pages_back_to_the_first_hand(players: PlayerFactory, bots: 
     late.value.finished()
     p.page.evaluate(FRAMES)  # the late answer has been read (and drawn, if it were shown)
     page_back(p, 1, matching)
+    assert not p.errors, p.errors
+
+
+def utc_day(moment: str) -> date:
+    """The day (UTC, as the API's `since`/`until` count them) a hand ended."""
+    at = datetime.fromisoformat(moment)
+    return (at.astimezone(UTC) if at.tzinfo else at).date()
+
+
+def test_my_hands_filters_and_the_hands_a_spectator_watched(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p, sam = players("Pat"), players("Sam")
+    # Sam opens the first table's invite link and watches it all evening, never seated.
+    first = an_evening(p, bots, hands=3, watchers=(sam,))
+    second = an_evening(p, bots, hands=2, name="Saturday 5", join=False, game="five-card-omaha")
+    listed = api(p, "/api/hands?limit=100")["hands"]
+    numbers = [h["number"] for h in listed]
+
+    def rows(page: Page) -> Locator:
+        return page.locator("[data-my-hand]")
+
+    def shown(page: Page, expected: list[int]) -> None:
+        """The page lists exactly the hands `expected` (newest first), or says none match."""
+        expect(rows(page)).to_have_count(len(expected))
+        expect(page.locator(".hand-list[aria-busy=false]")).to_have_count(1)
+        if not expected:
+            expect(page.locator("[data-empty]")).to_have_count(1)
+        on_page = rows(page).evaluate_all("els => els.map(e => Number(e.dataset.myHand))")
+        assert on_page == expected, (on_page, expected)
+
+    # The table's own "My hands" opens the list in a new tab; the live table stays.
+    with p.context.expect_page() as opened:
+        p.page.click("[data-cmd=my-hands]")
+    mine = opened.value
+    mine.wait_for_url("**/hands")
+    assert p.page.url.endswith(f"/t/{second}")
+    assert p.page.evaluate("() => window.__omaha.ctrl.conn") == "open"
+    shown(mine, numbers)
+
+    # The game: each table's hands alone.
+    games = {h["game"] for h in listed}
+    assert games == {"omaha", "five-card-omaha"}, games
+    for game in sorted(games):
+        mine.locator("select[name=game]").select_option(game)
+        shown(mine, [h["number"] for h in listed if h["game"] == game])
+    mine.locator("select[name=game]").select_option("")
+    shown(mine, numbers)
+
+    # The dates (From, To: days in UTC, both included).
+    day = utc_day(listed[0]["ended_at"])
+    since, until = mine.locator("input[name=since]"), mine.locator("input[name=until]")
+    since.fill(str(day + timedelta(days=1)))
+    shown(mine, [])
+    since.fill(str(day))
+    shown(mine, [h["number"] for h in listed if utc_day(h["ended_at"]) >= day])
+    until.fill(str(day - timedelta(days=1)))
+    shown(mine, [])
+    until.fill(str(day))
+    shown(mine, [h["number"] for h in listed if utc_day(h["ended_at"]) == day])
+    mine.click("[data-cmd=clear-filters]")
+    shown(mine, numbers)
+
+    # The hand-number search: the number at a table (both tables' hand 2), or the server's.
+    search = mine.locator("input[name=number]")
+    search.fill("2")
+    search.press("Enter")
+    twos = [h["number"] for h in listed if 2 in (h["hand_at_table"], h["number"])]
+    assert 0 < len(twos) < len(numbers), twos
+    shown(mine, twos)
+    mine.click("[data-cmd=clear-filters]")
+    shown(mine, numbers)
+
+    # Sam's hands: every hand of the table they watched, as watched, without cards.
+    table_hands = [h["number"] for h in api(sam, f"/api/tables/{first}/hands?limit=50")["hands"]]
+    assert len(table_hands) >= 3
+    sam.open("/hands")
+    shown(sam.page, table_hands)
+    for row in rows(sam.page).all():
+        expect(row.locator(".h-meta")).to_contain_text("watched")
+        expect(row.locator(".h-cards")).to_have_text("not dealt in")
+    # ... each opening the replayer, as a spectator sees the hand.
+    newest = api(sam, "/api/hands?limit=1")["hands"][0]
+    rows(sam.page).first.locator("a").click()
+    sam.page.wait_for_url(f"**/t/{first}/h/{newest['hand_at_table']}")
+    expect(sam.page.locator("[data-hand-at-table]")).to_have_text(f"Hand {newest['hand_at_table']}")
+    expect(sam.page.locator(".seat.mine")).to_have_count(0)
+    assert not p.errors and not sam.errors, p.errors + sam.errors
+
+
+def whoami(p: Player) -> Any:
+    """Who the server takes this browser for (`{"session": null}`: nobody)."""
+    return p.page.request.get(f"{p.base}/api/session").json()
+
+
+def test_another_device_sees_the_ledger_and_a_revoked_link_signs_nobody_in(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    p = players("Pat")
+    code = an_evening(p, bots, hands=2)
+    pat = whoami(p)["player_id"]
+    page = p.page
+    p.open("/")
+    # A link revoked before it is used signs nobody in.
+    page.click("[data-cmd=new-sign-in-link]")
+    revoked = page.locator("[data-sign-in-url]").input_value()
+    page.click("[data-cmd=revoke-link]")
+    expect(page.locator("[data-sign-in-url]")).to_have_count(0)
+    expect(page.locator("[data-link-state=revoked]")).to_have_count(1)
+    thief = players("Thief")
+    thief.page.goto(revoked)
+    expect(thief.page.locator("[data-sign-in=failed]")).to_contain_text("not valid")
+    assert whoami(thief) == {"session": None}
+
+    # A link the phone uses: Pat there too, at the shared table, with its ledger.
+    page.click("[data-cmd=new-sign-in-link]")
+    url = page.locator("[data-sign-in-url]").input_value()
+    phone = players("Phone", **PHONE)
+    phone.page.goto(url)
+    expect(phone.page.locator("[data-sign-in=done]")).to_contain_text("Signed in as Pat")
+    assert whoami(phone)["player_id"] == pat
+    ledger = api(p, f"/api/tables/{code}/ledger")
+    phone.open(f"/t/{code}")
+    expect(phone.page.locator(".seat.mine")).to_have_count(1)  # Pat's seat, on the phone
+    phone.page.click(".menu-toggle")  # on a phone the table's menu folds into one button
+    phone.page.click("[data-cmd=ledger]")
+    dialog = phone.page.locator("[data-dialog=ledger]")
+    assert any(line["player_id"] == pat for line in ledger["players"])
+    for line in ledger["players"]:
+        net = line["net"]
+        cell = dialog.locator(f"[data-ledger-player='{line['player_id']}'] [data-net]")
+        expect(cell).to_have_text(f"+{net}" if net > 0 else str(net))
+    phone.page.keyboard.press("Escape")
+    assert not phone.errors, phone.errors
+
+    # Signing that device out (revoking the used link) ends the phone's session.
+    p.reload()
+    used = page.locator("[data-link-state=used]")
+    used.get_by_role("button", name="Sign that device out").click()
+    expect(page.locator("[data-link-state=revoked]")).to_have_count(2)
+    assert whoami(phone) == {"session": None}
+    assert whoami(p)["player_id"] == pat  # the first device keeps its own session
     assert not p.errors, p.errors
 
 

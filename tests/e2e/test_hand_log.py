@@ -1,11 +1,13 @@
 """Issue 26, items 11 and 6: the running hand log (every action, street, show and award, in
 the screen-reader mode's sentences) beside the table on a desktop and as a sheet over the
 felt on a phone, never over the dock, kept across a reload; and results that name their pot
-(main pot, side pot 1) with its amount, from a real three-way all-in with two short stacks."""
+(main pot, side pot 1, side pot 2) with its amount, from real all-ins with short stacks: three
+players (two pots) and four with three different stacks (three pots)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from playwright.sync_api import expect
 
@@ -17,21 +19,36 @@ from tests.e2e.test_games import new_table
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 
 
-def side_pot_table(p: Player, bots: BotFactory) -> str:
-    """Vic (200) and two calling stations, Ann (30) and Ben (60), all seated before the first
-    deal (the host holds the table paused meanwhile)."""
+def side_pot_table(
+    p: Player, bots: BotFactory, others: Sequence[tuple[str, int]] = (("Ann", 30), ("Ben", 60))
+) -> str:
+    """Vic (200) and calling stations with the `others`' names and stacks (by default Ann, 30,
+    and Ben, 60), all seated before the first deal (the host holds the table paused
+    meanwhile)."""
     p.join()
     code = new_table(p, name="Side pots", betting="no-limit", buy_in_min=20, run_it_twice=False,
-                     decision_time=0, seats=3)  # fmt: skip
+                     decision_time=0, seats=len(others) + 1)  # fmt: skip
     p.open(f"/t/{code}")
     p.page.evaluate("() => window.__omaha.ctrl.command('pause')")
     p.page.wait_for_function("() => window.__omaha.ctrl.state.table.paused")
     p.sit(0, 200)
-    for seat, (name, stack) in enumerate([("Ann", 30), ("Ben", 60)], start=1):
+    for seat, (name, stack) in enumerate(others, start=1):
         bots(name, calling_station).start(code, seat, stack)
     p.page.wait_for_function("() => window.__omaha.ctrl.state.seats.every((s) => s)")
     p.page.evaluate("() => window.__omaha.ctrl.command('resume')")
     return code
+
+
+def go_all_in(p: Player) -> None:
+    """On the player's betting turn: the dock's All in preset, then its raise (or bet);
+    waits until the page has it applied (the turn passed)."""
+    counter = p.state("c.state.hand.counter")
+    p.page.click("[data-preset=all-in]")
+    p.page.click(".main-actions [data-act=raise], .main-actions [data-act=bet]")
+    p.page.wait_for_function(
+        "n => { const h = window.__omaha.ctrl.state.hand; return !h || h.counter > n || h.ended; }",
+        arg=counter,
+    )
 
 
 def shove_preflop(p: Player) -> int:
@@ -39,8 +56,7 @@ def shove_preflop(p: Player) -> int:
     number = wait_for_hand(p)
     page = p.page
     page.wait_for_function("() => window.__omaha.ctrl.isMyTurn()", timeout=20000)
-    page.click("[data-preset=all-in]")
-    page.click(".main-actions [data-act=raise], .main-actions [data-act=bet]")
+    go_all_in(p)
     page.wait_for_function(
         f"() => {{ const c = window.__omaha.ctrl; return (c.state.hand.number === {number}"
         f" && c.state.hand.ended) || c.state.hand.number > {number}; }}",
@@ -100,6 +116,36 @@ def test_the_log_tells_the_hand_and_results_name_their_pots(
     log.get_by_role("button", name="Close the hand log").click()
     expect(page.locator(".hand-log")).to_have_count(0)
     assert p.state("c.settings.logOpen") is False
+    assert not p.errors, p.errors
+
+
+def test_four_all_in_with_three_stacks_make_side_pot_2(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    """Vic (200) all in, called by Ann (30), Ben (60) and Cal (100), all in: the main pot is
+    4 x 30, side pot 1 3 x (60 - 30), side pot 2 2 x (100 - 60), and Vic's last 100 go back
+    to him uncalled (in no pot)."""
+    p = players("Vic")
+    side_pot_table(p, bots, (("Ann", 30), ("Ben", 60), ("Cal", 100)))
+    number = shove_preflop(p)
+    results = p.page.locator(".results").first
+    expected = [("Main pot", 4 * 30), ("Side pot 1", 3 * 30), ("Side pot 2", 2 * 40)]
+    expect(results.locator(".pot-result")).to_have_count(len(expected))
+    for index, (name, amount) in enumerate(expected):
+        pot = results.locator(f".pot-result[data-pot-index='{index}']")
+        # the heading is the name and the amount, nothing more ("Side pot 1" is not "Side pot 12")
+        expect(pot.locator(".pot-name")).to_have_text(re.compile(rf"^{name} {amount}$"))
+        expect(pot.locator(".pot-amount")).to_have_text(str(amount))
+        # each award line of the pot is its share of it, and the shares make the pot
+        shares = pot.locator(".award .amount").all_inner_texts()
+        assert shares and sum(int(s.lstrip("+")) for s in shares) == amount, (name, shares)
+    # Side pot 2 is only Vic's and Cal's: its awards go to one of them.
+    winners = results.locator(".pot-result[data-pot-index='2'] .award .who").all_inner_texts()
+    assert set(winners) <= {"Vic", "Cal"}, winners
+    # The log names it too.
+    p.page.click("[data-cmd=log]")
+    log = p.page.get_by_role("complementary", name="Hand log")
+    expect(log.locator(f"[data-log-hand='{number}']")).to_contain_text("from side pot 2")
     assert not p.errors, p.errors
 
 

@@ -26,14 +26,30 @@ def api(p: Player, url: str) -> Any:
     return json.loads(text)
 
 
-def an_evening(p: Player, bots: BotFactory, hands: int = 3) -> str:
-    """Pat and three bots that check and call: `hands` hands, then the table paused."""
-    p.join()
-    code = new_table(p, decision_time=0, name="Friday PLO")
+def an_evening(
+    p: Player,
+    bots: BotFactory,
+    hands: int = 3,
+    *,
+    name: str = "Friday PLO",
+    join: bool = True,
+    watchers: tuple[Player, ...] = (),
+    **config: Any,
+) -> str:
+    """Pat and three bots that check and call: `hands` hands, then the table paused. Pat
+    picks a name first (`join`: not for a second evening). `watchers` open the invite link
+    before anything is dealt (picking their names there) and stay, spectators."""
+    if join:
+        p.join()
+    code = new_table(p, decision_time=0, name=name, **config)
+    for watcher in watchers:
+        watcher.join(f"/t/{code}")
     p.open(f"/t/{code}")
-    for seat, name in enumerate(("Ann", "Bob", "Cy"), start=1):
-        bots(name, calling_station).start(code, seat, 200)
+    # Pat first: seated after the bots, Pat waited for the big blind, and the hands counted
+    # below could be dealt without Pat (the last one too, at a quick table).
     p.sit(0, 200)
+    for seat, bot in enumerate(("Ann", "Bob", "Cy"), start=1):
+        bots(bot, calling_station).start(code, seat, 200)
     number = 0
     for _ in range(hands):
         number = wait_for_hand(p, after=number)

@@ -1,7 +1,8 @@
 """Issue 26, item 1: a showdown never waits on the decision clock. With auto-muck turned
 off (the switch on the page), a beaten hand is the player's to show or muck on the table's
 short `showdown_time`; an idle loser's showdown ends within it, and their time bank is
-untouched (no time bank stage, the same bank at their next turn)."""
+untouched (no time bank stage, the same bank at their next turn). The run-it-twice vote
+likewise: an idle voter's vote ends on `showdown_time` (the clock votes once), bank-free."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table, screenshot_all
 from tests.e2e.play import act_once, wait_for_hand
+from tests.e2e.test_hand_log import go_all_in
 
 SHOWDOWN_TIME = 2
 DECISION_TIME = 20
 TIME_BANK = 30
+#: the vote's short clock: long enough for the first voter's click on a loaded machine
+VOTE_TIME = 5
 
 
 def chooser(ps: list[Player]) -> Player | None:
@@ -69,6 +73,33 @@ def check_down(ps: list[Player], number: int) -> Player | None:
     raise AssertionError("the hand did not end")
 
 
+def next_own_turn(p: Player, ps: list[Player], number: int) -> None:
+    """After hand `number`: the others check or call until `p`'s first turn of a later hand
+    (heads-up, the other may act first)."""
+    after = wait_for_hand(p, number, timeout=30)
+    deadline = time.monotonic() + 30
+    while not p.my_turn():
+        assert time.monotonic() < deadline, f"{p.name}'s turn never came"
+        other = next((q for q in ps if q is not p and q.my_turn()), None)
+        if other is not None:
+            act_once(other, keyboard=False)
+        else:
+            wait_on_each(ps, after)
+
+
+def ended_after(p: Player, started: float, timeout: float) -> float:
+    """Seconds from `started` (the page's clock) to the end of the hand, the page polling
+    every 50 ms and noting whether the time bank ever ran meanwhile (`window.__bankRan`)."""
+    ended_at = p.page.wait_for_function(
+        """() => { const c = window.__omaha.ctrl; const h = c.state.hand;
+          if (h.inBank) window.__bankRan = true;
+          return h.ended ? performance.now() : false; }""",
+        polling=50,
+        timeout=timeout * 1000,
+    ).json_value()
+    return float((ended_at - started) / 1000)
+
+
 def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
     players: PlayerFactory,
 ) -> None:
@@ -105,14 +136,7 @@ def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
     expect(page.locator(".bank-row")).to_have_count(0)  # no "Need more time" at a showdown
     screenshot_all([loser], "showdown-choice")  # the artifacts: Show / Muck on the short clock
     # Idle: nobody clicks. The page notes when the hand ends, and whether the bank ever ran.
-    ended_at = page.wait_for_function(
-        """() => { const c = window.__omaha.ctrl; const h = c.state.hand;
-          if (h.inBank) window.__bankRan = true;
-          return h.ended ? performance.now() : false; }""",
-        polling=50,
-        timeout=(DECISION_TIME + TIME_BANK) * 1000,
-    ).json_value()
-    elapsed = (ended_at - turn["started"]) / 1000
+    elapsed = ended_after(loser, turn["started"], DECISION_TIME + TIME_BANK)
     assert SHOWDOWN_TIME - 0.2 <= elapsed <= SHOWDOWN_TIME + 1.5, elapsed  # never 20 s + 30 s
     assert not page.evaluate("() => !!window.__bankRan")
     seat = loser.state("c.state.you.seat")
@@ -121,18 +145,93 @@ def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
           f"{SHOWDOWN_TIME} s, decision time {DECISION_TIME} s)")  # fmt: skip
 
     # The bank is as it was: their next turn shows it full, the decision time first.
-    other = bob if loser is alice else alice
-    wait_for_hand(loser, number, timeout=30)
-    deadline = time.monotonic() + 30
-    while not loser.my_turn():  # heads-up, the other may act first
-        assert time.monotonic() < deadline, "the loser's turn never came"
-        if other.my_turn():
-            act_once(other, keyboard=False)
-        else:
-            wait_on_each(ps, number + 1)
+    next_own_turn(loser, ps, number)
     assert loser.state("c.state.hand.phase") == "betting"
     assert loser.state("c.state.hand.timeBank") == TIME_BANK
     assert loser.state("c.state.hand.inBank") is False
+
+
+def test_an_idle_voters_run_it_twice_vote_ends_on_the_short_clock_and_spends_no_bank(
+    players: PlayerFactory,
+) -> None:
+    """Heads-up all in before the flop at a table that runs it twice: the first voter agrees
+    from the dock, the second stays idle. The vote ends `showdown_time` after their turn
+    began (the clock votes once for them), never on the decision time, the time bank never
+    runs, and (no refill at this table) their bank is whole at their next turn."""
+    alice, bob = players("Alice"), players("Bob")
+    alice.join()
+    code = create_table(alice, name="Vote", betting="no-limit", run_it_twice=True,
+                        decision_time=DECISION_TIME, time_bank=TIME_BANK,
+                        time_bank_refill="none", showdown_time=VOTE_TIME)  # fmt: skip
+    config = alice.state("c.state.table.config")
+    assert config["run_it_twice"] is True and config["time_bank_refill"] == "none"
+    assert (config["showdown_time"], config["decision_time"]) == (VOTE_TIME, DECISION_TIME)
+    alice.sit(0)
+    bob.join(f"/t/{code}")
+    bob.sit(1)
+    ps = [alice, bob]
+    number = wait_for_hand(alice)
+    # Paused now, the table plays this hand out and deals no other until resumed: a busted
+    # player buys in again first.
+    alice.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+    alice.page.wait_for_function("() => window.__omaha.ctrl.state.table.paused")
+
+    def turn_of(phase: str) -> Player:
+        deadline = time.monotonic() + 30
+        while True:
+            for p in ps:
+                if p.my_turn() and p.state("c.state.hand.phase") == phase:
+                    return p
+            assert time.monotonic() < deadline, f"no {phase} turn came"
+            wait_on_each(ps, number)
+
+    # The first to act goes all in, the other calls (all in too): the vote is offered.
+    go_all_in(turn_of("betting"))
+    act_once(turn_of("betting"), keyboard=False)
+    voter = turn_of("run-it-twice")
+    idle = bob if voter is alice else alice
+    act_once(voter, keyboard=False)  # "Run it twice": the other's vote is asked next
+
+    page = idle.page
+    page.wait_for_function(
+        "() => { const c = window.__omaha.ctrl;"
+        " return c.isMyTurn() && c.state.hand.phase === 'run-it-twice'; }"
+    )
+    turn = idle.state(
+        "({timeout: c.state.hand.timeout, short: c.state.hand.short, bank: c.state.hand.timeBank,"
+        " inBank: c.state.hand.inBank, actions: c.state.hand.legal.actions,"
+        " started: c.state.hand.deadline - c.state.hand.timeout * 1000})"
+    )
+    assert turn["timeout"] == VOTE_TIME and turn["short"] and not turn["inBank"], turn
+    assert turn["bank"] == TIME_BANK and turn["actions"] == ["run-twice"], turn
+    expect(page.locator(".actions.vote .short-clock")).to_contain_text("s to decide · no time bank")
+    expect(page.locator(".bank-row")).to_have_count(0)  # no "Need more time" on a vote
+    # Idle: nobody clicks.
+    elapsed = ended_after(idle, turn["started"], DECISION_TIME + TIME_BANK)
+    assert VOTE_TIME - 0.2 <= elapsed <= VOTE_TIME + 1.5, elapsed  # never 20 s + 30 s
+    assert not page.evaluate("() => !!window.__bankRan")
+    seats = {p.name: p.state("c.state.you.seat") for p in ps}
+    votes = idle.state("c.state.hand.votes")
+    assert votes == {str(seats[voter.name]): True, str(seats[idle.name]): False}, votes
+    assert idle.state("c.state.hand.runs") == 1  # the clock's vote is no: one run
+    print(f"\nidle voter's vote ended {elapsed:.2f} s after their turn (showdown_time "
+          f"{VOTE_TIME} s, decision time {DECISION_TIME} s)")  # fmt: skip
+
+    # Whoever lost it all buys in again from the dock; then the next hand.
+    for p in ps:
+        if p.state("c.state.seats[c.state.you.seat].stack") == 0:
+            p.page.get_by_role("form", name="Rebuy").locator("[data-cmd=rebuy]").click()
+            p.page.wait_for_function(
+                "() => { const c = window.__omaha.ctrl; return c.state.seats[c.state.you.seat]"
+                ".stack > 0; }"
+            )
+    alice.page.evaluate("() => window.__omaha.ctrl.command('resume')")
+    # The bank is as it was (this table never refills it): whole at their next turn.
+    next_own_turn(idle, ps, number)
+    assert idle.state("c.state.hand.phase") == "betting"
+    assert idle.state("c.state.hand.timeBank") == TIME_BANK
+    assert idle.state("c.state.hand.inBank") is False
+    assert not alice.errors and not bob.errors, (alice.errors, bob.errors)
 
 
 def play_to_a_muck(ps: list[Player], host: Player) -> tuple[Player, int]:

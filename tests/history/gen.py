@@ -88,15 +88,23 @@ def _seats(rng: random.Random, n: int) -> tuple[int, ...]:
 
 
 def random_hand(
-    rng: random.Random, game: str, serial: int, players: list[str] | None = None
+    rng: random.Random,
+    game: str,
+    serial: int,
+    players: list[str] | None = None,
+    betting: Betting | None = None,
+    two_boards_run_twice: bool = False,
 ) -> tuple[StoredHand, Hand]:
     """A finished random hand of `game`: stakes, boards, bomb pot, straddle, run it twice
-    and short stacks drawn at random. `players` (ids) picks who is dealt in, else fresh."""
+    and short stacks drawn at random. `players` (ids) picks who is dealt in, else fresh;
+    `betting` the betting structure, else drawn too; `two_boards_run_twice` deals two
+    boards at a table that runs it twice (the players still vote)."""
     spec = GAMES[game]
     boards = 2 if rng.random() < 0.2 and max_players(spec, 2) >= 2 else 1
+    boards = 2 if two_boards_run_twice else boards
     most = max_players(spec, boards)
     n = rng.randint(2, most) if players is None else min(len(players), most)
-    betting = rng.choice(list(Betting))
+    betting = rng.choice(list(Betting)) if betting is None else betting
     bomb = rng.random() < 0.1
     config = HandConfig(
         game=spec,
@@ -105,7 +113,7 @@ def random_hand(
         big_bet=4 if betting is Betting.FIXED_LIMIT else 0,
         boards=boards,
         bomb_pot=bomb,
-        run_it_twice=rng.random() < 0.4,
+        run_it_twice=rng.random() < 0.4 or two_boards_run_twice,
     )
     stacks = tuple(rng.choice([3, 10, 25, 60, 100, 200, 400]) for _ in range(n))
     seats = _seats(rng, n)
@@ -129,11 +137,15 @@ def random_hand(
             dead = tuple(2 if b == 2 else 0 for b in blind_list)
         if n > 4 and rng.random() < 0.15:
             # A player coming in out of position posts a live big blind, and one coming
-            # back posts the small blind they missed, dead.
+            # back posts the small blind they missed, dead; one who missed only the small
+            # blind posts only that (app/tables/button.py).
             k = rng.randrange(3 if straddle is None else 4, n)
             posts = tuple(2 if i == k else 0 for i in range(n))
-            if rng.random() < 0.5:
+            owed = rng.random()
+            if owed < 0.5:
                 dead = tuple(d + (1 if i == k else 0) for i, d in enumerate(dead or (0,) * n))
+            if owed < 0.2:
+                posts = ()
     setup = HandSetup(config, stacks, blinds=blinds, antes=antes, posts=posts, dead=dead)
     deck = list(range(52))
     rng.shuffle(deck)
@@ -142,82 +154,4 @@ def random_hand(
         state.apply(random_action(state, rng))
     show_after_win(state, rng)
     ids = tuple(players[:n]) if players is not None else tuple(str(uuid.uuid4()) for _ in range(n))
-    return stored_hand(state, deck, serial, seats, ids, tuple(rng.sample(NAMES, n)), straddle)
-
-
-#: Reference hands: every amount a multiple of UNIT, so that every division of a pot (two
-#: halves, two boards, two runs, three ways) is exact.
-UNIT = 24
-
-
-def reference_hand(
-    rng: random.Random, game: str, betting: Betting, serial: int
-) -> tuple[StoredHand, Hand]:
-    """A random finished hand of `game` in which nothing meets a documented rule difference
-    with pokerkit (tests/poker/test_differential.py): no blind or straddle short of chips
-    (difference 8), a straddle in fixed limit only (9), no raise when no opponent could
-    call more (3), none after a short all-in wager on the same street (2), and no odd chip
-    (4, 6). Bomb pots, two boards, run it twice, antes and a big-blind ante at random."""
-    spec = GAMES[game]
-    fixed = betting is Betting.FIXED_LIMIT
-    boards = 2 if rng.random() < 0.25 else 1
-    n = rng.randint(2, max_players(spec, boards))
-    bomb = rng.random() < 0.1
-    config = HandConfig(
-        game=spec,
-        betting=betting,
-        small_bet=2 * UNIT,
-        big_bet=4 * UNIT if fixed else 0,
-        boards=boards,
-        bomb_pot=bomb,
-        run_it_twice=rng.random() < 0.6,
-    )
-    stacks = tuple(UNIT * rng.choice([6, 10, 25, 60, 100]) for _ in range(n))
-    seats = _seats(rng, n)
-    straddle = None
-    blinds = ()
-    antes = ()
-    dead = ()
-    if bomb:
-        antes = (2 * UNIT,) * n
-    else:
-        blind_list = [UNIT, 2 * UNIT] + [0] * (n - 2) if n > 2 else [2 * UNIT, UNIT]
-        if fixed and n > 3 and rng.random() < 0.25:
-            blind_list[2] = 4 * UNIT
-            straddle = seats[2]
-        blinds = tuple(blind_list)
-        roll = rng.random()
-        if roll < 0.2:
-            antes = (UNIT,) * n
-        elif roll < 0.35:  # a big-blind ante
-            dead = tuple(2 * UNIT if b == 2 * UNIT else 0 for b in blind_list)
-    setup = HandSetup(config, stacks, blinds=blinds, antes=antes, dead=dead)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    state = HandState(setup, deck)
-    short_street = None  # a street on which a short all-in wager was made
-    while not state.complete:
-        legal = state.legal_actions()
-        assert legal is not None
-        p = legal.player
-        action = random_action(state, rng)
-        if action.kind in (ActionKind.BET, ActionKind.RAISE):
-            covered = not any(
-                state.bets[q] + state.stacks[q] > state.max_bet
-                for q in range(n)
-                if q != p and not state.folded[q]
-            )
-            if covered or short_street == state.street:
-                kind = ActionKind.CHECK if legal.check else ActionKind.CALL
-                action = Action(p, kind)
-            else:
-                steps = range(legal.min_to, legal.max_to + 1, UNIT)
-                to = rng.choice([legal.min_to, legal.max_to, legal.pot_to, rng.choice(steps)])
-                full = config.bet_size(state.street) if fixed else state.min_increment
-                if to - state.max_bet < full:
-                    short_street = state.street
-                action = Action(p, action.kind, to)
-        state.apply(action)
-    show_after_win(state, rng)
-    ids = tuple(str(uuid.uuid4()) for _ in range(n))
     return stored_hand(state, deck, serial, seats, ids, tuple(rng.sample(NAMES, n)), straddle)

@@ -23,9 +23,11 @@ from app.poker import (
     HandState,
     OddChip,
     Phase,
+    Street,
     card_str,
     max_players,
 )
+from app.poker.events import BoardDealt
 from app.poker.phh import HandHistory, PHHError, dumps, loads, parse_variant, variant_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,6 +106,46 @@ def test_big_blind_ante_is_dead_money() -> None:
     assert hand.setup.antes == ()
     assert hand.setup.dead == (0, 100000, 0, 0, 0)
     assert tomllib.loads(hand.dumps())["antes"] == [0, 100000, 0, 0, 0]
+
+
+def call_down(state: HandState) -> None:
+    """Everyone checks or calls to the river and shows."""
+    while not state.complete:
+        legal = state.legal_actions()
+        assert legal is not None
+        kinds = legal.kinds()
+        kind = next(k for k in (ActionKind.SHOW, ActionKind.CHECK, ActionKind.CALL) if k in kinds)
+        state.apply(Action(legal.player, kind))
+
+
+def test_a_short_big_blind_writes_the_ante_it_posted() -> None:
+    """A big blind of 3 chips at 1-2 with a big-blind ante of 2 posts the blind first and 1
+    of the ante (TDA RP-11, big-blind-first): the file says 1, so that a reader which posts
+    antes before blinds (pokerkit) posts the same blind of 2."""
+    config = HandConfig(GAMES["omaha"], Betting.POT_LIMIT, 2)
+    setup = HandSetup(config, (50, 3, 50), blinds=(1, 2, 0), dead=(0, 2, 0))
+    state = HandState(setup, list(range(52)))
+    assert state.committed[1] == 3 and state.bets[1] == 2
+    call_down(state)
+    text = dumps(state)
+    assert tomllib.loads(text)["antes"] == [0, 1, 0]
+    assert loads(text).replay().log == state.log
+
+
+def test_a_dead_blind_beside_antes_is_written_as_uneven_antes() -> None:
+    """A player back from missing the small blind posts it dead at a table with antes: the
+    file's antes are uneven (the standard's dead money, which pokerkit plays), and are read
+    back as the ante everyone posted and the rest dead."""
+    config = HandConfig(GAMES["omaha"], Betting.POT_LIMIT, 2)
+    setup = HandSetup(config, (50, 50, 50, 50), blinds=(1, 2, 0, 0), antes=(1,) * 4,
+                      dead=(0, 0, 0, 1))  # fmt: skip
+    state = HandState(setup, list(range(52)))
+    call_down(state)
+    data = tomllib.loads(dumps(state))
+    assert data["antes"] == [1, 1, 1, 2] and "_dead" not in data
+    hand = loads(dumps(state))
+    assert hand.setup.antes == (1,) * 4 and hand.setup.dead == (0, 0, 0, 1)
+    assert hand.replay().log == state.log
 
 
 # --------------------------------------------------------------- variant codes
@@ -302,6 +344,33 @@ def test_extra_keys_and_actions_are_written() -> None:
     assert data["actions"][5] == "p1 cc # bomb pot: no pre-flop betting"
     assert data["actions"][6:8] == ["p2 cc", "p3 cc"]
     assert len(data["actions"][8].split()[2]) == 4  # the flop's other two cards
+    assert loads(dumps(state)).replay().log == state.log
+
+
+def test_two_boards_run_twice_are_listed_as_pokerkit_reads_them() -> None:
+    """The standard has no run it twice; pokerkit, its reference reader, numbers a run-out's
+    boards board by board (board 1 run 1, board 1 run 2, board 2 run 1, board 2 run 2) and
+    fills them in the order of the file. So after the cards both runs share, board 1's two
+    runs come street by street, then board 2's; each line names its board and run."""
+    rng = random.Random(3)
+    config = HandConfig(GAMES["omaha"], Betting.POT_LIMIT, 10, boards=2, run_it_twice=True)
+    for _ in range(500):
+        state = random_hand(rng, config, 3)
+        runs = [e for e in state.log if isinstance(e, BoardDealt) and e.run]
+        if runs and runs[0].street is Street.TURN:  # all in on the flop: a shared flop
+            break
+    else:
+        pytest.fail("no hand all in on the flop and run twice")
+    lines = tomllib.loads(dumps(state))["actions"]
+    boards = [a.split("# ")[1] for a in lines if a.startswith("d db")]
+    shared = ["board 1", "board 2"]  # the flop
+    runs_of_board_1, runs_of_board_2 = ["board 1", "run 2, board 1"], ["board 2", "run 2, board 2"]
+    assert boards == shared + runs_of_board_1 * 2 + runs_of_board_2 * 2  # turn, river each
+    turns = [e.cards for e in state.log if isinstance(e, BoardDealt) and e.street is Street.TURN]
+    dealt = [a.split()[2] for a in lines if a.startswith("d db")]
+    # the engine deals run 1's turns (board 1, board 2), then run 2's
+    assert dealt[2] == card_str(turns[0][0]) and dealt[3] == card_str(turns[2][0])
+    assert dealt[6] == card_str(turns[1][0]) and dealt[7] == card_str(turns[3][0])
     assert loads(dumps(state)).replay().log == state.log
 
 

@@ -150,17 +150,7 @@ class Harness:
         )
 
     async def passive(self) -> None:
-        """Check or fold; show at showdown; vote no."""
-        hand = self.table.hand
-        assert hand is not None
-        legal = hand.state.legal_actions()
-        assert legal is not None
-        if legal.vote:
-            await self.act("run-twice", agree=False)
-        elif legal.show:
-            await self.act("show")
-        else:
-            await self.act("check" if legal.check else "fold")
+        await passive(self.table)
 
     async def settle(self) -> None:
         """Until the table has handled everything (a deal it scheduled, say)."""
@@ -189,6 +179,22 @@ class Harness:
     async def stop(self) -> None:
         self.task.cancel()
         await asyncio.gather(self.task, return_exceptions=True)
+
+
+async def passive(table: Table) -> None:
+    """The player to act checks or folds; shows at showdown; votes no."""
+    hand = table.hand
+    assert hand is not None
+    legal = hand.state.legal_actions()
+    assert legal is not None and hand.state.actor is not None
+    if legal.vote:
+        data: dict[str, Any] = {"action": "run-twice", "agree": False}
+    elif legal.show:
+        data = {"action": "show"}
+    else:
+        data = {"action": "check" if legal.check else "fold"}
+    pid = hand.players[hand.state.actor]
+    await table.request("act", pid, hand=hand.id, counter=hand.counter, **data)
 
 
 async def start(

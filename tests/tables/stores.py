@@ -116,6 +116,8 @@ class MemoryTableStore(DealSeedStart):
         self.notes: dict[str, list[dict[str, Any]]] = {}  # each hand's `after` notes
         self.epochs: dict[str, int] = {}
         self.seeds: dict[str, dict[str, Any]] = {}  # server seeds by id
+        self.watched: list[tuple[str, str, int, int]] = []  # table, player, first, last hand
+        self.watching_fails = False
 
     async def _write(self, apply: Callable[[], None], table_id: str | None = None) -> None:
         frozen = self.frozen
@@ -413,6 +415,13 @@ class MemoryTableStore(DealSeedStart):
             t.seats = [s._replace(away_since=since) if s.number == seat else s for s in t.seats]
 
         await self._write(apply)
+
+    async def note_watching(self, table_id: str, visits: list[tuple[str, int, int]]) -> None:
+        """Kept as noted, in `watched` (not through `_write`: a failure a test set up for a
+        table's write is never taken by a note; `watching_fails` makes these fail)."""
+        if self.watching_fails:
+            raise OSError("simulated database failure")
+        self.watched.extend((table_id, *visit) for visit in visits)
 
     def balance(self, table_id: str) -> int:
         """Chips that entered the table minus chips that left it."""

@@ -18,7 +18,7 @@ from ..errors import IllegalAction
 from ..events import BoardDealt
 from ..state import HandSetup, HandState
 from .codes import PHHError, in_file_units
-from .notation import Item
+from .notation import Item, in_file_order
 
 #: tries at unknown mucked cards that lose (two boards of hi-lo can need a few hundred;
 #: each is one replay, about a millisecond)
@@ -135,9 +135,12 @@ def rebuild(
             apply(probe, item, amount_of, scale)
     probe_votes.give(probe)
     where = {c: i for i, c in enumerate(probe_deck)}
-    deals = [e for e in probe.log if isinstance(e, BoardDealt)]
-    board_items = [it for it in items if it.verb == "db"]
-    for item, deal in zip(board_items, deals, strict=False):
+    boards = setup.config.boards
+    deals = in_file_order([e for e in probe.log if isinstance(e, BoardDealt)], boards)
+    for item in (it for it in items if it.verb == "db"):
+        deal = _take(deals, item)
+        if deal is None:
+            break
         if len(item.cards) == len(deal.cards):
             for c, dealt in zip(item.cards, deal.cards, strict=True):
                 assert c is not None
@@ -202,6 +205,16 @@ def apply(state: HandState, item: Item, amount_of: Mapping[int, int], scale: int
     return action
 
 
+def _take(due: list[BoardDealt], item: Item) -> BoardDealt | None:
+    """The deal a ``d db`` line stands for: the next one due, or, for a line that names its
+    board and run (``b2 r2``, older files, written in the engine's order), the next one due
+    of that board and run. None when none is."""
+    for k, deal in enumerate(due):
+        if not item.placed or (item.board, item.run) == (deal.board, deal.run):
+            return due.pop(k)
+    return None
+
+
 def _deal_name(deal: BoardDealt, boards: int) -> str:
     name = "first board card" if deal.street is Street.PREFLOP else deal.street.label
     where = []
@@ -232,7 +245,7 @@ def _play(
     state = HandState(setup, deck)
     boards = setup.config.boards
     amount_of, scale = votes.amount_of, votes.scale
-    due: deque[BoardDealt] = deque()
+    due: list[BoardDealt] = []
     seen_log = 0
     actions: list[Action] = []
     waiting: dict[int, Item] = {}  # show/muck given ahead of the engine's show order
@@ -240,7 +253,9 @@ def _play(
     def refresh() -> None:
         nonlocal seen_log
         votes.give(state, actions)
-        due.extend(e for e in state.log[seen_log:] if isinstance(e, BoardDealt))
+        # (a run-out is dealt at once, so each batch can be put in the file's order)
+        dealt = [e for e in state.log[seen_log:] if isinstance(e, BoardDealt)]
+        due.extend(in_file_order(dealt, boards))
         seen_log = len(state.log)
 
     def showdown() -> None:
@@ -270,9 +285,9 @@ def _play(
                 if state.actor is not None:
                     now = f"p{state.actor + 1} is to act"
                 raise item.fail(f"no board cards are due now ({now})")
-            deal = due.popleft()
-            if item.placed and (item.board, item.run) != (deal.board, deal.run):
-                raise item.fail(f"{_deal_name(deal, boards)} is dealt here")
+            deal = _take(due, item)
+            if deal is None:
+                raise item.fail(f"{_deal_name(due[0], boards)} is dealt here")
             if tuple(item.cards) != deal.cards:
                 raise item.fail(
                     f"{_deal_name(deal, boards)} is {len(deal.cards)} card(s), "

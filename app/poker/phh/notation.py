@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from ..cards import Card, CardError, parse_card
+from ..events import BoardDealt
 from .codes import PHHError, decimal
 
 
@@ -122,3 +124,27 @@ def parse_vote(number: int, raw: object, players: int) -> Item:
         raise PHHError(f"_run_it_twice_votes[{number - 1}] is {raw!r}, not 'pN y' or 'pN n'")
     p = _player(words[0], number, str(raw), players)
     return Item(-number, str(raw), "rt", p, agree=words[1] == "y")
+
+
+def in_file_order(deals: Sequence[BoardDealt], boards: int) -> list[BoardDealt]:
+    """The board deals in the order the file lists them (``d db`` lines).
+
+    The engine deals a run-out run after run, each street board after board. The standard
+    has no run it twice; pokerkit, its reference reader, numbers the boards of a run-out
+    board by board (board ``j = b * runs + r`` is board ``b`` of run ``r``) and fills them
+    in dealing order, ``boards`` cards per street and pass. With one board (the runs one
+    after the other) or one run (the boards one after the other) that is the engine's order;
+    two boards run twice are listed as pokerkit reads them: board 1's two runs street by
+    street (turn of run 1, turn of run 2, river of run 1, ...), then board 2's. The cards
+    dealt before the all-in, which both runs share, come first, as dealt."""
+    second = [d.street for d in deals if d.run]
+    if not second or boards == 1:
+        return list(deals)
+    start, runs = min(second), 1 + max(d.run for d in deals)
+
+    def place(d: BoardDealt) -> tuple[int, int, int]:
+        j = d.board * runs + d.run
+        return j // boards, d.street, j % boards
+
+    shared = [d for d in deals if d.street < start]
+    return shared + sorted((d for d in deals if d.street >= start), key=place)

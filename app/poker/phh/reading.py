@@ -246,10 +246,12 @@ def read(data: Mapping[str, Any]) -> HandHistory:
     antes = per_player(antes_d, True)
     dead = per_player(dead_d, False)
     if len(set(antes)) > 1:
-        # A big-blind ante (or any uneven antes) is dead money for the main pot, as pokerkit
-        # plays PHH antes: nobody matches it, so it must not make a side pot of its own.
-        dead = tuple(a + d for a, d in zip(antes, dead or (0,) * n, strict=True))
-        antes = ()
+        # Uneven antes: what every player antes is an ante each, the rest (a big-blind ante,
+        # a dead small blind) is dead money for the main pot, as pokerkit plays PHH antes:
+        # nobody matches it, so it must not make a side pot of its own.
+        low = min(antes)
+        dead = tuple(a - low + d for a, d in zip(antes, dead or (0,) * n, strict=True))
+        antes = (low,) * n if low else ()
 
     try:
         config = HandConfig(

@@ -3,7 +3,8 @@
 What the standard has no word for is written in its own terms so that a standard reader
 (pokerkit) plays the hand as we did wherever it can: our keys with the user-defined
 underscore prefix; a second board's or a second run's cards as plain ``d db`` lines, in
-the order they were dealt, with a commentary naming the board and run; the run-it-twice
+the order they were dealt (two boards run twice: in the order pokerkit reads them, see
+``in_file_order``), with a commentary naming the board and run; the run-it-twice
 votes in ``_run_it_twice_votes``, not as actions; a bomb pot's missing pre-flop betting
 as a round everyone checks.
 """
@@ -18,10 +19,19 @@ from typing import Any
 
 from ..actions import ActionKind, Street
 from ..cards import Card, card_str, cards_str
-from ..events import Acted, BoardDealt, CardsShown, HoleCardsDealt, Mucked, RunItTwiceVoted
+from ..events import (
+    Acted,
+    BoardDealt,
+    CardsShown,
+    ForcedBet,
+    HoleCardsDealt,
+    Mucked,
+    RunItTwiceVoted,
+)
 from ..games import Betting, OddChip
 from ..state import HandState
 from .codes import GAME_KEYS, PHHError, format_amount, variant_code
+from .notation import in_file_order
 
 
 def _toml_string(s: str) -> str:
@@ -94,6 +104,18 @@ def _bomb_pot_checks(state: HandState) -> list[str]:
     ]
 
 
+def _dead_posted(state: HandState) -> tuple[int, ...]:
+    """The dead money each player posted. Dead money comes after the live bets, so a short
+    big blind posts the blind first and only the rest of a big-blind ante (TDA RP-11): the
+    file says what was posted, and a standard reader, which posts antes before blinds, then
+    posts the same blind (a dead amount caps nothing and sizes no call, so it loses nothing)."""
+    dead = [0] * state.n
+    for event in state.log:
+        if isinstance(event, ForcedBet) and event.kind == "dead":
+            dead[event.player] += event.amount
+    return tuple(dead)
+
+
 def _history_lines(
     state: HandState, scale: int, hidden: Iterable[int], unknown: frozenset[Card]
 ) -> list[str]:
@@ -101,7 +123,9 @@ def _history_lines(
     cfg = state.config
     lines: list[str] = []
     checks = _bomb_pot_checks(state) if cfg.bomb_pot else []
-    for event in state.log:
+    deals = iter(in_file_order([e for e in state.log if isinstance(e, BoardDealt)], cfg.boards))
+    for logged in state.log:
+        event = next(deals) if isinstance(logged, BoardDealt) else logged
         pre_flop = isinstance(event, BoardDealt) and event.street is Street.PREFLOP
         if checks and isinstance(event, BoardDealt | CardsShown) and not pre_flop:
             lines.extend(checks)  # before the flop, and before the hands tabled all in
@@ -166,9 +190,12 @@ def dumps(
         lines.append(f"_raise_cap = {cfg.raise_cap}")
     if cfg.cap_heads_up:
         lines.append("_cap_heads_up = true")
-    antes, dead = per_player(setup.antes, False), per_player(setup.dead, False)
-    if not any(antes) and len(set(dead)) > 1:
-        antes, dead = dead, (0,) * n  # uneven dead money: PHH's uneven antes (read back so)
+    antes, dead = per_player(setup.antes, False), _dead_posted(state)
+    if len(set(dead)) > 1:
+        # Uneven dead money (a big-blind ante, a dead small blind) on top of the antes: PHH's
+        # uneven antes, which the standard (and pokerkit) plays as dead money; read back as
+        # the antes every player posts and the rest dead.
+        antes, dead = tuple(a + d for a, d in zip(antes, dead, strict=True)), (0,) * n
     lines.append(f"antes = {_amounts(antes[::-1] if n == 2 else antes, scale)}")
     lines.append(f"blinds_or_straddles = {_amounts(per_player(setup.blinds, True), scale)}")
     if any(setup.posts):

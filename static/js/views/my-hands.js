@@ -1,5 +1,5 @@
 // "My hands" (`/hands`): every hand the viewer played, at every table (and those they
-// watched at the tables they host), newest first, a page at a time; filters by table, game,
+// watched, as a spectator or at the tables they host), newest first, a page at a time; filters by table, game,
 // dates, position and result, and a hand number. Each row: the viewer's cards, the boards,
 // the pot and their net; it opens the hand in the replayer.
 import { html } from '../html.js';

@@ -116,7 +116,7 @@ export function pastView(ctrl) {
   const past = ctrl.past;
   return html`<section class="card-box past" aria-label="Afterwards">
     <h2>Afterwards</h2>
-    <p><a class="btn" href="/hands" data-link="my-hands">My hands</a> every hand you played, at every table</p>
+    <p><a class="btn" href="/hands" data-link="my-hands">My hands</a> every hand you played or watched, at every table</p>
     ${past && past.tables.length ? html`<h3>Closed tables</h3>
       <ul class="tables">${past.tables.map((t) => html`<li class="past-table" data-past-table=${t.code}>
         <span class="t-name">${t.name}</span>

@@ -358,8 +358,7 @@ export function resultsView(ctrl) {
   return html`<section class=${`results ${current ? 'current' : 'previous'}`} aria-live=${ctrl.settings && ctrl.settings.screenReader ? 'off' : 'polite'}>
     <h2>${current ? `Hand #${h.number}` : `Last hand (#${h.number})`}</h2>
     ${[...pots.entries()].sort((x, y) => x[0] - y[0]).map(([pot, groups]) => html`<div class="pot-result" data-pot-index=${pot}>
-      ${named ? html`<h3 class="pot-name">${pot === 0 ? 'Main pot' : `Side pot ${pot}`}
-        <span class="pot-amount">${[...groups.values()].flat().reduce((sum, a) => sum + a.amount, 0)}</span></h3>` : null}
+      ${named ? html`<h3 class="pot-name">${pot === 0 ? 'Main pot' : `Side pot ${pot}`}${' '}<span class="pot-amount">${[...groups.values()].flat().reduce((sum, a) => sum + a.amount, 0)}</span></h3>` : null}
       ${[...groups.entries()].map(([key, list]) => {
         const [run, board] = key.split(':').map(Number);
         const winners = new Set(list.map((a) => a.seat));
