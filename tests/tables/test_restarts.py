@@ -1,6 +1,6 @@
 """What a restart of the table keeps (the real store, SQLite and PostgreSQL): time bank spent
 in the middle of a hand, the away grace already run, the dead button's blind seats, and the
-clock of a hand the host's pause stopped (migration 0018's column)."""
+clock of a hand the host's pause stopped (migration 0019's column)."""
 
 from __future__ import annotations
 
