@@ -174,7 +174,11 @@ def _seat(t: _Table, i: int, seat: dict[str, Any] | None) -> str:
     hole = _others(t, p) if p and not mine else ""
     clock = ""
     if acting and hand and hand.get("timeout") is not None:
-        clock = f'<span class="clock">{max(0, math.ceil(hand["timeout"]))}s</span>'
+        left = max(0, math.ceil(hand["timeout"]))
+        clock = f'<span class="clock">{left}s</span>'
+        if hand.get("clock_stopped"):  # the host's pause: what is left, not counting down
+            mark = '<span class="pause-mark" aria-hidden="true"></span>'
+            clock = f'<span class="clock stopped" data-clock-stopped="{left}">{mark}{left}s</span>'
     marks_html = f'<span class="marks">{_t(" · ".join(marks))}</span>' if marks else ""
     dealer = (
         '<span class="dealer" title="Button" aria-hidden="true">D</span>'

@@ -121,6 +121,7 @@ async def load_table(sessions: async_sessionmaker[AsyncSession], table_id: str) 
             bomb_pot_next=row.bomb_pot_next,
             deal_seed=await DealStore.current_seed(s, tid),
             last_blinds=await ResumeStore.last_blinds(s, tid),
+            turn_clock=row.turn_clock,
             chat=[
                 {"player_id": str(c.player_id), "name": c.name, "seat": c.seat, "text": c.text}
                 for c in reversed(chat)

@@ -118,6 +118,8 @@ class TableRow(Base):
     #: the fencing token of the table's owner: bumped by each process that takes the table;
     #: a write carrying an older one is refused (app.store.tables)
     owner_epoch: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    #: the clock of the hand's turn across the host's pause (`app.tables.clock.TurnClock`)
+    turn_clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class SeatRow(Base):

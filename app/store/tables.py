@@ -150,6 +150,7 @@ class SqlTableStore(DealStore, ResumeStore, LedgerStore):
         hand_number: int,
         next_config: TableConfig | None = None,
         requests: list[dict[str, Any]] | None = None,
+        turn_clock: dict[str, Any] | None = None,
     ) -> None:
         async with self.sessions.begin() as s:
             await self._fence(s, table_id)
@@ -164,6 +165,7 @@ class SqlTableStore(DealStore, ResumeStore, LedgerStore):
                     hand_number=hand_number,
                     next_config=next_config.model_dump(mode="json") if next_config else None,
                     requests=requests or None,
+                    turn_clock=turn_clock,
                 )
             )
 

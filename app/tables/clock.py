@@ -7,12 +7,18 @@ deadline (`DecisionClock.fired`): a timer replaced or cancelled meanwhile does n
 The timers: the turn (the decision time, then the time bank; the short clock of a
 show-or-muck choice or a vote, app/tables/pace.py; or a retry of the clock's action), the
 next deal, and each away player's grace period.
+
+The host's pause stops the turn's clock (app/tables/pausing.py): no turn timer is armed
+while it lasts, and `TurnClock` keeps (and the store with the table) how much of the turn
+was gone when it stopped, so that the turn restarts with exactly what was left, after a
+restart of the table too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class TimerKind(StrEnum):
@@ -60,6 +66,38 @@ class TurnTime(NamedTuple):
     stage: Stage
 
 
+class TurnClock(NamedTuple):
+    """The clock of the hand's turn number `counter` across a pause: `elapsed` seconds of it
+    were gone at `since` (the table clock's time, the wall clock) and it has run on from
+    there; `since` None: it stopped there (the table is paused). A turn that came after it
+    (an action while paused) starts stopped with nothing gone. Stored with the table."""
+
+    hand: str
+    counter: int
+    elapsed: float
+    since: float | None = None
+
+    def stored(self) -> dict[str, Any]:
+        return self._asdict()
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any] | None) -> TurnClock | None:
+        if not data:
+            return None
+        since = data.get("since")
+        return cls(str(data["hand"]), int(data["counter"]), float(data["elapsed"]),
+                   None if since is None else float(since))  # fmt: skip
+
+    def gone(self, hand: str, counter: int, now: float) -> float | None:
+        """Seconds gone of the turn `counter` of `hand` by `now`, by this clock (None: it
+        says nothing of that turn: another hand, or a later turn the clock ran for)."""
+        if hand != self.hand or counter < self.counter:
+            return None
+        if counter > self.counter:  # a turn that started while the clock was stopped
+            return 0.0 if self.since is None else None
+        return self.elapsed if self.since is None else self.elapsed + max(0.0, now - self.since)
+
+
 def turn_time(
     decision_time: float, bank: float, elapsed: float, *, clock_on: bool, seated: bool
 ) -> TurnTime:
@@ -92,6 +130,11 @@ class DecisionClock:
         self.turn_deadline: float | None = None
         #: when the player to act started their time bank (None: not in it)
         self.bank_started: float | None = None
+        #: when the turn in play would have started had none of it gone before (a turn
+        #: resumed after a restart or a pause): its seconds gone are `now - turn_started`
+        self.turn_started: float | None = None
+        #: the seconds left on the turn's clock while the pause stops it (None: not stopped)
+        self.stopped_left: float | None = None
 
     def arm(self, timer: Timer, at: float) -> None:
         self.deadlines[timer] = at

@@ -23,7 +23,16 @@ from typing import Any, NamedTuple, TypeVar
 
 from app.poker import HandState
 from app.rate import SlidingWindow
-from app.tables.clock import NEXT_HAND, TURN, DecisionClock, Stage, Timer, Turn, grace_left
+from app.tables.clock import (
+    NEXT_HAND,
+    TURN,
+    DecisionClock,
+    Stage,
+    Timer,
+    Turn,
+    TurnClock,
+    grace_left,
+)
 from app.tables.commands import Auto
 from app.tables.config import MAX_CHIPS, TableConfig
 from app.tables.effects import (
@@ -73,6 +82,8 @@ class Kept(NamedTuple):
     #: this session's server seed (app.tables.seeds); made before the first deal
     server_seed: ServerSeed | None
     chat: tuple[dict[str, Any], ...]  # the latest, oldest first
+    #: the turn's clock across the host's pause (stopped while `since` is None)
+    turn_clock: TurnClock | None = None
 
 
 #: the state to go back to when a write fails: the kept value, the hand and its length
@@ -113,6 +124,7 @@ class TableCore:
             bomb_pot_next=stored.bomb_pot_next,
             server_seed=stored.deal_seed,
             chat=tuple(stored.chat)[-CHAT_KEPT:],
+            turn_clock=TurnClock.from_stored(stored.turn_clock),
         )  # fmt: skip
         self.hand: Hand | None = None
         if stored.hand is not None:
@@ -219,7 +231,7 @@ class TableCore:
     def save_table(self, *, best_effort: bool = False) -> Write:
         k = self.kept
         return Write(SaveTable(k.host_id, k.config, k.button, k.paused, k.hand_number,
-                               k.next_config, k.requests), best_effort)  # fmt: skip
+                               k.next_config, k.requests, k.turn_clock), best_effort)  # fmt: skip
 
     @staticmethod
     def save_seats(*seats: Seat) -> Write:
@@ -282,6 +294,18 @@ class TableCore:
         return any(self.seat_of(p) is not None for p in people) or bool(self.bots and people)
 
     # ------------------------------------------------------------- the turn clock
+    def clock_stopped(self) -> bool:
+        """Does the host's pause stop the clock of the hand in play (app/tables/pausing.py)?
+        Not a close's pause, nor a table idle: those let the hand play out on its clock."""
+        clock, hand = self.kept.turn_clock, self.hand
+        return (
+            clock is not None
+            and clock.since is None
+            and hand is not None
+            and clock.hand == hand.id
+            and not hand.state.complete
+        )
+
     def arm_turn(self, hand: Hand, seconds: float, stage: Stage) -> None:
         self.clock.turn = Turn(hand.id, hand.counter, stage)
         self.clock.turn_deadline = self.now + seconds
@@ -290,7 +314,7 @@ class TableCore:
     def cancel_clock(self) -> None:
         self.disarm(TURN)
         self.clock.turn = None
-        self.clock.turn_deadline = None
+        self.clock.turn_deadline = self.clock.stopped_left = None
 
     def gone(self, hand: Hand, position: int) -> bool:
         """Has the player at `position` left the hand's table: left, removed by the host,

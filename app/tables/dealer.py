@@ -33,9 +33,10 @@ log = logging.getLogger("omaha.tables")
 
 def start(t: TableCore, c: Start) -> Flow[Reply]:
     """After a (re)start: continue the stored hand where it stopped (its clock with the time
-    that was left), or settle and deal. Nobody is connected yet: every seated person gets
-    the away grace, as on a disconnect, so one who never returns is sat out; one already
-    away before the restart gets what was left of it."""
+    that was left, or stopped still if the host paused it), or settle and deal. Nobody is
+    connected yet: every seated person gets the away grace, as on a disconnect, so one who
+    never returns is sat out; one already away before the restart gets what was left of
+    it."""
     for number in range(len(t.seats)):
         seat = t.seats[number]
         if seat is not None and seat.bot:
@@ -49,7 +50,12 @@ def start(t: TableCore, c: Start) -> Flow[Reply]:
     hand = t.hand
     if hand is not None and not hand.state.complete:
         log.info("table %s: hand %s continues after a restart", t.id, hand.number)
-        start_turn(t, t.elapsed or 0.0)
+        # The time gone since its last action, unless the host's pause stopped its clock
+        # since (app/tables/pausing.py): then what it had left at the pause, counted on from
+        # the resume (stopped still: `start_turn` keeps it there).
+        clock = t.kept.turn_clock
+        gone = clock.gone(hand.id, hand.counter, t.now) if clock is not None else None
+        start_turn(t, (t.elapsed or 0.0) if gone is None else gone)
     else:
         if t.config.tournament and next(t.seats.taken(), None) is not None:  # restarted
             tell_restarted(t)

@@ -1,5 +1,5 @@
-"""The host's commands: pause, stakes, remove, adjust, hand over the host, practice bots,
-bomb pots, spectators' chat, close.
+"""The host's commands: stakes, remove, adjust, hand over the host, practice bots, bomb pots,
+spectators' chat, close (the pause and its resume: app/tables/pausing.py).
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from app.tables.commands import (
     Adjust,
     BombPotNext,
     Close,
-    Pause,
     Remove,
-    Resume,
     SetStakes,
     SpectatorChat,
     TransferHost,
@@ -37,21 +35,6 @@ STAKES = frozenset(
     {"small_blind", "big_blind", "big_bet", "ante", "straddle", "bomb_pot_every",
      "bomb_pot_ante", "buy_in_min", "buy_in_max", "run_it_twice"}
 )  # fmt: skip
-
-
-def pause(t: TableCore, c: Pause) -> Flow[Reply]:
-    t.kept = t.kept._replace(paused=True)
-    yield t.save_table()
-    t.emit(t.table_record())
-    return {"paused": True}
-
-
-def resume(t: TableCore, c: Resume) -> Flow[Reply]:
-    t.kept = t.kept._replace(paused=False)
-    yield t.save_table()
-    t.emit(t.table_record())
-    t.schedule_next_hand(0.0)
-    return {"paused": False}
 
 
 def set_stakes(t: TableCore, c: SetStakes) -> Flow[Reply]:

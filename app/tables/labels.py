@@ -64,8 +64,9 @@ NOTES = {
 #: banner or a line of the dock): `{seat}` is the seat's number as shown, from 1
 NOTICES = {
     # One text whether a hand is in play or not (each page's view of the hand's end differs
-    # by moments): a pause deals no new hand, and a hand in play is played out on its clocks.
-    "paused": "Paused by the host: no new hand is dealt. A hand in play is played out.",
+    # by moments): a pause deals no new hand and stops the clock of a hand in play, whose
+    # players may still act (app/tables/pausing.py).
+    "paused": "Paused by the host: the clock is stopped and no new hand is dealt.",
     "closing": "The table closes after this hand.",
     "request_pending": "Your request for seat {seat} waits for the host.",
     "request_seat": "Asked for",

@@ -19,8 +19,9 @@ the hand in play) replaced by every change; before each need the driver keeps it
 the last write that succeeded, whatever the command had changed meanwhile, and the effects
 executed before it were all of stored state.
 
-The parts: `core` (the state and the moves all parts make), `seating`, `host`, `chat`,
-`seeds`, `tournament`, `watching`, `play` (actions, the turn and its clock), `pace` (the
+The parts: `core` (the state and the moves all parts make), `seating`, `host`, `pausing`
+(the host's pause, which stops the hand's clock), `chat`, `seeds`, `tournament`,
+`watching`, `play` (actions, the turn and its clock), `pace` (the
 showdown without waiting, the short clock, the bank's refill, timeouts), `dealer` (the
 next hand); `seat` (the seat book: each seat's state one enum, one transition) and `clock`
 (every deadline as data). A new command is its class in `commands` and a line in
@@ -39,6 +40,7 @@ from app.tables import (
     dealer,
     host,
     pace,
+    pausing,
     play,
     seating,
     seeds,
@@ -128,8 +130,8 @@ HANDLERS: Mapping[type[TableCommand], Handler] = {
     SitOutNextBb: seating.sit_out_next_bb,
     SetPreference: pace.set_preference,
     Ledger: seating.ledger,
-    Pause: host.pause,
-    Resume: host.resume,
+    Pause: pausing.pause,
+    Resume: pausing.resume,
     SetStakes: host.set_stakes,
     Remove: host.remove,
     Adjust: host.adjust,

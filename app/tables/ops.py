@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from app.poker import Action
+from app.tables.clock import TurnClock
 from app.tables.config import TableConfig
 from app.tables.hand import Hand
 from app.tables.preferences import Preferences
@@ -41,12 +42,15 @@ class SaveTable(StoreOp):
     hand_number: int
     next_config: TableConfig | None
     requests: Mapping[str, SeatRequest]
+    turn_clock: TurnClock | None = None
 
     def call(self, store: TableStore, table_id: str) -> Call:
+        clock = self.turn_clock
         return store.save_table(
             table_id, host_id=self.host_id, config=self.config, button=self.button,
             paused=self.paused, hand_number=self.hand_number, next_config=self.next_config,
             requests=[r.stored() for r in self.requests.values()],
+            turn_clock=clock.stored() if clock is not None else None,
         )  # fmt: skip
 
 

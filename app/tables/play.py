@@ -156,11 +156,16 @@ def end_hand(t: TableCore) -> Flow[None]:
 def start_turn(t: TableCore, elapsed: float = 0.0) -> None:
     """Announce who acts and arm the clock (or act at once for a player who left, and at a
     showdown for a hand the rules or the player's preferences decide: app/tables/pace.py).
-    `elapsed`: seconds of this decision already gone (a turn resumed after a restart)."""
+    `elapsed`: seconds of this decision already gone (a turn resumed after a restart or a
+    pause). While the host's pause stops the clock (app/tables/pausing.py), nothing is
+    armed: the turn is announced with what it has left, stopped (`clock_stopped`)."""
     hand = t.hand
     assert hand is not None and hand.state.actor is not None
     t.cancel_clock()
     t.clock.bank_started = None
+    stopped, clock = t.clock_stopped(), t.kept.turn_clock
+    if stopped and clock is not None:  # what the turn had left when the clock stopped
+        elapsed = clock.gone(hand.id, hand.counter, t.now) or 0.0
     seat = t.seats[hand.seats[hand.state.actor]]
     gone = t.gone(hand, hand.state.actor)
     legal = hand.state.legal_actions()
@@ -178,13 +183,18 @@ def start_turn(t: TableCore, elapsed: float = 0.0) -> None:
         clock_on = clock_on and t.config.decision_time > 0
         time = turn_time(t.config.decision_time, bank, elapsed, clock_on=clock_on,
                          seated=seat is not None)  # fmt: skip
+    t.clock.turn_started = t.now - elapsed
     if time.timeout is not None:
         if time.stage is Stage.BANK and seat is not None:  # the decision time ran out while
             t.put(seat._replace(time_bank=time.bank))  # the table was down: the bank runs
-            t.clock.bank_started = t.now
-        t.arm_turn(hand, time.timeout, time.stage)
+            t.clock.bank_started = None if stopped else t.now
+        if stopped:
+            t.clock.stopped_left = time.timeout
+        else:
+            t.arm_turn(hand, time.timeout, time.stage)
     t.emit(turn_record(hand, time.timeout, time.bank, time.stage is Stage.BANK,
-                       short=time.stage is Stage.SHORT))  # fmt: skip
+                       short=time.stage is Stage.SHORT,
+                       stopped=stopped and time.timeout is not None))  # fmt: skip
     if gone:
         t.post(Auto(hand=hand.id, counter=hand.counter))
 
@@ -268,6 +278,8 @@ def more_time(t: TableCore, c: MoreTime) -> Reply:
     if hand.state.actor != position:
         raise TableError("not_your_turn", "it is not your turn")
     seat = t.my_seat(c.sender)
+    if t.clock.stopped_left is not None:
+        raise TableError("clock_stopped", "the clock is stopped: the host paused the table")
     if t.clock.bank_started is not None:
         raise TableError("in_time_bank", "your time bank is already running")
     turn = t.clock.turn

@@ -83,6 +83,8 @@ class StoredTable:
     deal_seed: ServerSeed | None = None  # the session's server seed, not yet ended
     #: the last hand's blind seats (the dead button's next hand after a restart between hands)
     last_blinds: tuple[int | None, int | None] = (None, None)
+    #: the hand's turn clock across the host's pause (`clock.TurnClock.stored`), if any
+    turn_clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,10 @@ class TableStore(Protocol):
         hand_number: int,
         next_config: TableConfig | None = None,
         requests: list[dict[str, Any]] | None = None,
+        turn_clock: dict[str, Any] | None = None,
     ) -> None:
-        """Store the table's own state, with what applies later (next stakes, requests)."""
+        """Store the table's own state, with what applies later (next stakes, requests) and
+        the clock of the hand's turn across a pause (`clock.TurnClock`)."""
 
     async def close_table(self, table_id: str) -> None:
         """Mark the table closed (not restored again); its hands and ledger stay."""

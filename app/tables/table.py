@@ -216,6 +216,10 @@ class Table:
         return self.core.clock.turn_deadline
 
     @property
+    def turn_stopped_left(self) -> float | None:
+        return self.core.clock.stopped_left
+
+    @property
     def viewers(self) -> dict[int, Viewer]:
         return self.broadcast.viewers
 

@@ -88,6 +88,8 @@ class TableLike(Protocol):
     @property
     def turn_deadline(self) -> float | None: ...
     @property
+    def turn_stopped_left(self) -> float | None: ...
+    @property
     def requests(self) -> Mapping[str, SeatRequest]: ...
     def seat_of(self, player_id: str) -> Seat | None: ...
     def now(self) -> float: ...
@@ -334,10 +336,17 @@ def reader_records(hand: Hand, boards_dealt: bool) -> list[Record]:
 
 
 def turn_record(
-    hand: Hand, timeout: float | None, time_bank: float, in_bank: bool, *, short: bool = False
+    hand: Hand,
+    timeout: float | None,
+    time_bank: float,
+    in_bank: bool,
+    *,
+    short: bool = False,
+    stopped: bool = False,
 ) -> Record:
     """Who acts and their clock; `short`: a show-or-muck choice or a vote, whose clock is
-    `showdown_time` and never the time bank."""
+    `showdown_time` and never the time bank; `stopped`: the host's pause stops the clock,
+    `timeout` is what it has left (not counting down until the table resumes)."""
     legal = hand.state.legal_actions()
     assert legal is not None
     p = legal.player
@@ -351,6 +360,7 @@ def turn_record(
         "time_bank": round(time_bank, 3),
         "in_time_bank": in_bank,
         "short": short,
+        "clock_stopped": stopped,
     }
     return Record(public, {hand.players[p]: {"legal": legal_to_json(legal)}})
 
@@ -469,8 +479,13 @@ def table_view(table: TableLike, player_id: str | None) -> dict[str, Any]:
         h = table.hand
         at = h.position_of_player(player_id) if player_id is not None else None
         view["hand"].update(after_fields(h, at, table.config.rabbit_hunt))
-    if table.hand is not None and table.turn_deadline is not None:
-        view["hand"]["timeout"] = max(0.0, round(table.turn_deadline - table.now(), 3))
+    if table.hand is not None:  # the turn's clock: counting down, or stopped by a pause
+        stopped = table.turn_stopped_left
+        view["hand"]["clock_stopped"] = stopped is not None
+        if stopped is not None:
+            view["hand"]["timeout"] = round(stopped, 3)
+        elif table.turn_deadline is not None:
+            view["hand"]["timeout"] = max(0.0, round(table.turn_deadline - table.now(), 3))
     if you["host"]:
         view["requests"] = [r.to_json() for r in table.requests.values()]
     return view

@@ -48,10 +48,12 @@ export function runCommand(ctrl, text) {
     case 'status': return statusText(s);
     case 'repeat': return statusText(s);
     case 'time': {
-      const left = h && !h.ended && h.deadline ? Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000)) : null;
+      const stopped = h && !h.ended && h.stopped && h.timeout != null;
+      const left = stopped ? Math.max(0, Math.ceil(h.timeout))
+        : h && !h.ended && h.deadline ? Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000)) : null;
       if (left == null) return 'No clock is running.';
       const whose = ctrl.isMyTurn() ? 'You have' : `${s.seats[h.actor] ? s.seats[h.actor].name : 'The player to act'} has`;
-      return `${whose} ${left} seconds${h.inBank ? ' of time bank' : ''}.`;
+      return `${whose} ${left} seconds${h.inBank ? ' of time bank' : ''}${stopped ? ': the clock is stopped while the table is paused' : ''}.`;
     }
     default: break;
   }

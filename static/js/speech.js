@@ -155,8 +155,15 @@ export function describeEvent(state, ev, cards = cardsText) {
     case 'hole_cards':
       return you && ev.cards ? `Your cards: ${cards(ev.cards)}.` : null;
     case 'turn': {
+      // The same turn with news of its clock only: the host's pause stopped it or the resume
+      // restarts it (said to its player; the table's pause is said to everyone already).
+      if (h && h.actor === ev.seat && h.counter === ev.counter && (ev.clock_stopped || h.stopped)) {
+        if (!(you && ev.legal) || ev.timeout == null) return null;
+        const left = Math.round(ev.timeout);
+        return ev.clock_stopped ? `Your clock is stopped: ${left} seconds left.` : `Your clock runs again: ${left} seconds.`;
+      }
       if (!(you && ev.legal)) return ev.phase === 'betting' && !ev.in_time_bank ? `${name} to act.` : null;
-      const clock = ev.timeout != null ? ` ${Math.round(ev.timeout)} seconds.` : '';
+      const clock = ev.timeout != null ? ` ${Math.round(ev.timeout)} seconds${ev.clock_stopped ? ', clock stopped' : ''}.` : '';
       return `${ev.in_time_bank ? 'Time bank running. ' : ''}${turnPrompt(state, ev.legal, ev.phase)}${clock}`;
     }
     case 'acted': {

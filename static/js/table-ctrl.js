@@ -182,7 +182,7 @@ export class TableCtrl {
       if (pre.kind === 'call' && can('call') && h.legal.call === pre.toCall) return this.act('call');
       if (pre.kind === 'call_any') return this.act(can('call') ? 'call' : 'check');
     }
-    const fresh = m.type === 'turn' && myTurn && !m.in_time_bank;
+    const fresh = m.type === 'turn' && myTurn && !m.in_time_bank && !h.clockNews;
     if (fresh) this.turnBegins();
     this.cues.after(s, m, myTurn, fresh);
   }

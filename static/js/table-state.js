@@ -33,7 +33,9 @@ export function fromSnapshot(s) {
       actor: h.actor,
       counter: h.counter,
       legal: h.legal || null,
-      deadline: h.timeout != null ? performance.now() + h.timeout * 1000 : null,
+      // stopped by the host's pause: `timeout` is what is left, not counting down
+      stopped: !!h.clock_stopped,
+      deadline: h.timeout != null && !h.clock_stopped ? performance.now() + h.timeout * 1000 : null,
       timeout: h.timeout,
       timeBank: null,
       inBank: false,
@@ -139,12 +141,17 @@ export function applyEvent(state, ev) {
       break;
     case 'turn':
       if (!mine) break;
+      // the same turn again, with news of its clock only: the host's pause stopped it, or
+      // the resume restarts it (the time bank's news says `in_time_bank`)
+      hand.clockNews = hand.actor === ev.seat && hand.counter === ev.counter
+        && (!!ev.clock_stopped || !!hand.stopped);
       hand.actor = ev.seat;
       hand.counter = ev.counter;
       hand.phase = ev.phase;
       hand.legal = ev.legal || null;
       hand.timeout = ev.timeout;
-      hand.deadline = ev.timeout != null ? performance.now() + ev.timeout * 1000 : null;
+      hand.stopped = !!ev.clock_stopped; // the host's pause: the clock keeps what is left
+      hand.deadline = ev.timeout != null && !hand.stopped ? performance.now() + ev.timeout * 1000 : null;
       hand.timeBank = ev.time_bank;
       hand.inBank = ev.in_time_bank;
       hand.short = !!ev.short; // a show-or-muck choice or a vote: showdown_time, never the bank
@@ -167,6 +174,7 @@ export function applyEvent(state, ev) {
       hand.actor = null;
       hand.legal = null;
       hand.deadline = null;
+      hand.stopped = false;
       break;
     }
     case 'bet_returned': {

@@ -1,8 +1,9 @@
 """Issue 26, items 4, 5 and 7: the screen says what is happening. A busted player is offered a
 rebuy in the dock (within the table's buy-in limits); a seat request shows as pending to its
 requester (also after a reload), can be cancelled, and a refusal is told; a pause is a banner
-of one text on every page, a close is announced to everyone as soon as the host asks, and a
-sit-out asked mid-hand says what will happen. Each on desktop and a 375x667 phone, with
+of one text on every page and stops the hand's clock, shown stopped (not counting down) until
+the resume, a close is announced to everyone as soon as the host asks, and a sit-out asked
+mid-hand says what will happen. Each on desktop and a 375x667 phone, with
 screenshots in /tmp/manners-*.png."""
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from tests.e2e.harness import Player, create_table
 from tests.e2e.play import wait_for_hand
 
 #: the pause banner's one text (app/tables/labels.py), mid-hand and between hands alike
-PAUSED = "Paused by the host: no new hand is dealt. A hand in play is played out."
+PAUSED = "Paused by the host: the clock is stopped and no new hand is dealt."
+#: the acting seat's clock while the pause stops it (app/tables/pausing.py)
+STOPPED = ".seat.acting .clock.stopped"
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 
 
@@ -223,12 +226,25 @@ def banner(p: Player) -> str:
     return p.page.locator(".notice.paused").inner_text()
 
 
-def test_a_pause_mid_hand_reads_the_same_for_the_host_and_a_guest(
+def seconds(p: Player, selector: str) -> int:
+    """The whole seconds a clock shows ("42s", "42s bank")."""
+    return int(p.page.locator(selector).inner_text().split("s")[0])
+
+
+def let_time_pass(p: Player, ms: int) -> None:
+    """The page's own clock moves on `ms` (a condition on time itself: what is checked next
+    is that nothing counted meanwhile)."""
+    start = p.page.evaluate("performance.now()")
+    p.page.wait_for_function(f"() => performance.now() > {start + ms}")
+
+
+def test_a_pause_mid_hand_stops_the_clock_and_reads_the_same_for_the_host_and_a_guest(
     players: PlayerFactory,
 ) -> None:
-    """The host pauses during a hand: the host's page (banner and toast) and the guest's
-    say one text, the same while the hand is played out on its clocks and once it is over,
-    and no page says a clock is stopped while the hand's clock counts."""
+    """The host pauses during a hand: the host's page (banner and toast) and the guest's say
+    one text, the same while the hand is paused and once it is over; the acting seat's clock
+    is shown stopped with what it has left and does not count down (the server's neither: a
+    reload shows the same), and counts down again from there after the resume."""
     alice, bob = players("Alice"), players("Bob", **PHONE)
     alice.join()
     code = create_table(alice, name="One pause", decision_time=60, time_bank=0)
@@ -236,24 +252,62 @@ def test_a_pause_mid_hand_reads_the_same_for_the_host_and_a_guest(
     bob.join(f"/t/{code}")
     bob.sit(1)
     wait_for_hand(bob)
-    host_panel(alice).get_by_role("button", name="Pause").click()
+    host = host_panel(alice)
+    host.get_by_role("button", name="Pause").click()
     for p in (alice, bob):
         expect(p.page.locator(".notice.paused")).to_be_visible()
+        expect(p.page.locator(STOPPED)).to_be_visible()
     during = {p.name: banner(p) for p in (alice, bob)}
     toast = alice.page.get_by_role("status").filter(has_text="Paused")
     expect(toast).to_be_visible()
     assert toast.inner_text() == during["Alice"]  # the host's toast says the banner's words
     assert alice.state("c.state.hand && !c.state.hand.ended") is True
-    assert alice.state("c.state.hand.deadline") is not None  # the hand's clock counts
+    left = seconds(alice, STOPPED)
+    assert 0 < left <= 60 and seconds(bob, STOPPED) == left  # one clock, on every page
+    assert alice.state("c.state.hand.stopped && c.state.hand.deadline === null") is True
+    expect(alice.page.locator(STOPPED)).to_have_attribute("data-clock-stopped", str(left))
+    expect(alice.page.locator(".seat.acting .ring")).to_have_count(0)
     shot(alice.page, "pause-mid-hand-host")
     shot(bob.page, "pause-mid-hand-guest")
-    # The hand is played out: whoever acts folds; then nothing new is dealt.
+    alice.page.evaluate("window.scrollTo(0, 0)")  # the table, its acting seat's clock
+    shot(alice.page, "pause-mid-hand-host-table")
+
+    # Time passes: the clock shown does not count down, nor does the server's (a reload's
+    # snapshot has the same seconds left, stopped).
+    let_time_pass(alice, 2500)
+    renders = alice.state("window.__omaha.renders")
+    alice.state("(c.redraw(), true)")  # drawn again now: what it shows is what it knows
+    alice.page.wait_for_function(f"() => window.__omaha.renders > {renders}")
+    expect(alice.page.locator(STOPPED)).to_have_text(f"{left}s")
+    bob.reload()
+    expect(bob.page.locator(STOPPED)).to_have_text(f"{left}s")
+    expect(bob.page.locator(".notice.paused")).to_have_text(PAUSED)
+
+    # The resume: the same turn counts down again from what it had left.
+    host.get_by_role("button", name="Resume").click()
+    for p in (alice, bob):
+        expect(p.page.locator(".notice.paused")).to_have_count(0)
+        expect(p.page.locator(STOPPED)).to_have_count(0)
+        running = p.page.locator(".seat.acting .clock")
+        expect(running).to_be_visible()
+        assert seconds(p, ".seat.acting .clock") <= left
+        p.page.wait_for_function(  # it counts: a second later it shows less
+            "(left) => { const c = document.querySelector('.seat.acting .clock');"
+            " return c && !c.classList.contains('stopped') && parseInt(c.textContent) < left; }",
+            arg=left,
+        )
+    shot(bob.page, "resumed-mid-hand-guest")
+
+    # Paused again, the hand is played out at its players' pace: whoever acts folds; the
+    # banner reads the same, and no new hand is dealt.
+    host.get_by_role("button", name="Pause").click()
+    for p in (alice, bob):
+        expect(p.page.locator(STOPPED)).to_be_visible()
     folder = next(p for p in (alice, bob) if p.my_turn())
     folder.page.locator("[data-act=fold]").click()
     for p in (alice, bob):
         p.page.wait_for_function("() => window.__omaha.ctrl.state.hand.ended")
+        expect(p.page.locator(".seat .clock")).to_have_count(0)
     after = {p.name: banner(p) for p in (alice, bob)}
     assert during == after == {"Alice": PAUSED, "Bob": PAUSED}, (during, after)
-    for p in (alice, bob):
-        assert "stopped" not in p.page.locator("body").inner_text()
     assert not alice.errors and not bob.errors, alice.errors + bob.errors

@@ -154,6 +154,13 @@ async def test_sigterm_one_of_three_moves_its_tables_between_hands(
             for _, _, seated in tables:
                 reply = await seated[0][0].request(type="pause")
                 assert reply["type"] == "ok", reply
+            for t, _, _ in tables:  # the hands in play at the pause end: played out by their
+                # players (the pause stops their clock, app/tables/pausing.py)
+
+                async def played_out(t: str = t) -> bool:
+                    return all(e is not None for _, e in await hand_rows(postgres_url, t))
+
+                await within(played_out, 60, 0.05)
         finally:
             stop.set()
             await asyncio.gather(*players, return_exceptions=True)
@@ -163,12 +170,6 @@ async def test_sigterm_one_of_three_moves_its_tables_between_hands(
                 assert resumed[c] >= (1 if on == "a" or t in moving else 0)
         for t in moving:
             assert owner(redis_url, t) in ("b", "c")
-        for t, _, _ in tables:  # the hands in play at the pause end
-
-            async def hands_over(t: str = t) -> bool:
-                return all(e is not None for _, e in await hand_rows(postgres_url, t))
-
-            await within(hands_over, 60, 0.05)
         for t, _, seated in tables:
             numbers = await hand_numbers(postgres_url, t)
             assert numbers == list(range(1, len(numbers) + 1)), numbers

@@ -10,11 +10,13 @@ second: the decision clock, the time bank (run out, and started early with `more
 and the clock acting (fold, check, the showdown).
 
 Deterministic by construction: each step waits for what the previous one caused before the
-next is sent, hands are dealt only when the host resumes (the table is paused before each
-hand ends), and the decks are stacked. The decision clock runs on the table's clock: real
-time, or a test's fake clock that the script moves on (`advance`) where it waits for a
-time-out. What stays random (ids, seeds, salts, commitments, the stream) and what depends on
-time (a snapshot's `timeout`) is replaced by stable placeholders (`normalise`).
+next is sent, hands are dealt only when the host resumes (the first table is paused before
+each hand ends; the second, whose clock a pause would stop, deals `between_hands` after a
+hand, and nothing else happens meanwhile), and the decks are stacked. The decision clock
+runs on the table's clock: real time, or a test's fake clock that the script moves on
+(`advance`) where it waits for a time-out. What stays random (ids, seeds, salts,
+commitments, the stream) and what depends on time (a snapshot's `timeout`) is replaced by
+stable placeholders (`normalise`).
 
 Run on one commit it records; `tests/tables/test_recorded_session.py` replays it on another
 and compares every message (`python -m tests.tables.session OUT.json` records).
@@ -37,6 +39,8 @@ from tests.api.live import Client, live_server
 
 #: a bound on each wait (a failure, not a pace: every wait is for a message)
 PATIENCE = 60.0
+#: seconds between a hand's end and the next deal
+BETWEEN_HANDS = 2.0
 Message = dict[str, Any]
 Advance = Callable[[float], None]
 
@@ -364,9 +368,10 @@ async def clock_table(people: dict[str, Player], advance: Advance | None) -> Non
             advance(turn["timeout"])
         return await t.next()
 
+    # Not paused during its hands: the host's pause would stop their clock. The next hand is
+    # dealt `between_hands` after one ends (`next_deal`).
     await hana.ok("resume")
     await t.dealt(1)
-    await hana.ok("pause")
     turn = await t.next()
     banked = await time_out(turn)  # the decision time runs out: the bank runs
     assert banked["in_time_bank"] and banked["counter"] == turn["counter"], banked
@@ -379,9 +384,8 @@ async def clock_table(people: dict[str, Player], advance: Advance | None) -> Non
     ended = await time_out(banked)
     assert ended["type"] == "hand_ended", ended
 
-    await hana.ok("resume")  # hand 2: a call, then the clock checks, folds and shows down
+    await next_deal(hana, advance)  # hand 2: a call, then the clock checks, folds and shows down
     await t.dealt(2)
-    await hana.ok("pause")
     player, turn = await t.turn()
     await t.answer(player, turn, "call")
     public = await t.next()
@@ -393,6 +397,15 @@ async def clock_table(people: dict[str, Player], advance: Advance | None) -> Non
         advance(0.1)
     for p, mark in marks.items():
         await p.wait(lambda m: m["type"] == "closed", mark)
+
+
+async def next_deal(host: Player, advance: Advance | None) -> None:
+    """A hand just ended at a table that is not paused: its next deal comes `between_hands`
+    (2 s) later. The host's `resume` (nothing to resume) is answered once the table has
+    settled the hand and armed that deal, then the fake clock is moved on to it."""
+    await host.ok("resume")
+    if advance is not None:
+        advance(BETWEEN_HANDS)
 
 
 HEX = re.compile(r"^[0-9a-f]{16,}$")
@@ -449,7 +462,7 @@ def settings_for(tmp: Path) -> Settings:
         database_url=f"sqlite+aiosqlite:///{tmp}/omaha.sqlite3",
         redis_url=None,
         secret_key="x" * 40,
-        between_hands=2.0,
+        between_hands=BETWEEN_HANDS,
         away_grace=60.0,
     )
 

@@ -187,13 +187,16 @@ class MemoryTableStore(DealSeedStart):
         hand_number: int,
         next_config: TableConfig | None = None,
         requests: list[dict[str, Any]] | None = None,
+        turn_clock: dict[str, Any] | None = None,
     ) -> None:
         requests = copy.deepcopy(requests or [])
+        turn_clock = copy.deepcopy(turn_clock)
 
         def apply() -> None:
             t = self.tables[table_id]
             t.host_id, t.config, t.button, t.paused = host_id, config, button, paused
             t.hand_number, t.next_config, t.requests = hand_number, next_config, requests
+            t.turn_clock = turn_clock
 
         await self._write(apply)
 

@@ -2,9 +2,10 @@
 players, every command and event kind the table has) replays to the messages recorded in
 recorded_session.json on the commit before the table became a state machine (b8cfe3c: first
 recorded on 9cf6830, then again once the seat rules of issue 25 and the server's labels had
-landed, once a showdown choice kept its short clock at a table with no decision clock, and
-once the rabbit hunt's setting and `after_hand` came (issue 26): each changes messages on
-purpose), apart from ids, seeds and times. Re-record only
+landed, once a showdown choice kept its short clock at a table with no decision clock, once
+the rabbit hunt's setting and `after_hand` came, and once the host's pause stopped the
+hand's clock (`clock_stopped`; the clocked table no longer pauses mid-hand) (issue 26): each
+changes messages on purpose), apart from ids, seeds and times. Re-record only
 for an intended change of the protocol:
 `python -m tests.tables.session tests/tables/recorded_session.json`."""
 

@@ -1,12 +1,14 @@
 """What a restart of the table keeps (the real store, SQLite and PostgreSQL): time bank spent
-in the middle of a hand, the away grace already run, and the dead button's blind seats."""
+in the middle of a hand, the away grace already run, the dead button's blind seats, and the
+clock of a hand the host's pause stopped (migration 0019's column)."""
 
 from __future__ import annotations
 
-from app.tables.clock import Timer
+from app.tables.clock import TURN, Timer
 from app.tables.config import TableConfig
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
+from app.tables.views import table_view
 from tests.tables.harness import FakeClock, on
 from tests.tables.stores import FAST, dealt, paused_with, running, sql_store
 
@@ -120,3 +122,42 @@ async def test_the_showdown_preferences_are_kept_with_the_seat(database_url: str
         stored = await store.load_table(table_id)
         prefs = {s.player_id: (s.auto_muck, s.always_show) for s in stored.seats}
         assert prefs == {host: (True, False), a: (False, True)}  # the default, and as set
+
+
+async def test_a_table_paused_mid_hand_is_restarted_with_its_clock_stopped(
+    database_url: str,
+) -> None:
+    """The pause stops the hand's clock; restarted an hour later (the store's `elapsed` since
+    the last action is then an hour and more) the turn is still stopped with what it had
+    left, the snapshot says so, and the resume gives it exactly that."""
+    async with sql_store(database_url) as store:
+        host, a, b = await store.make_players(3)
+        config = TableConfig(seats=3, decision_time=30, time_bank=5)
+        table_id = await store.create_table(host, config, "c")
+        clock = FakeClock()
+        stored = await store.load_table(table_id)
+        async with running(Table(stored, store, on(clock, CLOCK))) as table:
+            await paused_with(table, (host, a, b))
+            await table.request("resume", host)
+            hand = await dealt(table)
+            assert hand is not None
+            clock.advance(10)
+            await table.request("pause", host)
+            clock.advance(1000)
+            await table.quiet()
+            assert hand.counter == 0  # no clock ran out
+        stored = await store.load_table(table_id)
+        assert stored.paused and stored.turn_clock is not None
+        assert (stored.turn_clock["elapsed"], stored.turn_clock["since"]) == (10, None)
+        clock.advance(3600)
+        async with running(Table(stored, store, on(clock, CLOCK))) as table:
+            await table.quiet()
+            assert not table.core.clock.armed(TURN)
+            view = table_view(table, host)["hand"]
+            assert view["clock_stopped"] and view["timeout"] == 20
+            await table.request("resume", host)
+            assert table.core.clock.deadline(TURN) == table.now() + 20
+            assert not table_view(table, host)["hand"]["clock_stopped"]
+        stored = await store.load_table(table_id)
+        assert not stored.paused and stored.turn_clock is not None
+        assert stored.turn_clock["since"] == clock.now()  # counted on from the resume

@@ -114,6 +114,10 @@ function preferencesView(ctrl) {
 // The short clock of a show-or-muck choice or a run-it-twice vote (showdown_time): seconds
 // left, redrawn each second with the ring; the time bank is not used for these.
 function shortClockView(h) {
+  if (h.stopped && h.timeout != null) {
+    const left = Math.max(0, Math.ceil(h.timeout));
+    return html`<p class="short-clock stopped" data-short-clock=${left} data-clock-stopped=${left} role="timer">${left} s to decide · clock stopped</p>`;
+  }
   if (!h.deadline || h.timeout == null) return null;
   const left = Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000));
   return html`<p class="short-clock" data-short-clock=${left} role="timer">${left} s to decide · no time bank</p>`;
@@ -171,8 +175,8 @@ function bettingView(ctrl) {
     </div>
     ${busy ? html`<p class="sending">Sending…</p>` : html`<p class="keys">Keys: f fold · c check/call · r raise · a all in · Enter confirm · Esc cancel</p>`}
     ${h.timeBank != null && h.timeout != null ? html`<div class="row bank-row">
-      <p class=${`bank ${h.inBank ? 'on' : ''}`}>${h.inBank ? 'Time bank running' : `Time bank ${Math.round(h.timeBank)} s`}</p>
-      ${!h.inBank && h.timeBank > 0 ? html`<button type="button" class="btn small" data-cmd="more-time" onClick=${() => ctrl.command('more_time')}>Need more time</button>` : null}
+      <p class=${`bank ${h.inBank ? 'on' : ''}`}>${h.inBank ? (h.stopped ? `Time bank ${Math.ceil(h.timeout)} s · clock stopped` : 'Time bank running') : `Time bank ${Math.round(h.timeBank)} s`}</p>
+      ${!h.inBank && !h.stopped && h.timeBank > 0 ? html`<button type="button" class="btn small" data-cmd="more-time" onClick=${() => ctrl.command('more_time')}>Need more time</button>` : null}
     </div>` : null}
   </div>`;
 }

@@ -169,6 +169,7 @@ export function seatView(ctrl, i, seat) {
       <span class="stack">${stack}</span>
       ${reactToggle(ctrl, i)}
       ${acting && h.deadline ? html`<span class="clock">${Math.max(0, Math.ceil((h.deadline - performance.now()) / 1000))}s${h.inBank ? ' bank' : ''}</span>` : null}
+      ${acting ? stoppedClock(h) : null}
     </div>
     ${won ? html`<span class="won">+${won}</span>` // the win says more than the last action
       : last ? html`<span class=${`last act-${last.split(' ')[0].toLowerCase()}`}>${last}</span>` : null}
@@ -197,6 +198,16 @@ function otherCards(s, p) {
   }
   const n = holeCount(s.table.config);
   return html`<div class="cards backs">${Array.from({ length: n }, () => CardBack({ size: 'xs' }))}</div>`;
+}
+
+// The host's pause stops the clock: what is left, with a pause mark, not counting down (no
+// ring: it would say nothing more). It counts again from there when the table resumes.
+function stoppedClock(h) {
+  if (!h.stopped || h.timeout == null) return null;
+  const left = Math.max(0, Math.ceil(h.timeout));
+  return html`<span class="clock stopped" data-clock-stopped=${left} role="timer"
+    title="Clock stopped: the table is paused" aria-label=${`${left} seconds${h.inBank ? ' of time bank' : ''} left, clock stopped`}>
+    <span class="pause-mark" aria-hidden="true"></span>${left}s${h.inBank ? ' bank' : ''}</span>`;
 }
 
 // The ring drains in steps, at each redraw (every second while a clock runs), rather than as a
