@@ -14,7 +14,7 @@ export class Cues {
   constructor(settings, redraw) {
     this.settings = settings;
     this.redraw = redraw;
-    this.flights = []; // [{id, kind: 'to-pot' | 'to-seat', seat, amount}]
+    this.flights = []; // [{id, kind: 'to-pot' | 'to-seat', seat, amount, at}], oldest first
     this.nextId = 1;
     this.timer = 0;
     this.wonIn = null; // the hand whose win was heard (one chord for all its awards)
@@ -35,10 +35,26 @@ export class Cues {
     } else if (ev.type === 'award' && ev.amount > 0) this.fly('to-seat', ev.seat, ev.amount);
   }
 
+  // Each flight is taken off once it has landed: at a quick table (bets gathered every few
+  // hundred ms) one timer restarted by each new flight kept every flight of the evening in the
+  // page, each a felt-sized layer that every later frame composited again.
   fly(kind, seat, amount) {
-    this.flights.push({ id: this.nextId++, kind, seat, amount });
+    const now = performance.now();
+    this.flights = this.flights.filter((f) => now - f.at < FLIGHT_MS);
+    this.flights.push({ id: this.nextId++, kind, seat, amount, at: now });
+    if (this.flights.length === 1) this.land();
+  }
+
+  land() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.flights = []; this.redraw(); }, FLIGHT_MS);
+    if (!this.flights.length) return;
+    const wait = this.flights[0].at + FLIGHT_MS - performance.now();
+    this.timer = setTimeout(() => {
+      const now = performance.now();
+      this.flights = this.flights.filter((f) => now - f.at < FLIGHT_MS);
+      this.redraw();
+      this.land();
+    }, Math.max(0, wait));
   }
 
   // After it: the sounds, and the turn alert (`turn`: it is the viewer's turn now; `fresh`:

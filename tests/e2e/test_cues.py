@@ -171,6 +171,31 @@ def test_no_chips_fly_with_reduced_motion(players: PlayerFactory, bots: BotFacto
     assert not p.errors, p.errors
 
 
+def test_chips_in_flight_leave_the_page_once_landed(players: PlayerFactory) -> None:
+    """A quick table gathers bets every few hundred ms: each flight is taken off once landed,
+    so at most those of the last flight's time are in the page (one timer restarted by each
+    new flight kept every flight of a quick evening in the page, each a layer to draw)."""
+    p = players("Flo")
+    p.page.goto(p.base + "/")
+    most, left = p.page.evaluate(
+        """async () => {
+          const main = document.querySelector('script[src$="/js/main.js"]').src;
+          const { Cues } = await import(main.replace(/main\.js$/, 'cues.js'));
+          const cues = new Cues({ animations: true }, () => {});
+          let most = 0;
+          for (let i = 0; i < 20; i += 1) {  // a flight every 100 ms or more
+            cues.fly('to-pot', 0, 1);
+            most = Math.max(most, cues.flights.length);
+            await new Promise((resolve) => { setTimeout(resolve, 100); });
+          }
+          await new Promise((resolve) => { setTimeout(resolve, 500); });
+          return [most, cues.flights.length];
+        }"""
+    )
+    assert most <= 5 and left == 0, (most, left)  # a flight lasts 450 ms at most
+    assert not p.errors, p.errors
+
+
 def test_turn_while_hidden_title_icon_and_notification(
     players: PlayerFactory, bots: BotFactory
 ) -> None:
