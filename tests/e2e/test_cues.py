@@ -178,7 +178,7 @@ def test_chips_in_flight_leave_the_page_once_landed(players: PlayerFactory) -> N
     p = players("Flo")
     p.page.goto(p.base + "/")
     most, left = p.page.evaluate(
-        """async () => {
+        r"""async () => {
           const main = document.querySelector('script[src$="/js/main.js"]').src;
           const { Cues } = await import(main.replace(/main\.js$/, 'cues.js'));
           const cues = new Cues({ animations: true }, () => {});
