@@ -4,8 +4,10 @@ clock of a hand the host's pause stopped (migration 0019's column)."""
 
 from __future__ import annotations
 
+from app.store.tables import SqlTableStore
 from app.tables.clock import TURN, Timer
 from app.tables.config import TableConfig
+from app.tables.hand import Hand
 from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
 from app.tables.views import table_view
@@ -15,19 +17,28 @@ from tests.tables.stores import FAST, dealt, paused_with, running, sql_store
 CLOCK = Runtime(between_hands=3600, clock_enabled=True, away_grace=3600, deal_unwatched=True)
 
 
+async def clocked_table(store: SqlTableStore, host: str) -> tuple[str, FakeClock]:
+    """A three-seat table with a 30 s decision clock and a 5 s bank, and its fake clock."""
+    config = TableConfig(seats=3, decision_time=30, time_bank=5)
+    return await store.create_table(host, config, "c"), FakeClock()
+
+
+async def first_hand(table: Table, players: tuple[str, str, str]) -> Hand | None:
+    """The three seated (the host first), then the first hand dealt."""
+    await paused_with(table, players)
+    await table.request("resume", players[0])
+    return await dealt(table)
+
+
 async def test_time_bank_spent_mid_hand_stays_spent_after_a_restart(database_url: str) -> None:
     """The bank was stored only with the hand's result: a restart in the middle of the hand
     gave back what the player had spent of it."""
     async with sql_store(database_url) as store:
         host, a, b = await store.make_players(3)
-        config = TableConfig(seats=3, decision_time=30, time_bank=5)
-        table_id = await store.create_table(host, config, "c")
-        clock = FakeClock()
+        table_id, clock = await clocked_table(store, host)
         stored = await store.load_table(table_id)
         async with running(Table(stored, store, on(clock, CLOCK))) as table:
-            await paused_with(table, (host, a, b))
-            await table.request("resume", host)
-            hand = await dealt(table)
+            hand = await first_hand(table, (host, a, b))
             assert hand is not None and hand.state.actor is not None
             actor = hand.players[hand.state.actor]
             await table.request("more_time", actor)
@@ -132,14 +143,10 @@ async def test_a_table_paused_mid_hand_is_restarted_with_its_clock_stopped(
     left, the snapshot says so, and the resume gives it exactly that."""
     async with sql_store(database_url) as store:
         host, a, b = await store.make_players(3)
-        config = TableConfig(seats=3, decision_time=30, time_bank=5)
-        table_id = await store.create_table(host, config, "c")
-        clock = FakeClock()
+        table_id, clock = await clocked_table(store, host)
         stored = await store.load_table(table_id)
         async with running(Table(stored, store, on(clock, CLOCK))) as table:
-            await paused_with(table, (host, a, b))
-            await table.request("resume", host)
-            hand = await dealt(table)
+            hand = await first_hand(table, (host, a, b))
             assert hand is not None
             clock.advance(10)
             await table.request("pause", host)
