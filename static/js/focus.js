@@ -40,10 +40,13 @@ function settle(id, tries) {
   if (id !== rescue) return;
   const a = document.activeElement;
   if (a && a !== document.body && a.isConnected && !a.disabled) return;
-  const to = document.getElementById('command')
-    || document.querySelector('.dock button:not([disabled]), .dock input[type=checkbox]');
+  const to = [document.getElementById('command'),
+    ...document.querySelectorAll('.dock button:not([disabled]), .dock input[type=checkbox]')]
+    .find((el) => el && el.offsetParent !== null);
   if (to) to.focus();
-  else if (tries > 0) setTimeout(() => settle(id, tries - 1), RETRY_MS);
+  // A control that would not take the focus (hidden by its style) counts as none.
+  if (to && document.activeElement === to) return;
+  if (tries > 0) setTimeout(() => settle(id, tries - 1), RETRY_MS);
   else { const top = document.querySelector('.topbar button:not(.sr-toggle)'); if (top) top.focus(); }
 }
 
@@ -77,8 +80,11 @@ export function dialogRef(el) {
   }
   const back = returnTo;
   returnTo = null;
-  // After the redraw that removed the dialog, so the element to return to is settled.
+  // After the redraw that removed the dialog, so the element to return to is settled; only
+  // if the focus is still on nothing: a control the player went on to meanwhile keeps it.
   requestAnimationFrame(() => {
+    const a = document.activeElement;
+    if (a && a !== document.body && a.isConnected) return;
     if (back && back.isConnected && back.offsetParent !== null) back.focus();
     else rescueFocus();
   });

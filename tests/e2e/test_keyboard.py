@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PageTimeout
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import calling_station
@@ -230,6 +231,7 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
     page.keyboard.press("Space")
     page.keyboard.press("Escape")
     expect(page.get_by_role("log", name="Table announcements")).to_have_count(0)
+    expect(page.get_by_role("dialog", name="Settings")).to_have_count(0)
     page.wait_for_function(
         "() => { const c = window.__omaha.ctrl; return c.isMyTurn() && !c.pending"
         " && c.state.hand.phase === 'betting'; }",
@@ -241,9 +243,31 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
     page.wait_for_function(
         f"() => window.__omaha.ctrl.state.hand.counter > {counter}", timeout=15000
     )
-    page.wait_for_function(
+    in_dock = (
         "() => document.activeElement !== document.body"
-        " && !!document.activeElement.closest('.dock')",
-        timeout=5000,
+        " && !!document.activeElement.closest('.dock')"
     )
+    try:
+        page.wait_for_function(in_dock, timeout=5000)
+    except PageTimeout as e:  # say where the focus went
+        where = page.evaluate("() => document.activeElement.outerHTML.slice(0, 300)")
+        raise AssertionError(f"the focus left the dock, on: {where}") from e
+
+    # A dialog closed gives the focus back only if nothing took it meanwhile: a control the
+    # player moved to in the frame before (a quick Tab or click) keeps it.
+    page.get_by_role("button", name="Settings").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("dialog", name="Settings")).to_be_visible()
+    kept = page.evaluate(
+        """() => new Promise((done) => {
+             window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+             requestAnimationFrame(() => {  // the frame that removes the dialog
+               const box = document.querySelector('.dock input[type=checkbox]');
+               box.focus();
+               requestAnimationFrame(() => requestAnimationFrame(
+                 () => done(document.activeElement === box)));
+             });
+           })"""
+    )
+    assert kept, page.evaluate("() => document.activeElement.outerHTML.slice(0, 200)")
     assert not kim.errors, kim.errors
