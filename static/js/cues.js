@@ -37,7 +37,7 @@ export class Cues {
 
   // Each flight is taken off once it has landed: at a quick table (bets gathered every few
   // hundred ms) one timer restarted by each new flight kept every flight of the evening in the
-  // page, each a felt-sized layer that every later frame composited again.
+  // page, each a layer that every later frame composited again.
   fly(kind, seat, amount) {
     const now = performance.now();
     this.flights = this.flights.filter((f) => now - f.at < FLIGHT_MS);

@@ -297,3 +297,62 @@ def test_each_action_has_its_sound_and_the_setting_silences_them(
     play_hand([p], number)
     assert len(tones()) == before, tones()[before:]
     assert not p.errors, p.errors
+
+
+# Each chip in flight, paused at its first and last frame: its centre, and where it should be
+# (a bet's place or the pot's going in, the pot's or a seat's coming out).
+FLIGHT_ENDS = """async () => {
+  const c = window.__omaha.ctrl;
+  const h = c.state.hand;
+  const box = document.querySelector('.flights').getBoundingClientRect();
+  const potTop = parseFloat(getComputedStyle(document.querySelector('.felt'))
+    .getPropertyValue('--pot-top')) || 52;
+  const pot = [box.left + box.width / 2, box.top + box.height * potTop / 100];
+  const centre = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  for (const pl of Object.values(h.players)) {
+    if (pl.bet > 0) c.cues.fly('to-pot', pl.seat, pl.bet);
+    c.cues.fly('to-seat', pl.seat, 5);
+  }
+  c.redraw();
+  await new Promise((done) => { requestAnimationFrame(() => { setTimeout(done, 0); }); });
+  return [...document.querySelectorAll('.fly')].map((el) => {
+    const [a] = el.getAnimations();
+    a.pause();
+    a.currentTime = 0;
+    const start = centre(el);
+    a.currentTime = a.effect.getTiming().duration;
+    const end = centre(el);
+    const k = el.dataset.k;
+    const toPot = el.classList.contains('to-pot');
+    const bet = document.querySelector(`.bet[data-k="${k}"]`);
+    const seat = document.querySelector(`.seat[data-k="${k}"]`);
+    return { kind: toPot ? 'to-pot' : 'to-seat', k, start, end,
+             want: toPot ? [centre(bet), pot] : [pot, centre(seat)] };
+  });
+}"""
+
+
+def test_a_flight_goes_from_its_bet_to_the_pot_and_from_the_pot_to_its_seat(
+    players: PlayerFactory, bots: BotFactory
+) -> None:
+    """The chips in flight are their own size, moved by their place's offset from the pot in
+    units of the felt: on a desktop's felt and a phone's, each starts and lands where it
+    should (within 2 px)."""
+    p = players("Geo")
+    puppet = Puppet()
+    puppet.auto = False  # the blinds stay in front of the players
+    heads_up(p, bots, puppet)
+    wait_for_hand(p)
+    p.page.wait_for_function(
+        "() => Object.values(window.__omaha.ctrl.state.hand.players).filter(x => x.bet > 0)"
+        ".length === 2"
+    )
+    for size in ({"width": 1280, "height": 860}, {"width": 375, "height": 667}):
+        p.page.set_viewport_size(size)
+        flights = p.page.evaluate(FLIGHT_ENDS)
+        assert sorted(f["kind"] for f in flights) == ["to-pot", "to-pot", "to-seat", "to-seat"]
+        for f in flights:
+            for got, want in zip((f["start"], f["end"]), f["want"], strict=True):
+                assert abs(got[0] - want[0]) <= 2 and abs(got[1] - want[1]) <= 2, (size, f)
+        expect(p.page.locator(".fly")).to_have_count(0)
+    assert not p.errors, p.errors
