@@ -5,8 +5,9 @@ the right places and prizes. Then two tables: a move and a table break, each pla
 to their table.
 
 The server lets bots act at once and deals 0.1 s after a hand; levels are short (the form's
-"minutes a level", or the host's own levels) and the friends go all in when the test says:
-a minute or so each. Everything waits on what the pages show, never on a time."""
+"minutes a level"), or end when the host says ("Next level"), and the friends go all in when
+the test says: half a minute or so each. Everything waits on what the pages show, never on a
+time."""
 
 from __future__ import annotations
 
@@ -101,12 +102,13 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     for p in (host, alice, bob, carol):
         p.join()
     # Three a table. A first level too deep for anyone to lose their stack in pot limit, then
-    # blinds of half of it: the all-ins come with the second level. The first level is long
-    # enough that the host's pause always comes within it (at 6 s it once came after, at load
-    # 7: a bot busted at the second level's blinds and Alice took its seat).
+    # blinds of half of it: the all-ins come with the second level, when the host says. The
+    # first level lasts an hour: the host's pause always comes within it, whatever the load
+    # (at 6 s it once came after, at load 7: a bot busted at the second level's blinds and
+    # Alice took its seat), and its end is the host's "Next level", never a wait.
     settings = {"time_bank": 0, "prize_pool": 100, "seats": 3, "max_players": 6,
                 "structure": "custom", "starting_stack": 100_000,
-                "levels_text": "1/2 0.5\n25000/50000 5",
+                "levels_text": "1/2 60\n25000/50000 60",
                 "late_registration_level": 1, "decision_time": 0.3}  # fmt: skip
     code, link = create_tournament(host, "multi", name="Two tables", **settings)
     register_by_link(carol, link, first_visit=False)
@@ -131,6 +133,10 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     second = at(alice)
     assert at(bob) == second != first, (first, second, at(bob), state(host, code)["tables"])
     assert [t["code"] for t in state(host, code)["tables"]] == [first, second]
+    # The host ends the first level (paused: it is level 2 at once, dealt at the resume).
+    host.page.click("[data-cmd=next-level]")
+    within_sync(lambda: state(host, code)["level"] == 2, 30, what="level 2")
+    assert state(host, code)["status"] == "paused"
     host.page.click("[data-cmd=resume]")
     friends = [alice, bob, carol]
     for p in friends:
