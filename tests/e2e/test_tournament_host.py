@@ -20,7 +20,6 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, server
 from tests.e2e.tourney import (
-    PLAY_LIMIT,
     check_standings,
     check_the_end,
     create_tournament,
@@ -109,7 +108,7 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     settings = {"time_bank": 0, "prize_pool": 100, "seats": 3, "max_players": 6,
                 "structure": "custom", "starting_stack": 100_000,
                 "levels_text": "1/2 60\n25000/50000 60",
-                "late_registration_level": 1, "decision_time": 0.3}  # fmt: skip
+                "late_registration_level": 1, "decision_time": 5}  # fmt: skip
     code, link = create_tournament(host, "multi", name="Two tables", **settings)
     register_by_link(carol, link, first_visit=False)
     for _ in range(2):
@@ -118,12 +117,14 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     host.page.click("[data-cmd=start]")
     # Paused at once (before Carol's page follows her to her table: at load 16 that took
     # longer than the first level, and a bot busted at the second level's blinds), while Alice
-    # and Bob register late: the clock stops, and once the hand being played ends nobody moves
-    # (moves are made as hands end).
+    # and Bob register late: the clock stops, and once the hand being played ends (Carol folds
+    # it out, the bots act at once) nobody moves (moves are made as hands end).
     host.page.click("[data-cmd=pause]")
     expect(host.page.locator("[data-cmd=resume]")).to_be_visible()
     carol.page.wait_for_url("**/t/*")
-    within_sync(lambda: not any(t["playing"] for t in state(host, code)["tables"]), PLAY_LIMIT)
+    carol.wait_live()
+    play_until([carol], lambda p: "fold",
+               lambda: not any(t["playing"] for t in state(host, code)["tables"]))  # fmt: skip
     [table] = state(host, code)["tables"]
     assert table["players"] == 3, table  # full: Carol and two bots, nobody out in level 1
     first = table["code"]
@@ -142,10 +143,12 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     for p in friends:
         p.wait_live()
         expect(p.page.locator(".tournament-bar [data-field=running]")).to_contain_text("of 5 left")
-    # Carol goes all in at the first table; Alice and Bob fold to each other (the clock acts),
-    # so nobody busts at the second: when the first is down to one player the five fit at one
-    # table, the second breaks and Alice and Bob move to the first.
-    play_until(friends, lambda p: "shove" if at(p) == first else None,
+    # Carol goes all in at the first table; Alice and Bob fold to each other, so nobody busts
+    # at the second: when the first is down to one player the five fit at one table, the
+    # second breaks and Alice and Bob move to the first. (The test acts for everyone, with
+    # 5 s a decision: at 0.3 s, for the clock to fold for Alice and Bob, Carol's shoves at
+    # load came too late and were folded by it too, and the first table took 40 s to end.)
+    play_until(friends, lambda p: "shove" if at(p) == first else "fold",
                lambda: at(alice) == at(bob) == first)  # fmt: skip
     for p in (alice, bob):
         p.wait_live()
