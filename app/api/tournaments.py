@@ -220,8 +220,8 @@ START_WITHIN = 30 * 24 * 3600.0
 #: the clock's part of the state: what a tournament table's page shows beside the felt
 CLOCK = ("name", "status", "level", "on_break", "remaining", "blinds", "next", "players_left",
          "entries", "average_stack", "payouts", "hand_for_hand")  # fmt: skip
-ACTIONS = ("register", "unregister", "start", "pause", "resume", "chop_icm", "chop_chips",
-           "chop_withdraw", "addon", "add_bot")  # fmt: skip
+ACTIONS = ("register", "unregister", "start", "pause", "resume", "next_level", "chop_icm",
+           "chop_chips", "chop_withdraw", "addon", "add_bot")  # fmt: skip
 #: what a process answers of a tournament it directs, for itself or for another (relayed)
 READS = ("state", "deal", "results")
 #: the read of a table's clock, asked of the process running the table (`o`: its code)

@@ -48,6 +48,7 @@ HANDLERS: Mapping[str, Handler] = {
     "hand_ended": rounds.on_hand_ended,
     "pause": clock.on_pause,
     "resume": clock.on_resume,
+    "next_level": clock.on_next_level,
     "addon": addon.on_addon,
     "chop": chop.on_chop,
     "status": reading.on_status,

@@ -15,7 +15,9 @@ from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, server
 from tests.waits import within_sync
 
-LEVELS = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.05}
+#: three seconds a level, but the second: it lasts an hour, seen on the clock whatever the
+#: load, and ends when the host says
+LEVELS = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 60 if sb == 200 else 0.05}
           for sb in (50, 200, 800, 3200, 12_800, 51_200)]  # fmt: skip
 CREATE = """async (body) => {
   const r = await fetch('/api/tournaments', {method: 'POST', credentials: 'same-origin',
@@ -73,7 +75,10 @@ def test_the_clock_counts_down_and_the_standings_show_the_places(players: Player
     )
     expect(clock.locator("[data-level='2']")).to_be_visible(timeout=10_000)
     expect(clock.locator(".blinds")).to_have_text("200 / 400")
-    # The blinds outgrow the stacks: it ends; the standings page shows the places.
+    # The host ends the level: the blinds outgrow the stacks and it ends; the standings page
+    # shows the places.
+    r = host.page.request.post(f"{host.base}/api/tournaments/{code}/next_level")
+    assert r.status == 200 and r.json()["level"] == 3, r.text()
     expect(clock.locator("[data-status=finished]")).to_be_visible(timeout=60_000)
     clock.goto(f"{host.base}/tournaments/{code}")
     rows = clock.locator(".standings tbody tr")

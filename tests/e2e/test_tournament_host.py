@@ -5,8 +5,9 @@ the right places and prizes. Then two tables: a move and a table break, each pla
 to their table.
 
 The server lets bots act at once and deals 0.1 s after a hand; levels are short (the form's
-"minutes a level", or the host's own levels) and the friends go all in when the test says:
-a minute or so each. Everything waits on what the pages show, never on a time."""
+"minutes a level"), or end when the host says ("Next level"), and the friends go all in when
+the test says: half a minute or so each. Everything waits on what the pages show, never on a
+time."""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, server
 from tests.e2e.tourney import (
-    PLAY_LIMIT,
     check_standings,
     check_the_end,
     create_tournament,
@@ -101,13 +101,14 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     for p in (host, alice, bob, carol):
         p.join()
     # Three a table. A first level too deep for anyone to lose their stack in pot limit, then
-    # blinds of half of it: the all-ins come with the second level. The first level is long
-    # enough that the host's pause always comes within it (at 6 s it once came after, at load
-    # 7: a bot busted at the second level's blinds and Alice took its seat).
+    # blinds of half of it: the all-ins come with the second level, when the host says. The
+    # first level lasts an hour: the host's pause always comes within it, whatever the load
+    # (at 6 s it once came after, at load 7: a bot busted at the second level's blinds and
+    # Alice took its seat), and its end is the host's "Next level", never a wait.
     settings = {"time_bank": 0, "prize_pool": 100, "seats": 3, "max_players": 6,
                 "structure": "custom", "starting_stack": 100_000,
-                "levels_text": "1/2 0.5\n25000/50000 5",
-                "late_registration_level": 1, "decision_time": 0.3}  # fmt: skip
+                "levels_text": "1/2 60\n25000/50000 60",
+                "late_registration_level": 1, "decision_time": 5}  # fmt: skip
     code, link = create_tournament(host, "multi", name="Two tables", **settings)
     register_by_link(carol, link, first_visit=False)
     for _ in range(2):
@@ -116,12 +117,14 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     host.page.click("[data-cmd=start]")
     # Paused at once (before Carol's page follows her to her table: at load 16 that took
     # longer than the first level, and a bot busted at the second level's blinds), while Alice
-    # and Bob register late: the clock stops, and once the hand being played ends nobody moves
-    # (moves are made as hands end).
+    # and Bob register late: the clock stops, and once the hand being played ends (Carol folds
+    # it out, the bots act at once) nobody moves (moves are made as hands end).
     host.page.click("[data-cmd=pause]")
     expect(host.page.locator("[data-cmd=resume]")).to_be_visible()
     carol.page.wait_for_url("**/t/*")
-    within_sync(lambda: not any(t["playing"] for t in state(host, code)["tables"]), PLAY_LIMIT)
+    carol.wait_live()
+    play_until([carol], lambda p: "fold",
+               lambda: not any(t["playing"] for t in state(host, code)["tables"]))  # fmt: skip
     [table] = state(host, code)["tables"]
     assert table["players"] == 3, table  # full: Carol and two bots, nobody out in level 1
     first = table["code"]
@@ -131,15 +134,21 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     second = at(alice)
     assert at(bob) == second != first, (first, second, at(bob), state(host, code)["tables"])
     assert [t["code"] for t in state(host, code)["tables"]] == [first, second]
+    # The host ends the first level (paused: it is level 2 at once, dealt at the resume).
+    host.page.click("[data-cmd=next-level]")
+    within_sync(lambda: state(host, code)["level"] == 2, 30, what="level 2")
+    assert state(host, code)["status"] == "paused"
     host.page.click("[data-cmd=resume]")
     friends = [alice, bob, carol]
     for p in friends:
         p.wait_live()
         expect(p.page.locator(".tournament-bar [data-field=running]")).to_contain_text("of 5 left")
-    # Carol goes all in at the first table; Alice and Bob fold to each other (the clock acts),
-    # so nobody busts at the second: when the first is down to one player the five fit at one
-    # table, the second breaks and Alice and Bob move to the first.
-    play_until(friends, lambda p: "shove" if at(p) == first else None,
+    # Carol goes all in at the first table; Alice and Bob fold to each other, so nobody busts
+    # at the second: when the first is down to one player the five fit at one table, the
+    # second breaks and Alice and Bob move to the first. (The test acts for everyone, with
+    # 5 s a decision: at 0.3 s, for the clock to fold for Alice and Bob, Carol's shoves at
+    # load came too late and were folded by it too, and the first table took 40 s to end.)
+    play_until(friends, lambda p: "shove" if at(p) == first else "fold",
                lambda: at(alice) == at(bob) == first)  # fmt: skip
     for p in (alice, bob):
         p.wait_live()

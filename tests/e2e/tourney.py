@@ -113,10 +113,10 @@ def check_standings(dialog: Locator, standings: list[dict[str, Any]]) -> None:
         assert word not in text, (word, text)
 
 
-def act(p: Player, shove: bool) -> None:
+def act(p: Player, shove: bool, fold: bool = False) -> None:
     """If it is this player's turn, act from the page: all in if `shove` and it may, else
-    check or call; show at a showdown; agree to run it twice. A page that moves on meanwhile
-    (a move to another table, the end) is left alone."""
+    check or call (check or fold if `fold`); show at a showdown; agree to run it twice. A page
+    that moves on meanwhile (a move to another table, the end) is left alone."""
     try:
         if not p.my_turn():
             return
@@ -128,6 +128,8 @@ def act(p: Player, shove: bool) -> None:
             if shove and all_in.count():
                 all_in.click()
                 page.locator(".actions [data-act=raise], .actions [data-act=bet]").first.click()
+            elif fold and not page.locator("[data-act=check]").count():
+                page.locator("[data-act=fold]").click()
             else:
                 page.locator("[data-act=check], [data-act=call]").first.click()
         elif phase == "showdown":
@@ -143,7 +145,7 @@ def act(p: Player, shove: bool) -> None:
         return
 
 
-Policy = Callable[[Player], str | None]  # "shove", "call" or None (the clock acts)
+Policy = Callable[[Player], str | None]  # "shove", "call", "fold" or None (the clock acts)
 
 
 def play_until(players: list[Player], policy: Policy, done: Callable[[], bool]) -> None:
@@ -154,7 +156,7 @@ def play_until(players: list[Player], policy: Policy, done: Callable[[], bool]) 
         for p in players:
             how = policy(p)
             if how is not None:
-                act(p, how == "shove")
+                act(p, how == "shove", fold=how == "fold")
         time.sleep(0.05)
 
 

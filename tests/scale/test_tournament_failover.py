@@ -27,8 +27,10 @@ from tests.scale.test_failover import LEASE, RENEW, environment, owner, processe
 from tests.waits import within
 
 PLAYERS, STACK = 6, 100
-#: blinds that grow fast: players who never act (folded by a short clock) blind away
-LEVELS = [{"small_blind": 1, "big_blind": 2, "minutes": 0.1}] + [
+#: A first level nobody busts in, however long the reads take (players who never act are
+#: folded by a short clock: the big blind wins the blinds, each pays as much as they win in
+#: an orbit); it ends when the host says. Then blinds that grow fast: they blind away.
+LEVELS = [{"small_blind": 1, "big_blind": 2, "minutes": 60}] + [
     {"small_blind": b, "big_blind": 2 * b, "minutes": 0.02} for b in (10, 25, 50, 100, 200, 400)
 ]
 
@@ -114,12 +116,16 @@ async def test_a_tournament_goes_on_when_its_process_is_killed(
             assert (await via_b.post(f"/api/tournaments/{code}/pause")).status_code == 200
             again = await via_b.post(f"/api/tournaments/{code}/pause")
             assert again.status_code == 409 and again.json()["detail"]["code"] == "not_running"
-            assert (await via_b.post(f"/api/tournaments/{code}/resume")).status_code == 200
             assert (await via_b.get("/api/tournaments/nope")).status_code == 404
-            await via_b.aclose()
             epoch = (await facts(postgres_url, tid))["epoch"]
+            # the host ends the first level through b, paused; killed right after the resume
+            # (the blinds take levels to grow past the stacks: play goes on at b)
+            r = await via_b.post(f"/api/tournaments/{code}/next_level")
+            assert r.status_code == 200 and r.json()["level"] == 2, r.text
+            assert (await via_b.post(f"/api/tournaments/{code}/resume")).status_code == 200
             os.kill(first.pid, signal.SIGKILL)
             killed = time.monotonic()
+            await via_b.aclose()
             first.wait(10)
             while director_of(redis_url, tid) != "b":
                 assert time.monotonic() - killed < LEASE + 4 * RENEW + 2, "never taken"

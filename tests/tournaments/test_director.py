@@ -180,6 +180,40 @@ async def test_pausing_stops_the_clock_and_the_deals() -> None:
     await registry.close()
 
 
+async def test_the_host_ends_a_level_or_a_break_at_once() -> None:
+    # Level 1 for 0.1 s, then hour-long breaks and levels: only the host moves the clock on.
+    hour = 60.0
+    schedule = Schedule((Level(1, 2, minutes=0.1 / 60), Level(5, 10, minutes=hour),
+                         Level(25, 50, minutes=hour)),
+                        break_every=1, break_minutes=hour)  # fmt: skip
+    starts = schedule.starts()
+    director, registry, task, _ = await start(schedule, bots=0, people=3, decision_time=0.01)
+    await waited(director, lambda: director.status_view()["on_break"], what="the first break")
+    await waited(director, lambda: not any(s.playing for s in director.tables.values()),
+                 what="the hand being played ended")  # fmt: skip
+    with pytest.raises(TableError) as refused:
+        await director.request("next_level", "human0")
+    assert refused.value.code == "not_host"
+    # The break ends at once: the next round deals level 2.
+    dealt = len(director.hands)
+    assert await director.request("next_level", "host") == {"elapsed": starts[1], "level": 2}
+    await waited(director, lambda: len(director.hands) > dealt, what="a deal after the break")
+    assert director.hands[-1].level == 1
+    # Paused: the clock jumps to level 3's start (past the break after level 2) and stays.
+    await director.request("pause", "host")
+    assert (await director.request("next_level", "host"))["level"] == 3
+    assert director.elapsed() == starts[2] and director.status == "paused"
+    assert director.status_view()["level"] == 3
+    await director.request("resume", "host")
+    await waited(director, lambda: director.hands[-1].level == 2, what="a deal at level 3")
+    with pytest.raises(TableError) as refused:
+        await director.request("next_level", "host")
+    assert refused.value.code == "last_level"
+    director.stop()
+    task.cancel()
+    await registry.close()
+
+
 async def test_a_disconnected_player_is_blinded_away_never_removed() -> None:
     # Nobody connects for "human0": the clock acts for them (check, else fold) until busted.
     schedule = Schedule(tuple(Level(sb, 2 * sb, minutes=0.2 / 60)

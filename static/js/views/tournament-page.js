@@ -101,6 +101,7 @@ function hostView(page, s) {
       ${s.status === 'paused'
         ? html`<button type="button" class="btn primary" data-cmd="resume" disabled=${t.busy} onClick=${() => t.act('resume')}>Resume</button>`
         : html`<button type="button" class="btn" data-cmd="pause" disabled=${t.busy} onClick=${() => t.act('pause')}>Pause</button>`}
+      ${s.next ? html`<button type="button" class="btn" data-cmd="next-level" disabled=${t.busy} onClick=${() => t.act('next_level')}>${s.on_break ? 'End the break' : 'Next level'}</button>` : null}
       ${s.late_registration ? html`<button type="button" class="btn" data-cmd="add-bot" disabled=${t.busy} onClick=${() => t.act('add_bot')}>Add a practice bot</button>` : null}
       <span class="muted">${s.status === 'paused' ? 'Paused: no hand is dealt, the clock is stopped.' : 'Pausing stops the clock after the hands being played.'}</span>
     </div>`}
