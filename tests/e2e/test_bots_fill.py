@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import WebSocket, expect
 
 from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import Player, server
+from tests.e2e.harness import Player
 from tests.sizes import sample
 
 HANDS = sample(6, 20)
@@ -37,11 +36,11 @@ CONFIGS: list[dict[str, Any]] = [
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    # Bots decide at once and hands follow each other quickly: the test is about every hand
-    # being played to the end, not about pacing.
-    with server(tmp_path_factory.mktemp("bots"), BOT_THINK="0", BETWEEN_HANDS="0.1") as url:
-        yield url
+def base(quick_base: str) -> str:
+    # Bots decide at once and hands follow each other quickly (the worker's quick server,
+    # tests/e2e/conftest.py): the test is about every hand being played to the end, not
+    # about pacing.
+    return quick_base
 
 
 class Frames:
