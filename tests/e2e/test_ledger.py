@@ -7,11 +7,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import create_table, screenshot_all
 from tests.e2e.play import hand_number, play_hand, wait_for_hand
+
+
+@pytest.fixture(scope="module")
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the hands follow each other at once and
+    the practice bot acts at once (nothing here watches the pace)."""
+    return quick_base
+
 
 FETCH = "async (path) => { const r = await fetch(path); return [r.status, await r.text()]; }"
 
