@@ -6,6 +6,7 @@ shows one card instead of mucking, and that card alone is seen, in review and ex
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PlayerFactory
@@ -14,6 +15,13 @@ from tests.e2e.play import wait_for_hand
 from tests.e2e.test_showdown import beaten_hand
 from tests.history.test_privacy import phh_cards, text_cards
 from tests.waits import within_sync
+
+
+@pytest.fixture(scope="module")
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the hands follow each other at once (each
+    test pauses the table on the hand it looks at)."""
+    return quick_base
 
 
 def seated_pair(players: PlayerFactory, **settings: object) -> tuple[Player, Player]:

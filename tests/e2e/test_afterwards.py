@@ -11,7 +11,6 @@ short and Alice goes all in whenever it is her turn: it plays out in a minute or
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ import pytest
 from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import Player, server
+from tests.e2e.harness import Player
 from tests.e2e.test_review import FETCH, PHONE, an_evening, api
 from tests.e2e.test_tournament_host import FAST
 from tests.e2e.tourney import (
@@ -34,9 +33,9 @@ from tests.e2e.tourney import (
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with server(tmp_path_factory.mktemp("e2e-after"), BETWEEN_HANDS="0.1", BOT_THINK="0") as url:
-        yield url
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py), shared with other modules."""
+    return quick_base
 
 
 def page_size(page: Page, size: int) -> None:

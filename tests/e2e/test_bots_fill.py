@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import WebSocket, expect
+from playwright.sync_api import Browser, WebSocket, expect
 
-from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import Player, server
+from tests.e2e.conftest import FAILED
+from tests.e2e.harness import Player, screenshot_all
 from tests.sizes import sample
 
 HANDS = sample(6, 20)
@@ -37,11 +37,11 @@ CONFIGS: list[dict[str, Any]] = [
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    # Bots decide at once and hands follow each other quickly: the test is about every hand
-    # being played to the end, not about pacing.
-    with server(tmp_path_factory.mktemp("bots"), BOT_THINK="0", BETWEEN_HANDS="0.1") as url:
-        yield url
+def base(quick_base: str) -> str:
+    # Bots decide at once and hands follow each other quickly (the worker's quick server,
+    # tests/e2e/conftest.py): the test is about every hand being played to the end, not
+    # about pacing.
+    return quick_base
 
 
 class Frames:
@@ -59,6 +59,25 @@ class Frames:
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [m for m in self.messages if m.get("type") == kind]
+
+
+@pytest.fixture(scope="module")
+def signed_in(browser: Browser, base: str) -> Iterator[Player]:
+    """Solo, signed in once for the module's tables (the context keeps the cookie)."""
+    p = Player(browser, base, "Solo", viewport={"width": 1280, "height": 860})
+    p.join()
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def solo(request: pytest.FixtureRequest, signed_in: Player) -> Iterator[Player]:
+    """Solo on a page of their own for this test (its own errors), not a new context and the
+    name form again; screenshotted when the test fails."""
+    signed_in.fresh_page()
+    yield signed_in
+    if request.node.stash.get(FAILED, False):
+        screenshot_all([signed_in], request.node.name)
 
 
 def ledger(p: Player, code: str) -> dict[str, Any]:
@@ -120,12 +139,11 @@ def play_until(p: Player, number: int, timeout: float = 60) -> None:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[str(i) for i in range(len(CONFIGS))])
 def test_one_browser_and_five_bots_play_every_hand_to_the_end(
-    players: PlayerFactory, config: dict[str, Any]
+    solo: Player, config: dict[str, Any]
 ) -> None:
-    p = players("Solo")
+    p = solo
     frames = Frames()
     p.page.on("websocket", frames.attach)
-    p.join()
     r = p.page.request.post(p.base + "/api/tables", data={"decision_time": 10, **config})
     assert r.status == 201, r.text()
     code = r.json()["code"]

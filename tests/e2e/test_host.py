@@ -6,11 +6,19 @@ host command sent by hand from that page."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import create_table
 from tests.e2e.play import play_hand, wait_for_hand
+
+
+@pytest.fixture(scope="module")
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the hands follow each other at once
+    (nothing here watches the pause between them)."""
+    return quick_base
 
 
 def test_host_panel(players: PlayerFactory) -> None:

@@ -4,12 +4,20 @@ ever holds another player's hole cards before they are shown (checked in the DOM
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from app.tables.config import TableConfig
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table
 from tests.e2e.play import hand_number, play_hand, wait_for_hand
+
+
+@pytest.fixture(scope="module")
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the hands follow each other at once (the
+    last one's results stay on the page)."""
+    return quick_base
 
 
 def no_foreign_cards(ps: list[Player]) -> None:
@@ -89,6 +97,10 @@ def test_create_join_and_play_to_showdown(players: PlayerFactory) -> None:
     assert sorted(carol.state("c.state.hand.order")) == [0, 1, 2]
     for p in everyone:
         expect(p.page.locator(".cards.mine .card")).to_have_count(4)
+    # The host pauses: this hand is played out, and no next one posts its blinds before the
+    # chips are counted below (the next deal follows at once at this server).
+    alice.page.evaluate("() => window.__omaha.ctrl.command('pause')")
+    alice.page.wait_for_function("() => window.__omaha.ctrl.state.table.paused")
     play_hand(everyone, second, keyboard=True, check=no_foreign_cards)
     # The showdown: every hand still in was shown, each award names its hand and five cards.
     for p in everyone:

@@ -9,6 +9,7 @@ import queue
 import time
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from app.poker import parse_cards
@@ -18,6 +19,13 @@ from tests.e2e.harness import Bot, Player, calling_station
 from tests.e2e.play import act_once, wait_for_hand
 from tests.e2e.test_games import new_table
 from tests.waits import within_sync
+
+
+@pytest.fixture(scope="module")
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the hands before Pia's button follow each
+    other at once."""
+    return quick_base
 
 
 class Puppet:

@@ -9,12 +9,21 @@ import json
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
 from tests.e2e.play import hand_number, play_hand, step_ends, wait_for_hand
 from tests.e2e.test_games import new_table
+
+
+@pytest.fixture(scope="module")
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the evenings' hands follow each other at
+    once (nothing here watches the pause between them)."""
+    return quick_base
+
 
 FETCH = "async (url) => { const r = await fetch(url); return [r.status, await r.text()]; }"
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from contextlib import suppress
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -16,6 +17,14 @@ from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table, screenshot_all
 from tests.e2e.play import act_once, wait_for_hand
 from tests.e2e.test_hand_log import go_all_in
+
+
+@pytest.fixture(scope="module")
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the hands checked down to a beaten
+    one follow each other at once (a hand's end is waited on as the hand or the next one)."""
+    return quick_base
+
 
 SHOWDOWN_TIME = 2
 DECISION_TIME = 20
@@ -87,13 +96,16 @@ def next_own_turn(p: Player, ps: list[Player], number: int) -> None:
             wait_on_each(ps, after)
 
 
-def ended_after(p: Player, started: float, timeout: float) -> float:
-    """Seconds from `started` (the page's clock) to the end of the hand, the page polling
-    every 50 ms and noting whether the time bank ever ran meanwhile (`window.__bankRan`)."""
+def ended_after(p: Player, number: int, started: float, timeout: float) -> float:
+    """Seconds from `started` (the page's clock) to the end of hand `number`, the page polling
+    every 50 ms and noting whether the time bank ever ran meanwhile (`window.__bankRan`). The
+    next hand follows 0.1 s after it at this server: seen first, it says the hand is over
+    (0.1 s late at most, and no later than the poll that missed the end)."""
     ended_at = p.page.wait_for_function(
-        """() => { const c = window.__omaha.ctrl; const h = c.state.hand;
-          if (h.inBank) window.__bankRan = true;
-          return h.ended ? performance.now() : false; }""",
+        """(n) => { const c = window.__omaha.ctrl; const h = c.state.hand;
+          if (h.number === n && h.inBank) window.__bankRan = true;
+          return h.ended || h.number > n ? performance.now() : false; }""",
+        arg=number,
         polling=50,
         timeout=timeout * 1000,
     ).json_value()
@@ -136,11 +148,12 @@ def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
     expect(page.locator(".bank-row")).to_have_count(0)  # no "Need more time" at a showdown
     screenshot_all([loser], "showdown-choice")  # the artifacts: Show / Muck on the short clock
     # Idle: nobody clicks. The page notes when the hand ends, and whether the bank ever ran.
-    elapsed = ended_after(loser, turn["started"], DECISION_TIME + TIME_BANK)
+    elapsed = ended_after(loser, number, turn["started"], DECISION_TIME + TIME_BANK)
     assert SHOWDOWN_TIME - 0.2 <= elapsed <= SHOWDOWN_TIME + 1.5, elapsed  # never 20 s + 30 s
     assert not page.evaluate("() => !!window.__bankRan")
     seat = loser.state("c.state.you.seat")
-    assert loser.state(f"c.state.hand.players[{seat}].mucked") is True  # the clock mucked it
+    ended = f"(c.state.hand.number === {number} ? c.state.hand : c.state.lastHand)"
+    assert loser.state(f"{ended}.players[{seat}].mucked") is True  # the clock mucked it
     print(f"\nidle loser's showdown ended {elapsed:.2f} s after their turn (showdown_time "
           f"{SHOWDOWN_TIME} s, decision time {DECISION_TIME} s)")  # fmt: skip
 
@@ -205,7 +218,7 @@ def test_an_idle_voters_run_it_twice_vote_ends_on_the_short_clock_and_spends_no_
     expect(page.locator(".actions.vote .short-clock")).to_contain_text("s to decide · no time bank")
     expect(page.locator(".bank-row")).to_have_count(0)  # no "Need more time" on a vote
     # Idle: nobody clicks.
-    elapsed = ended_after(idle, turn["started"], DECISION_TIME + TIME_BANK)
+    elapsed = ended_after(idle, number, turn["started"], DECISION_TIME + TIME_BANK)
     assert VOTE_TIME - 0.2 <= elapsed <= VOTE_TIME + 1.5, elapsed  # never 20 s + 30 s
     assert not page.evaluate("() => !!window.__bankRan")
     seats = {p.name: p.state("c.state.you.seat") for p in ps}

@@ -17,6 +17,14 @@ from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table, screenshot_all
 from tests.e2e.play import hand_number
 
+
+@pytest.fixture(scope="module")
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the hands follow each other at once; the
+    clocks are the table's own settings."""
+    return quick_base
+
+
 DECISION_TIME = 1
 TIME_BANK = 2
 PER_HAND = 1
