@@ -308,7 +308,10 @@ FLIGHT_ENDS = """async () => {
   const potTop = parseFloat(getComputedStyle(document.querySelector('.felt'))
     .getPropertyValue('--pot-top')) || 52;
   const pot = [box.left + box.width / 2, box.top + box.height * potTop / 100];
-  const centre = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  const centre = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
   for (const pl of Object.values(h.players)) {
     if (pl.bet > 0) c.cues.fly('to-pot', pl.seat, pl.bet);
     c.cues.fly('to-seat', pl.seat, 5);
