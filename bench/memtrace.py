@@ -156,8 +156,16 @@ def main(argv: list[str] | None = None) -> int:
             return 0
 
         try:
-            result = load.drive("server", target, pids, args.tables, args.seconds,
-                                load.HUMAN_THINK, args.bots, on_go=go)
+            result = load.drive(
+                "server",
+                target,
+                pids,
+                args.tables,
+                args.seconds,
+                load.HUMAN_THINK,
+                args.bots,
+                on_go=go,
+            )
         except Exception:
             print((folders[0] / "server.log").read_text()[-6000:], file=sys.stderr)
             raise

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from playwright.sync_api import TimeoutError as PageTimeout
+
 from tests.e2e.harness import Player
 
 Check = Callable[[list[Player]], None]
@@ -37,11 +39,25 @@ def act_once(p: Player, keyboard: bool) -> None:
         page.click("[data-act=show]")
     else:
         page.click("[data-act=run-twice-yes]")
-    page.wait_for_function(
-        f"() => {{ const c = window.__omaha.ctrl; const h = c.state.hand;"
-        f" return !h || h.counter > {counter} || h.ended; }}",
-        timeout=15000,
-    )
+    try:
+        page.wait_for_function(
+            f"() => {{ const c = window.__omaha.ctrl; const h = c.state.hand;"
+            f" return !h || h.counter > {counter} || h.ended; }}",
+            timeout=15000,
+        )
+    except PageTimeout as e:  # what the page held when its action was not applied
+        now = p.page.evaluate(PAGE_NOW)
+        raise AssertionError(f"{p.name}'s action at {counter} was not applied: {now}") from e
+
+
+#: the page's own account of a turn not taken: the request in flight, the hand's counter and
+#: actor, the seat, the toast, and the socket's state
+PAGE_NOW = """() => { const c = window.__omaha.ctrl; const h = c.state.hand; return JSON.stringify({
+  pending: c.pending && { counter: c.pending.counter, action: c.pending.action },
+  counter: h && h.counter, actor: h && h.actor, phase: h && h.phase, legal: h && h.legal,
+  seat: c.state.you.seat, toast: c.ui.message, conn: c.conn,
+  buttons: [...document.querySelectorAll('[data-act]')].map((b) => [b.dataset.act, b.disabled]),
+}); }"""
 
 
 def play_hand(
