@@ -63,6 +63,10 @@ def test_the_clock_counts_down_and_the_standings_show_the_places(players: Player
     chop = [int(t) for t in clock.locator(".deal tbody tr td:nth-child(3)").all_inner_texts()]
     icm = [int(t) for t in clock.locator(".deal tbody tr td:nth-child(4)").all_inner_texts()]
     assert sum(chop) == sum(icm) == 100
+    # The words between the figures and the links are spaced as written (htm drops the
+    # whitespace of a line break: once "of 2.A deal" and "Clock· Results").
+    expect(clock.locator(".deal-votes")).to_contain_text("chip chop 0 of 2. A deal is made")
+    expect(clock.locator("p.links")).to_have_text("Clock · Results (CSV) · Home")
     clock.goto(f"{host.base}/tournaments/{code}/clock")
     countdown = clock.get_by_role("timer")
     expect(countdown).to_be_visible()

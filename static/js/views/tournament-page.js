@@ -29,8 +29,8 @@ export function standingsView(page) {
       <ul class="registered">${s.registered.map((r) => html`<li data-player=${r.player_id}>${r.name}${r.bot ? html` <span class="tag">bot</span>` : null}${r.player_id === s.host ? html` <span class="tag">host</span>` : null}${r.addon ? html` <span class="addon-mark">(add-on)</span>` : null}</li>`)}</ul>
     </section>
     ${scheduleView(s)}
-    <p class="links"><a href=${`/tournaments/${code}/clock`}>Clock</a>
-      · <a href=${`/api/tournaments/${code}/results.csv`} download>Results (CSV)</a> · <a href="/">Home</a></p>
+    <p class="links"><a href=${`/tournaments/${code}/clock`}>Clock</a>${' · '}<a
+      href=${`/api/tournaments/${code}/results.csv`} download>Results (CSV)</a> · <a href="/">Home</a></p>
   </div>`;
 }
 
@@ -135,8 +135,8 @@ function dealView(t, s, me) {
       <thead><tr><th scope="col">Player</th><th scope="col">Stack</th><th scope="col">Chip chop</th><th scope="col">ICM</th></tr></thead>
       <tbody>${d.players.map((p) => html`<tr><th scope="row">${p.name}</th><td>${p.stack}</td><td>${p.chip_chop}</td><td>${p.icm}</td></tr>`)}</tbody>
     </table>` : html`<p class="muted">Working out the figures…</p>`}
-    <p class="deal-votes">Asked on these stacks: ICM ${d.votes.icm} of ${d.of}, chip chop ${d.votes.chips} of ${d.of}.
-      ${d.talks != null ? html` Deal talks: the next hand waits <span class="countdown">${clockText(d.talks)}</span>.` : null}
+    <p class="deal-votes">Asked on these stacks: ICM ${d.votes.icm} of ${d.of}, chip chop ${d.votes.chips} of ${d.of}.${' '}
+      ${d.talks != null ? html`Deal talks: the next hand waits <span class="countdown">${clockText(d.talks)}</span>. ` : null}
       A deal is made when everyone left asks for the same; an ask lapses when the stacks change.</p>
     ${mine ? html`<div class="row">
       <button type="button" class="btn" data-cmd="chop-icm" aria-pressed=${d.yours === 'icm'} onClick=${() => t.act('chop_icm')}>Ask for an ICM deal</button>
