@@ -278,3 +278,30 @@ def tournament_act(p: Player) -> None:
     """Check or call (or fold), and wait until the turn has passed."""
     p.page.locator("[data-act=check], [data-act=call], [data-act=fold]").first.click()
     p.page.wait_for_function("() => !window.__omaha.ctrl.isMyTurn() || window.__omaha.ctrl.pending")
+
+
+def test_an_older_poll_answered_after_a_newer_one_is_not_applied(players: PlayerFactory) -> None:
+    """The page's polls of a tournament overlap (its interval, the countdown at zero): an
+    older "running" answered after a newer "finished" must not bring the tournament back
+    (the page stops polling once finished, and would stay on the older state)."""
+    p = players("Poll")
+    p.page.goto(p.base + "/")
+    status = p.page.evaluate(
+        r"""async () => {
+          const main = document.querySelector('script[src$="/js/main.js"]').src;
+          const { TournamentCtrl } = await import(main.replace(/main\.js$/, 'tournament-ctrl.js'));
+          const answers = [];
+          window.fetch = () => new Promise((resolve) => { answers.push(resolve); });
+          const reply = (state) => ({ status: 200, ok: true, json: async () => state });
+          const t = new TournamentCtrl('x', null, () => {});
+          const older = t.load();
+          const newer = t.load();
+          answers[1](reply({ status: 'finished' }));
+          await newer;
+          answers[0](reply({ status: 'running', remaining: 60 }));
+          await older;
+          return [t.state.status, t.stopped];
+        }"""
+    )
+    assert status == ["finished", True], status
+    assert not p.errors, p.errors
