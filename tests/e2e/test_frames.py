@@ -22,6 +22,9 @@ def test_a_turn_runs_no_long_animation_and_the_ring_drains(
     players: PlayerFactory, bots: BotFactory
 ) -> None:
     p = players("Pat")
+    # The page keeps time by Playwright's clock (it flows as time does): its once-a-second
+    # redraw, the page's own timer, is run through below rather than waited out.
+    p.page.clock.install()
     p.join()
     code = new_table(p, decision_time=30)
     p.open(f"/t/{code}")
@@ -31,7 +34,7 @@ def test_a_turn_runs_no_long_animation_and_the_ring_drains(
     first = p.page.evaluate(USED)
     assert first is not None and 0 <= first < 20, first
     assert p.page.evaluate(LONG_ANIMATIONS) == []
-    p.page.wait_for_timeout(2500)  # the page redraws every second while a clock runs
+    p.page.clock.run_for(2500)  # the page redraws every second while a clock runs
     later = p.page.evaluate(USED)
     assert later is not None and later > first, (first, later)
     assert p.page.evaluate(LONG_ANIMATIONS) == []

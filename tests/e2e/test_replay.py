@@ -15,6 +15,7 @@ from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
 from tests.e2e.play import hand_number, play_hand, step_ends, wait_for_hand
 from tests.e2e.test_games import new_table, run_twice_against_a_shove, seated_heads_up
+from tests.e2e.test_review import LAST_HANDS_MS
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -115,9 +116,11 @@ def check_replay(p: Player, number: int, rec: dict[str, Any], hidden: set[str]) 
 
 def test_replay_two_boards_hi_lo(players: PlayerFactory, bots: BotFactory) -> None:
     p = players("Pat")
+    p.page.clock.install()  # (as Rita's, in test_replay_run_it_twice)
     code = seated_heads_up(p, bots, calling_station, game="big-o", boards=2)
     number = wait_for_hand(p)
     play_hand([p], number)
+    p.page.clock.run_for(LAST_HANDS_MS)
     n = finished_hand(p)
     rec = record(p, n)
     assert rec["boards_per_run"] == 2 and rec["hi_lo"]
@@ -141,8 +144,12 @@ def test_replay_two_boards_hi_lo(players: PlayerFactory, bots: BotFactory) -> No
 
 def test_replay_run_it_twice(players: PlayerFactory, bots: BotFactory) -> None:
     p = players("Rita")
+    # Rita's pages keep time by Playwright's clock (it flows as time does): the page's own
+    # delays below (the last hands list's, the auto-play's steps) are run through, not waited.
+    p.page.clock.install()
     run_twice_against_a_shove(p, bots)
     page = p.page
+    page.clock.run_for(LAST_HANDS_MS)
     n = finished_hand(p)
     rec = record(p, n)
     assert rec["runs"] == 2
@@ -156,10 +163,11 @@ def test_replay_run_it_twice(players: PlayerFactory, bots: BotFactory) -> None:
     page.keyboard.press("Home")
     page.select_option("[data-replay=speed]", "4")
     page.click("[data-replay=play]")
+    page.clock.run_for(1000)  # four steps' time
     page.wait_for_function("() => window.__omaha.replay.step >= 4", timeout=5000)
     page.click("[data-replay=pause]")
     stopped = page.evaluate("() => window.__omaha.replay.step")
-    page.wait_for_timeout(600)
+    page.clock.run_for(600)  # more than two steps' time: none is taken
     assert page.evaluate("() => window.__omaha.replay.step") == stopped
 
 

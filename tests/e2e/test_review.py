@@ -25,6 +25,10 @@ def base(quick_base: str) -> str:
     return quick_base
 
 
+#: the most a table page's "last hands" list takes to ask again after a hand ends: 0.4 s,
+#: then what is left of its once-a-second limit (static/js/views/last-hands.js)
+LAST_HANDS_MS = 400 + 1000
+
 FETCH = "async (url) => { const r = await fetch(url); return [r.status, await r.text()]; }"
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 
@@ -47,8 +51,11 @@ def an_evening(
 ) -> str:
     """Pat and three bots that check and call: `hands` hands, then the table paused. Pat
     picks a name first (`join`: not for a second evening). `watchers` open the invite link
-    before anything is dealt (picking their names there) and stay, spectators."""
+    before anything is dealt (picking their names there) and stay, spectators. Pat's pages
+    keep time by Playwright's clock, installed here (`join`; a second evening's pages have it
+    from the first): it flows as time does, and the end moves it past the page's own delays."""
     if join:
+        p.page.clock.install()
         p.join()
     code = new_table(p, decision_time=0, name=name, **config)
     for watcher in watchers:
@@ -73,7 +80,10 @@ def an_evening(
         "() => { const h = window.__omaha.ctrl.state.hand; return !h || h.ended; }", timeout=20000
     )
     last = p.state("c.state.hand.number")
-    # the last hands list has the paused table's last hand (it reloads after each hand)
+    # the last hands list has the paused table's last hand: the page asks for it 0.4 s after
+    # a hand ends, at most once a second (static/js/table-ctrl.js, views/last-hands.js), timers
+    # of its own that Pat's clock is moved past rather than waited out
+    p.page.clock.run_for(LAST_HANDS_MS)
     expect(p.page.locator("[data-hand-link]").first).to_have_text(f"Hand #{last}", timeout=15000)
     return code
 

@@ -11,14 +11,13 @@ time."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import Player, server
+from tests.e2e.harness import Player
 from tests.e2e.tourney import (
     check_standings,
     check_the_end,
@@ -35,9 +34,10 @@ FAST = {"level_minutes": 0.05, "decision_time": 5, "time_bank": 0, "prize_pool":
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with server(tmp_path_factory.mktemp("e2e-tourney"), BETWEEN_HANDS="0.1", BOT_THINK="0") as url:
-        yield url
+def base(quick_base: str) -> str:
+    """The worker's quick server (tests/e2e/conftest.py): the same settings this module's own
+    server had, without the seconds of starting one more."""
+    return quick_base
 
 
 def test_a_sit_and_go_from_the_home_page_to_a_winner(players: PlayerFactory) -> None:
