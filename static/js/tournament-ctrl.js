@@ -27,6 +27,8 @@ export class TournamentCtrl {
     this.message = null;
     this.tried = false;
     this.stopped = false;
+    this.asked = 0; // polls sent, and the newest whose answer was applied
+    this.applied = 0;
     this.timers = [];
     this.busy = false;
   }
@@ -34,8 +36,13 @@ export class TournamentCtrl {
   async load() {
     if (this.stopped || !this.active()) return;
     this.tried = true;
+    // Polls overlap (the interval, the countdown at zero): only the newest asked is applied,
+    // so an older "running" that answers after a newer "finished" cannot bring it back.
+    const asked = ++this.asked;
     try {
       const r = await fetch(this.url, { credentials: 'same-origin' });
+      if (asked < this.applied) return;
+      this.applied = asked;
       if (r.status === 404) {
         this.error = 'No such tournament.';
         this.stop(); // nothing will appear here: no more asking
@@ -43,7 +50,9 @@ export class TournamentCtrl {
         throw new Error(`HTTP ${r.status}`);
       } else {
         const before = this.state;
-        this.state = await r.json();
+        const state = await r.json();
+        if (asked < this.applied || this.stopped) return;
+        this.state = state;
         this.fetchedAt = performance.now();
         this.error = null;
         if (this.state.status === 'finished') this.stop();
