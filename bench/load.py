@@ -1060,36 +1060,55 @@ def run_server(backing: Backing, tables: int, seconds: float, think: float, proc
     py-spy samples the (first) server through the window and writes collapsed stacks there.
     `commits_figure` false: no database commits figure (0), and none of the 3.5 s of waits
     for pg_stat_database to flush around the window (the tests, which check correctness)."""
+    with started_servers(backing, dbname, think <= 0, servers) as running:
+        return run_on(running, backing, tables, seconds, think, processes, dbname, profile,
+                      relayed, batch, commits_figure)  # fmt: skip
+
+
+@contextlib.contextmanager
+def started_servers(backing: Backing, dbname: str, flat: bool,
+                    servers: int = 1) -> Iterator[tuple[Target, list[int]]]:  # fmt: skip
+    """A clean Redis, then `table_servers`: for several `run_on` against the same processes
+    (a correctness check of several bot runs; `run_server` starts them afresh per run)."""
     import redis
 
     client = redis.Redis.from_url(backing.redis_url)
     client.flushall()  # no lease, load or process left from an earlier run
     client.close()
-    with table_servers(backing, dbname, think <= 0, servers) as (target, pids):
-        target = Target(target.bases, target.names, target.redis_url, relayed)
-        pid = pids[0]
+    with table_servers(backing, dbname, flat, servers) as running:
+        yield running
+
+
+def run_on(running: tuple[Target, list[int]], backing: Backing, tables: int, seconds: float,
+           think: float, processes: int, dbname: str = "omaha_bench",
+           profile: str | None = None, relayed: float = 0.0, batch: bool = False,
+           commits_figure: bool = True) -> Result:  # fmt: skip
+    """`run_server`'s run, on servers already started (`started_servers`)."""
+    target = Target(running[0].bases, running[0].names, running[0].redis_url, relayed)
+    pids = running[1]
+    pid = pids[0]
+    if commits_figure:
+        time.sleep(2.0)  # pg_stat_database flushes about once a second
+    spy: list[subprocess.Popen[bytes]] = []
+
+    def go() -> int:
+        if profile:
+            command = [str(Path(PY).parent / "py-spy"), "record", "--nonblocking",
+                       "--format", "raw", "-o", profile, "-d", str(int(seconds)),
+                       "-p", str(pid)]  # fmt: skip
+            spy.append(subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL))  # fmt: skip
+        return commits(backing, dbname) if commits_figure else 0
+
+    def stop() -> int:
         if commits_figure:
-            time.sleep(2.0)  # pg_stat_database flushes about once a second
-        spy: list[subprocess.Popen[bytes]] = []
+            time.sleep(1.5)
+        for p in spy:
+            p.wait(60)
+        return commits(backing, dbname) if commits_figure else 0
 
-        def go() -> int:
-            if profile:
-                command = [str(Path(PY).parent / "py-spy"), "record", "--nonblocking",
-                           "--format", "raw", "-o", profile, "-d", str(int(seconds)),
-                           "-p", str(pid)]  # fmt: skip
-                spy.append(subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL))  # fmt: skip
-            return commits(backing, dbname) if commits_figure else 0
-
-        def stop() -> int:
-            if commits_figure:
-                time.sleep(1.5)
-            for p in spy:
-                p.wait(60)
-            return commits(backing, dbname) if commits_figure else 0
-
-        return drive("server+batch" if batch else "server", target, pids, tables, seconds,
-                     think, processes, on_go=go, on_stop=stop)  # fmt: skip
+    return drive("server+batch" if batch else "server", target, pids, tables, seconds,
+                 think, processes, on_go=go, on_stop=stop)  # fmt: skip
 
 
 def run_ceiling(tables: int, seconds: float, think: float, processes: int, fanout: float,

@@ -8,9 +8,19 @@ import csv
 import io
 
 import httpx
+import pytest
+
+from app.config import Settings
 
 FAST = [{"small_blind": sb, "big_blind": 2 * sb, "minutes": 0.002}
         for sb in (50, 200, 800, 3200, 12_800)]  # fmt: skip
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The next hand is dealt at once (the default waits 2 s after each): the clock, not
+    the pause between hands, is what ends the tournament."""
+    return settings.model_copy(update={"between_hands": 0.0})
 
 
 async def join(client: httpx.AsyncClient, name: str) -> dict[str, str]:
