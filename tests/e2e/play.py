@@ -25,10 +25,37 @@ def wait_for_hand(p: Player, after: int = 0, timeout: float = 20) -> int:
     return hand_number(p)
 
 
+#: where the hand stood before an action: its number and its counter
+Mark = tuple[int, int]
+
+#: the hand moved on from a mark: its counter rose, it ended, another hand began (a server that
+#: deals at once may end one and start the next between two looks), or the page left the table
+MOVED_ON = """([number, counter]) => {
+  const o = window.__omaha; const c = o && o.ctrl; const h = c && c.state && c.state.hand;
+  return !h || h.number !== number || h.counter > counter || !!h.ended; }"""
+
+
+def mark(p: Player) -> Mark:
+    """Where the page's hand stands now, to wait for it to move on after an action."""
+    return (
+        int(p.state("c.state.hand ? c.state.hand.number : 0")),
+        int(p.state("c.state.hand ? c.state.hand.counter : 0")),
+    )
+
+
+def wait_moved_on(p: Player, since: Mark, timeout: float = 15) -> None:
+    """Wait until the hand moved on from `since`; if it did not, say what the page held."""
+    try:
+        p.page.wait_for_function(MOVED_ON, arg=list(since), timeout=timeout * 1000)
+    except PageTimeout as e:
+        now = p.page.evaluate(PAGE_NOW)
+        raise AssertionError(f"{p.name}'s action at {since} was not applied: {now}") from e
+
+
 def act_once(p: Player, keyboard: bool) -> None:
     """Check or call (show at showdown, agree to run it twice); waits until it is applied."""
     phase = p.state("c.state.hand.phase")
-    counter = p.state("c.state.hand.counter")
+    since = mark(p)
     page = p.page
     if phase == "betting":
         if keyboard:
@@ -39,15 +66,7 @@ def act_once(p: Player, keyboard: bool) -> None:
         page.click("[data-act=show]")
     else:
         page.click("[data-act=run-twice-yes]")
-    try:
-        page.wait_for_function(
-            f"() => {{ const c = window.__omaha.ctrl; const h = c.state.hand;"
-            f" return !h || h.counter > {counter} || h.ended; }}",
-            timeout=15000,
-        )
-    except PageTimeout as e:  # what the page held when its action was not applied
-        now = p.page.evaluate(PAGE_NOW)
-        raise AssertionError(f"{p.name}'s action at {counter} was not applied: {now}") from e
+    wait_moved_on(p, since)
 
 
 #: the page's own account of a turn not taken: the request in flight, the hand's counter and

@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, WebSocket, expect
 
 from tests.e2e.conftest import FAILED
 from tests.e2e.harness import Player, screenshot_all
+from tests.e2e.play import wait_moved_on
 from tests.sizes import sample
 
 HANDS = sample(6, 20)
@@ -129,11 +130,7 @@ def play_until(p: Player, number: int, timeout: float = 60) -> None:
         if state.get("over"):
             return
         act(p, state)
-        p.page.wait_for_function(
-            "() => { const h = window.__omaha.ctrl.state.hand;"
-            f" return h.number > {number} || h.ended || h.counter > {state['counter']}; }}",
-            timeout=15000,
-        )
+        wait_moved_on(p, (number, state["counter"]))
     raise AssertionError(f"hand {number} did not end in {timeout} s")
 
 

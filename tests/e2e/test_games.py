@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
-from tests.e2e.play import play_hand, wait_for_hand
+from tests.e2e.play import mark, play_hand, wait_for_hand, wait_moved_on
 
 
 def new_table(p: Player, **config: Any) -> str:
@@ -87,11 +87,11 @@ def run_twice_against_a_shove(p: Player, bots: BotFactory) -> None:
         button = page.wait_for_selector(ready, timeout=15000)
         assert button is not None
         voting = button.get_attribute("data-act") == "run-twice-yes"
-        counter = p.state("c.state.hand.counter")
+        since = mark(p)
         button.click()
         if voting:
             break
-        page.wait_for_function(f"() => window.__omaha.ctrl.state.hand.counter > {counter}")
+        wait_moved_on(p, since)
     play_hand([p], number)
 
 

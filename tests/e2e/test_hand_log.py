@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
-from tests.e2e.play import act_once, wait_for_hand
+from tests.e2e.play import act_once, mark, wait_for_hand, wait_moved_on
 from tests.e2e.test_games import new_table
 
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
@@ -42,13 +42,10 @@ def side_pot_table(
 def go_all_in(p: Player) -> None:
     """On the player's betting turn: the dock's All in preset, then its raise (or bet);
     waits until the page has it applied (the turn passed)."""
-    counter = p.state("c.state.hand.counter")
+    since = mark(p)
     p.page.click("[data-preset=all-in]")
     p.page.click(".main-actions [data-act=raise], .main-actions [data-act=bet]")
-    p.page.wait_for_function(
-        "n => { const h = window.__omaha.ctrl.state.hand; return !h || h.counter > n || h.ended; }",
-        arg=counter,
-    )
+    wait_moved_on(p, since)
 
 
 def shove_preflop(p: Player) -> int:

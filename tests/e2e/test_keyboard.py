@@ -15,6 +15,7 @@ from playwright.sync_api import TimeoutError as PageTimeout
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import calling_station
+from tests.e2e.play import mark, wait_moved_on
 
 BUY_IN = re.compile(r"^Buy-in, \d+ to 200$")
 CARD_NAME = re.compile(r"^(Ace|King|Queen|Jack|10|[2-9]) of (spades|hearts|diamonds|clubs)(, .+)?$")
@@ -129,7 +130,7 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
             break
         legal = kim.state("c.state.hand.legal")
         phase = kim.state("c.state.hand.phase")
-        counter = kim.state("c.state.hand.counter")
+        since = mark(kim)
         turns += 1
         last = log.locator("p").last
         if phase == "betting":
@@ -167,11 +168,7 @@ def test_a_hand_with_the_keyboard_alone(players: PlayerFactory, bots: BotFactory
             say(page, "show")
         else:
             say(page, "yes")
-        page.wait_for_function(
-            f"() => {{ const h = window.__omaha.ctrl.state.hand;"
-            f" return h.counter > {counter} || h.ended; }}",
-            timeout=15000,
-        )
+        wait_moved_on(kim, since)
     assert turns >= 3
     assert {"raise", "fold"} <= tried, tried
     text = "\n".join(heard)

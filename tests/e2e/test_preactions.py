@@ -16,7 +16,7 @@ from app.poker import parse_cards
 from app.poker.evaluation import describe_high, describe_low
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Bot, Player, calling_station
-from tests.e2e.play import act_once, wait_for_hand
+from tests.e2e.play import act_once, mark, wait_for_hand, wait_moved_on
 from tests.e2e.test_games import new_table
 from tests.waits import within_sync
 
@@ -66,12 +66,9 @@ def feed(puppets: dict[int, Puppet], p: Player, action: dict[str, Any]) -> None:
     seat = actor(p)
     assert seat is not None
     within_sync(lambda: puppets[seat].legal is not None, 30, 0.02, "the bot's turn")
-    counter = p.state("c.state.hand.counter")
+    since = mark(p)
     puppets[seat].feed.put(action)
-    p.page.wait_for_function(
-        f"() => {{ const h = window.__omaha.ctrl.state.hand; return !h || h.ended"
-        f" || h.counter > {counter}; }}"
-    )
+    wait_moved_on(p, since, timeout=30)
 
 
 def check_reader(p: Player) -> None:

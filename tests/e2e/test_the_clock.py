@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table, screenshot_all
-from tests.e2e.play import hand_number
+from tests.e2e.play import hand_number, mark, wait_moved_on
 
 
 @pytest.fixture(scope="module")
@@ -33,15 +33,11 @@ PER_HAND = 1
 def press(p: Player) -> None:
     """Bet or raise (the smallest the dock offers) where the player may, else check or
     call; waits until it is applied."""
-    counter = p.state("c.state.hand.counter")
+    since = mark(p)
     page = p.page
     bet = page.locator("[data-act=bet], [data-act=raise]")  # else the clock checks for Bob
     (bet if bet.count() else page.locator("[data-act=check], [data-act=call]")).first.click()
-    p.page.wait_for_function(
-        f"() => {{ const h = window.__omaha.ctrl.state.hand;"
-        f" return !h || h.counter > {counter} || h.ended; }}",
-        timeout=15000,
-    )
+    wait_moved_on(p, since)
 
 
 def banks_until_sat_out(alice: Player, bob: Player) -> list[tuple[int, float]]:

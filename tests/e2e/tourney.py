@@ -13,6 +13,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, expect
 
 from tests.e2e.harness import Player
+from tests.e2e.play import mark, wait_moved_on
 
 #: the longest a tournament may take to play out here (a bound, never waited for)
 PLAY_LIMIT = 300.0
@@ -122,7 +123,7 @@ def act(p: Player, shove: bool, fold: bool = False) -> None:
             return
         page = p.page
         phase = p.state("c.state.hand.phase")
-        counter = p.state("c.state.hand.counter")
+        since = mark(p)
         if phase == "betting":
             all_in = page.locator("[data-preset=all-in]")
             if shove and all_in.count():
@@ -136,11 +137,7 @@ def act(p: Player, shove: bool, fold: bool = False) -> None:
             page.locator("[data-act=show], [data-act=muck]").first.click()
         else:
             page.click("[data-act=run-twice-yes]")
-        page.wait_for_function(
-            f"() => {{ const c = window.__omaha.ctrl; const h = c && c.state && c.state.hand;"
-            f" return !h || h.counter > {counter} || h.ended; }}",
-            timeout=15_000,
-        )
+        wait_moved_on(p, since)
     except PlaywrightError:  # the page navigated (moved, or its table closed) under us
         return
 
