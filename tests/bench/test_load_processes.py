@@ -28,6 +28,9 @@ def test_two_processes_side_by_side_with_relayed_seats() -> None:
 
             runs = [("direct", run(0.0)), ("relayed", run(0.5))]
     text = load.side_by_side(runs, 0.0, settings)
+    # Placement used both processes. Counted over both runs: the second run's tables go to the
+    # process the first left less loaded, which may be one process for all of them.
+    assert set(runs[0][1].counters.owned) | set(runs[1][1].counters.owned) == {"p0", "p1"}, text
     assert "fsync=on" in text and "synchronous_commit=on" in text, text
     header = next(line for line in text.splitlines() if line.startswith("figure"))
     assert "direct" in header and "relayed" in header, text
@@ -36,5 +39,4 @@ def test_two_processes_side_by_side_with_relayed_seats() -> None:
         assert load.ok(result), text
         assert not c.violations and c.errors == 0 and c.unfinished == 0, text
         assert c.tables_checked == TABLES and c.actions > 0, text
-        assert set(c.owned) == {"p0", "p1"}, text  # placement used both processes
         assert c.relayed == (0 if label == "direct" else TABLES * 3), text
