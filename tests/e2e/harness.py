@@ -179,11 +179,17 @@ class Player:
     def state(self, expression: str) -> Any:
         """Read the client's state (`window.__omaha.ctrl`), for waiting on it. The first
         paint is the server's, so the page may show the table before its script has made
-        the controller: wait for it first."""
-        self.page.wait_for_function("() => window.__omaha && window.__omaha.ctrl")
-        return self.page.evaluate(
-            f"() => {{ const c = window.__omaha.ctrl; return {expression}; }}"
+        the controller: then wait for it. One round trip to the page when it is there (the
+        play loops read the state many times a second, per player)."""
+        read = (
+            "() => { const o = window.__omaha; const c = o && o.ctrl;"
+            f" return c ? [{expression}] : null; }}"
         )
+        got = self.page.evaluate(read)
+        if got is None:
+            self.page.wait_for_function("() => window.__omaha && window.__omaha.ctrl")
+            got = self.page.evaluate(read)
+        return got[0]
 
     def my_turn(self) -> bool:
         """It is this player's turn and nothing is on its way to the server."""
