@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
@@ -83,12 +84,19 @@ def run_twice_against_a_shove(p: Player, bots: BotFactory) -> None:
     page = p.page
     number = wait_for_hand(p)
     ready = ":is([data-act=run-twice-yes], [data-act=call], [data-act=check]):not([disabled])"
-    for _ in range(6):
+    clicks = 0
+    while clicks < 6:
         button = page.wait_for_selector(ready, timeout=15000)
         assert button is not None
         voting = button.get_attribute("data-act") == "run-twice-yes"
         since = mark(p)
-        button.click()
+        try:
+            button.click()
+        except PlaywrightError as e:  # redrawn between finding it and clicking: look again
+            if "not attached" not in str(e):
+                raise
+            continue
+        clicks += 1
         if voting:
             break
         wait_moved_on(p, since)
