@@ -163,6 +163,9 @@ def test_my_hands_statistics_and_another_device(players: PlayerFactory, bots: Bo
     page = p.page
     # The ledger's session view: the graph and the statistics.
     page.click("[data-cmd=ledger]")
+    # What the ledger opens on is there before the other tab is asked for, as a person sees
+    # it (a click while its figures arrived once landed on the money view instead).
+    expect(page.locator("[data-dialog=ledger] [data-ledger-player]").first).to_be_visible()
     page.click("[data-ledger-tab=session]")
     graph = api(p, f"/api/tables/{code}/graph")
     expect(page.locator("[data-graph] g[data-graph-player]")).to_have_count(len(graph["players"]))
