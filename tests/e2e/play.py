@@ -36,11 +36,10 @@ MOVED_ON = """([number, counter]) => {
 
 
 def mark(p: Player) -> Mark:
-    """Where the page's hand stands now, to wait for it to move on after an action."""
-    return (
-        int(p.state("c.state.hand ? c.state.hand.number : 0")),
-        int(p.state("c.state.hand ? c.state.hand.counter : 0")),
-    )
+    """Where the page's hand stands now, to wait for it to move on after an action: its
+    number and counter read together (apart, they could come from two hands)."""
+    number, counter = p.state("c.state.hand ? [c.state.hand.number, c.state.hand.counter] : [0, 0]")
+    return int(number), int(counter)
 
 
 def wait_moved_on(p: Player, since: Mark, timeout: float = 15) -> None:
