@@ -19,6 +19,7 @@ import asyncio
 import inspect
 import itertools
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -134,44 +135,59 @@ async def tasks_left_to_cancel() -> AsyncIterator[None]:
 
 
 # Modules by their worker time in a full run, slowest first (`pytest --durations`; a rough
-# ranking is enough: a module missing here only runs later, in collection order).
+# ranking is enough: a module missing here only runs later, in collection order); the
+# browser modules together, for they share one browser while they run in a row.
 SLOW_FIRST = (
     "tests/e2e/test_tournament.py",
     "tests/e2e/test_tournament_host.py",
-    "tests/api/test_history.py",
     "tests/e2e/test_bots_fill.py",
-    "tests/bench/test_load_processes.py",
     "tests/e2e/test_fairness.py",
     "tests/e2e/test_review.py",
+    "tests/e2e/test_host.py",
+    "tests/e2e/test_afterwards.py",
+    "tests/e2e/test_after_hand.py",
+    "tests/e2e/test_ledger.py",
+    "tests/e2e/test_play.py",
+    "tests/e2e/test_showdown.py",
+    "tests/e2e/test_reactions.py",
+    "tests/e2e/test_first_paint.py",
+    "tests/e2e/test_replay.py",
+    "tests/e2e/test_frames.py",
+    "tests/e2e/test_manners.py",
+    "tests/api/test_history.py",
+    "tests/bench/test_load_processes.py",
     "tests/poker/test_differential.py",
     "tests/api/test_review.py",
-    "tests/e2e/test_host.py",
     "tests/api/test_tournament_restart.py",
     "tests/poker/test_evaluation.py",
     "tests/tables/test_leak.py",
     "tests/api/test_review_race.py",
-    "tests/e2e/test_afterwards.py",
     "tests/bench/test_smoke.py",
     "tests/api/test_slow_client.py",
-    "tests/e2e/test_after_hand.py",
-    "tests/e2e/test_ledger.py",
     "tests/scale/test_tournament_failover.py",
     "tests/api/test_play.py",
-    "tests/e2e/test_play.py",
     "tests/scale/test_nemesis.py",
     "tests/tables/test_deal_openings.py",
-    "tests/e2e/test_showdown.py",
     "tests/bench/test_load_small.py",
     "tests/api/test_ws_security.py",
-    "tests/e2e/test_reactions.py",
     "tests/api/test_crash.py",
-    "tests/e2e/test_first_paint.py",
-    "tests/e2e/test_replay.py",
     "tests/history/test_privacy.py",
-    "tests/e2e/test_frames.py",
-    "tests/e2e/test_manners.py",
     "tests/scale/test_sigterm_three.py",
 )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test without the browser first stops the one the browser modules share
+    (tests/e2e/harness.py `SHARED`): the asyncio tests need this thread's event loop free."""
+    harness = sys.modules.get("tests.e2e.harness")
+    if harness is not None and "browser" not in getattr(item, "fixturenames", ()):
+        harness.SHARED.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    harness = sys.modules.get("tests.e2e.harness")
+    if harness is not None:
+        harness.SHARED.stop()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

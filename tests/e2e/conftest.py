@@ -1,6 +1,6 @@
-"""Browser fixtures: one Chromium per module, one server process per worker (a module that
-needs other settings starts its own), players (browser contexts) that are screenshotted to
-tests/artifacts/ when their test fails."""
+"""Browser fixtures: one Chromium for the browser modules a worker runs in a row, one server
+process per worker (a module that needs other settings starts its own), players (browser
+contexts) that are screenshotted to tests/artifacts/ when their test fails."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from tests.e2e.harness import Bot, Player, chromium_path, launch, screenshot_all, server
+from tests.e2e.harness import SHARED, Bot, Player, chromium_path, screenshot_all, server
 from tests.servers import missing
 
 
@@ -29,21 +29,13 @@ FAILED = pytest.StashKey[bool]()
 expect.set_options(timeout=30_000)
 
 
-# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
-# while it is started, and the asyncio tests after tests/e2e need the thread free again.
+# Module scope over a browser shared across modules (`SHARED`): a module that runs on
+# another worker, or after other tests, starts it again.
 @pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
+def browser() -> Browser:
     if chromium_path() is None:
         missing("chromium is not installed (Debian: apt-get install chromium)")
-    with sync_playwright() as pw:
-        yield pw
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    b = launch(playwright)
-    yield b
-    b.close()
+    return SHARED.get()
 
 
 # Session scope: starting `python -m app serve` costs seconds (most of it imports), and every

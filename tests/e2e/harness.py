@@ -21,7 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 from websockets.sync.client import ClientConnection, connect
 
 from tests.servers import free_port
@@ -51,6 +51,41 @@ def launch(playwright: Playwright, *flags: str) -> Browser:
         args=["--no-sandbox", "--disable-background-networking", "--disable-dev-shm-usage", *flags],
         headless=True,
     )
+
+
+class SharedBrowser:
+    """One Playwright driver and one Chromium for the browser modules a worker runs in a row
+    (each module's players are browser contexts of their own, closed after each test): a
+    driver and a browser cost about a second of CPU to start and stop, forty times a run.
+    Stopped before any other test (`stop`, from tests/conftest.py): Playwright's sync API
+    keeps an event loop running in this thread while it is started, and the asyncio tests
+    need the thread free."""
+
+    def __init__(self) -> None:
+        self._driver: Any = None
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def get(self) -> Browser:
+        if self._browser is not None and self._browser.is_connected():
+            return self._browser
+        self.stop()
+        self._driver = sync_playwright()
+        self._playwright = self._driver.start()
+        self._browser = launch(self._playwright)
+        return self._browser
+
+    def stop(self) -> None:
+        browser, driver = self._browser, self._driver
+        self._browser = self._playwright = self._driver = None
+        if browser is not None:
+            with suppress(Exception):  # a browser that crashed is gone already
+                browser.close()
+        if driver is not None:
+            driver.__exit__(None, None, None)
+
+
+SHARED = SharedBrowser()
 
 
 @contextmanager
