@@ -2,10 +2,10 @@
 over its own WebSocket to one of several processes, acts on every turn offered to it, tops up
 when busted, reconnects (resuming with `stream`/`since`) whenever its connection ends, and
 logs every send and every answer. A top-up is sent again while the player's seat is told
-empty: answered `unavailable` (nothing changed), or lost with its connection and not applied
-(a snapshot or a `seat` record tells): a client that gave up on it would leave the table
-with too few stacks to deal to, waiting for ever. What each connection receives is checked
-as it comes:
+empty: answered `unavailable` or `rate_limited` (nothing done), or lost with its connection
+and not applied (a snapshot or a `seat` record tells): a client that gave up on it would
+leave the table with too few stacks to deal to, waiting for ever. What each connection
+receives is checked as it comes:
 
 - every `seq` follows the one before (after a snapshot, or a resume, from where it stood);
 - every answer with an `id` answers one sent on that same connection;
@@ -43,6 +43,8 @@ from tests.tables.harness import cards_in
 #: answers after which an action is not sent again (it was applied, or the hand moved on)
 SETTLED = {"ok", "duplicate", "stale_counter", "stale_hand", "hand_over", "not_your_turn",
            "bad_counter"}  # fmt: skip
+#: answers after which nothing was done: a top-up is sent again
+REFUSED = {"unavailable", "rate_limited"}
 
 
 @dataclass
@@ -199,7 +201,7 @@ class Player:
                     del self._pending[sent.key]
                 if sent.kind == "top_up":
                     self._topping = False
-                    if sent.answer == "unavailable":  # nothing changed: still to do
+                    if sent.answer in REFUSED:  # nothing changed: still to do
                         self._busted = self._stack == 0
         if kind == "turn" and "legal" in m:
             if m["seat"] != self.seat:

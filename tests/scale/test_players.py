@@ -7,6 +7,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from tests.scale.players import Player
 
 
@@ -38,14 +40,15 @@ def seat(stack: int) -> dict[str, Any]:
     return {"seat": 1, "player_id": "p1", "stack": stack}
 
 
-async def test_a_top_up_answered_unavailable_is_sent_again() -> None:
+@pytest.mark.parametrize("refused", ["unavailable", "rate_limited"])
+async def test_a_top_up_refused_with_nothing_done_is_sent_again(refused: str) -> None:
     """The short fault run stalled: PostgreSQL went down as a hand ended with two of three
     players busted; both top-ups were answered `unavailable` (nothing changed) and neither
     was sent again, so the table, one stack left to deal to, rightly waited for ever."""
     p, ws = busted_player()
     await p._act()
     (first,) = ws.top_ups()
-    p._on({"type": "error", "code": "unavailable", "id": first["id"]})
+    p._on({"type": "error", "code": refused, "id": first["id"]})
     await p._act()
     assert len(ws.top_ups()) == 2  # sent again
     second = ws.top_ups()[1]
