@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -206,7 +207,12 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         log_ws_event("refused", table_id=None, seat=None, reason="bad stream, since or batch")
         await websocket.close(CLOSE_POLICY)
         return
-    player = await player_for(websocket, app.state.sessions, settings)
+    try:
+        player = await player_for(websocket, app.state.sessions, settings)
+    except (SQLAlchemyError, OSError) as failure:  # the database is down: try again soon
+        log.warning("cannot look a session up (%s)", type(failure).__name__)
+        await websocket.close(CLOSE_TRY_AGAIN)
+        return
     if player is None:
         log_ws_event("refused", table_id=None, seat=None, reason="no session")
         await websocket.close(CLOSE_POLICY)

@@ -270,3 +270,39 @@ async def test_a_steady_flood_is_closed_within_seconds_and_not_answered_per_mess
         await again.wait_for(lambda m: m["type"] == "snapshot")
         await again.close()
         await c.http.aclose()
+
+
+async def test_a_session_that_cannot_be_looked_up_is_refused_cleanly(
+    tmp_path: Path,
+    sqlite_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database down as a WebSocket connects: its session cannot be checked. Refused like
+    a table that cannot be looked up (try again soon), not an "Exception in ASGI
+    application" traceback (seen in the fault run when PostgreSQL stopped)."""
+    from sqlalchemy.exc import OperationalError
+
+    from app.api import ws
+
+    settings = Settings(data_dir=tmp_path / "d", database_url=sqlite_url, secret_key="k" * 40)
+    async with live_server(settings) as base:
+        host = Client(base)
+        await host.join("host")
+        code = await host.create_table()
+
+        async def down(*args: Any) -> None:
+            raise OperationalError("SELECT", {}, ConnectionRefusedError("refused"))
+
+        monkeypatch.setattr(ws, "player_for", down)
+        cookie = {"Cookie": f"omaha_session={host.token}"}
+        with caplog.at_level("WARNING"):
+            status = await handshake_status(ws_url(base, code), origin=base,
+                                            additional_headers=cookie)  # fmt: skip
+        assert status == 403  # closed before the handshake's answer (as 1013 is, so far)
+        assert "cannot look a session up (OperationalError)" in caplog.text
+        assert "Exception in ASGI application" not in caplog.text
+        monkeypatch.undo()
+        await host.connect(code)  # back: connects
+        await host.wait_for(lambda m: m["type"] == "snapshot")
+        await host.close()

@@ -1,7 +1,11 @@
 """Players for the fault test (tests/scale/test_nemesis.py): each speaks the documented protocol
 over its own WebSocket to one of several processes, acts on every turn offered to it, tops up
 when busted, reconnects (resuming with `stream`/`since`) whenever its connection ends, and
-logs every send and every answer. What each connection receives is checked as it comes:
+logs every send and every answer. A top-up is sent again while the player's seat is told
+empty: answered `unavailable` or `rate_limited` (nothing done), or lost with its connection
+and not applied (a snapshot or a `seat` record tells): a client that gave up on it would
+leave the table with too few stacks to deal to, waiting for ever. What each connection
+receives is checked as it comes:
 
 - every `seq` follows the one before (after a snapshot, or a resume, from where it stood);
 - every answer with an `id` answers one sent on that same connection;
@@ -39,6 +43,8 @@ from tests.tables.harness import cards_in
 #: answers after which an action is not sent again (it was applied, or the hand moved on)
 SETTLED = {"ok", "duplicate", "stale_counter", "stale_hand", "hand_over", "not_your_turn",
            "bad_counter"}  # fmt: skip
+#: answers after which nothing was done: a top-up is sent again
+REFUSED = {"unavailable", "rate_limited"}
 
 
 @dataclass
@@ -79,8 +85,9 @@ class Player:
     ws: Any = None
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _pending: dict[tuple[str, int], str] = field(default_factory=dict)  # key -> ref in flight
-    _topping: bool = False
-    _busted: bool = False
+    _topping: bool = False  # a top-up is in flight
+    _busted: bool = False  # a top-up is to send
+    _stack: int | None = None  # this player's seat's stack as last told
     _turn: tuple[str, int, dict[str, Any]] | None = None
 
     async def join(self) -> None:
@@ -113,8 +120,12 @@ class Player:
             compression=None, max_size=2**22, open_timeout=10,
         )  # fmt: skip
         self.connections += 1
+        self._connected()
+
+    def _connected(self) -> None:
         self._pending.clear()  # what was in flight has an unknown outcome now
-        self._topping = False
+        if self._topping:  # so has a top-up: sent again unless the table tells it applied
+            self._topping, self._busted = False, self._stack == 0
 
     async def play(self, stop: asyncio.Event) -> None:
         """Play until `stop`, reconnecting (to each base in turn) whenever a connection ends."""
@@ -166,6 +177,10 @@ class Player:
             self.stream, self.seq = m["stream"], m["seq"]
             if m["you"]["player_id"] != self.player_id:
                 self._violation(f"a snapshot for {m['you']['player_id']}")
+            seats = m.get("seats") or []
+            mine = seats[self.seat] if self.seat < len(seats) else None
+            if mine is not None and mine.get("player_id") == self.player_id:
+                self._told_stack(mine["stack"])
             hand = m.get("hand") or {}
             if "legal" in hand:
                 if hand.get("actor") != self.seat:
@@ -186,16 +201,28 @@ class Player:
                     del self._pending[sent.key]
                 if sent.kind == "top_up":
                     self._topping = False
+                    if sent.answer in REFUSED:  # nothing changed: still to do
+                        self._busted = self._stack == 0
         if kind == "turn" and "legal" in m:
             if m["seat"] != self.seat:
                 self._violation(f"legal actions for seat {m['seat']}")
             self._turn = (m["hand"], m["counter"], m["legal"])
-        if kind == "hand_ended" and m.get("stacks", {}).get(str(self.seat)) == 0:
-            self._busted = True  # topped up between hands (the replay's chain of stacks)
+        if kind == "hand_ended" and str(self.seat) in m.get("stacks", {}):
+            # topped up between hands (the replay's chain of stacks) when busted
+            self._told_stack(m["stacks"][str(self.seat)])
+        if kind == "seat" and m.get("seat") == self.seat and m.get("player_id") == self.player_id:
+            self._told_stack(m["stack"])
         found = cards_in(m)
         if found:
             hand_id = (m.get("hand") or {}).get("id") if kind == "snapshot" else m.get("hand")
             self.seen.append((str(hand_id), frozenset(found)))
+
+    def _told_stack(self, stack: int) -> None:
+        """The table told this seat's stack: busted, a top-up is to send (unless one is in
+        flight: its answer says whether it is still to do)."""
+        self._stack = stack
+        if not self._topping:
+            self._busted = stack == 0
 
     async def _act(self) -> None:
         if self._busted and not self._topping:
