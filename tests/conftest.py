@@ -177,10 +177,12 @@ SLOW_FIRST = (
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """A test without the browser first stops the one the browser modules share
-    (tests/e2e/harness.py `SHARED`): the asyncio tests need this thread's event loop free."""
+    """A test outside tests/e2e first stops the browser the browser modules share
+    (tests/e2e/harness.py `SHARED`): the asyncio tests need this thread's event loop free.
+    Not a browser module's test without a browser: the module's `browser` is kept for the
+    module's next tests."""
     harness = sys.modules.get("tests.e2e.harness")
-    if harness is not None and "browser" not in getattr(item, "fixturenames", ()):
+    if harness is not None and not item.nodeid.startswith("tests/e2e/"):
         harness.SHARED.stop()
 
 
