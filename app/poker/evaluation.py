@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations, repeat
+from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from app.poker.cards import RANK_NAMES, RANK_PLURALS, Card, card_str
@@ -267,6 +267,49 @@ def _check_cards(hole: Sequence[Card], board: Sequence[Card]) -> None:
 
 _WHEEL: Final = frozenset((12, 0, 1, 2, 3))  # ace, deuce .. five
 
+# A card's rank as a count, four bits a rank: summed over five cards, which ranks they hold
+# and how many of each (at most four: no count carries into the next rank's bits).
+_RANK_COUNT: Final[tuple[int, ...]] = tuple(1 << 4 * (c >> 2) for c in range(52))
+
+
+def _build_high_ranks() -> list[int]:
+    """The five ranks of each high value as ``_RANK_COUNT`` summed over its cards, index the
+    value: one hand of every rank pattern evaluated (five ranks both suited and off-suit)."""
+    ranks_of = [0] * (HIGH_WORST + 1)
+    for hand in combinations_with_replacement(range(0, 52, 4), 5):  # suit 0 cards, sorted
+        a, b, c, d, e = hand
+        if a == e:
+            continue  # five of a kind
+        ranks = sum(map(_RANK_COUNT.__getitem__, hand))
+        if a < b < c < d < e:  # five ranks: all of suit 0 is the flush, then one off-suit
+            ranks_of[_eval5(a, b, c, d, e)] = ranks_of[_eval5(a + 1, b, c, d, e)] = ranks
+        else:  # the copies of a rank (in a row) in suits 0, 1, ..
+            ranks_of[_eval5(*(card + hand[:i].count(card) for i, card in enumerate(hand)))] = ranks
+    assert ranks_of.count(0) == 1  # every value but the unused 0
+    return ranks_of
+
+
+_HIGH_RANKS: Final = _build_high_ranks()
+
+
+def _high_cards(hole: Sequence[Card], board: Sequence[Card], value: int) -> tuple[Card, ...]:
+    """The first two hole cards and three board cards, in hole-pair then board-triple order,
+    that make the best high ``value``: the first holding its ranks, all of one suit for a
+    flush. Found without evaluating: those ranks off-suit are a worse hand than a flush, and
+    suited they would make a flush, better than a best hand of no flush."""
+    count = _RANK_COUNT
+    target = _HIGH_RANKS[value]
+    suited = value <= 10 or 323 <= value <= 1599  # a straight flush or a flush
+    triples = list(combinations(board, 3))
+    keys = list(map(sum, combinations(map(count.__getitem__, board), 3)))  # as ``triples``
+    for a, b in combinations(hole, 2):
+        need = target - count[a] - count[b]
+        if need in keys:  # the usual miss found in C
+            for (c, d, e), key in zip(triples, keys, strict=True):
+                if key == need and (not suited or a & 3 == b & 3 == c & 3 == d & 3 == e & 3):
+                    return a, b, c, d, e
+    raise AssertionError("no cards make the high value")  # pragma: no cover
+
 
 def _high_order(cards: Sequence[Card], category: str) -> tuple[Card, ...]:
     """The five cards as a person reads them."""
@@ -322,18 +365,8 @@ def describe_checked_high(
     """``describe_high`` of cards already checked (the engine's own, dealt from a checked
     deck): the award names every winning high hand."""
     best = high_value(hole, board) if value is None else value
-    # The first combination, in hole-pair then board-triple order, that makes it: each
-    # pair's ten (or four, or one) hands evaluated in one ``map``, a C loop.
-    triples = list(combinations(board, 3))
-    cs, ds, es = zip(*triples, strict=True)
-    for a, b in combinations(hole, 2):
-        values = list(map(_eval5, repeat(a), repeat(b), cs, ds, es))
-        if best in values:
-            c, d, e = triples[values.index(best)]
-            used, pair = (a, b, c, d, e), (a, b)
-            break
-    else:  # pragma: no cover - a high value always has its cards
-        raise AssertionError("no cards make the high value")
+    used = _high_cards(hole, board, best)
+    pair = used[:2]
     ordered = _high_order(used, high_category(best))
     hole_used = tuple(c for c in ordered if c in pair)
     assert len(hole_used) == 2
