@@ -265,8 +265,6 @@ def _check_cards(hole: Sequence[Card], board: Sequence[Card]) -> None:
         raise ValueError("a card appears twice among the hole and board cards")
 
 
-_WHEEL: Final = frozenset((12, 0, 1, 2, 3))  # ace, deuce .. five
-
 # A card's rank as a count, four bits a rank: summed over five cards, which ranks they hold
 # and how many of each (at most four: no count carries into the next rank's bits).
 _RANK_COUNT: Final[tuple[int, ...]] = tuple(1 << 4 * (c >> 2) for c in range(52))
@@ -304,24 +302,25 @@ def _high_cards(hole: Sequence[Card], board: Sequence[Card], value: int) -> tupl
     keys = list(map(sum, combinations(map(count.__getitem__, board), 3)))  # as ``triples``
     for a, b in combinations(hole, 2):
         need = target - count[a] - count[b]
-        if need in keys:  # the usual miss found in C
-            for (c, d, e), key in zip(triples, keys, strict=True):
-                if key == need and (not suited or a & 3 == b & 3 == c & 3 == d & 3 == e & 3):
-                    return a, b, c, d, e
+        if need not in keys:  # the usual miss, found in C
+            continue
+        if not suited:
+            return (a, b, *triples[keys.index(need)])
+        for (c, d, e), key in zip(triples, keys, strict=True):
+            if key == need and a & 3 == b & 3 == c & 3 == d & 3 == e & 3:
+                return a, b, c, d, e
     raise AssertionError("no cards make the high value")  # pragma: no cover
 
 
-def _high_order(cards: Sequence[Card], category: str) -> tuple[Card, ...]:
-    """The five cards as a person reads them."""
-    if category in ("straight", "straight flush") and {c >> 2 for c in cards} == _WHEEL:
-        # The wheel reads five-high, its ace last: the ace's rank counted as -1.
+def _high_order(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
+    """The five cards of the high ``value`` as a person reads them."""
+    if value == 10 or value == 1609:  # the wheel: the weakest straight flush, or straight
+        # It reads five-high, its ace last: the ace's rank counted as -1.
         return tuple(sorted(cards, key=lambda c: -(((c >> 2) + 1) % 13)))
-    count = [0] * 13
-    for c in cards:
-        count[c >> 2] += 1
+    counts = _HIGH_RANKS[value]  # how many of each rank, four bits a rank
     # Bigger groups first, then higher ranks; within a rank spades, hearts, diamonds,
-    # clubs: rank then suit is the card's own number (``cards``), so ``-c`` orders both.
-    return tuple(sorted(cards, key=lambda c: (-count[c >> 2], -c)))
+    # clubs: rank then suit is the card's own number, so the card orders both.
+    return tuple(sorted(cards, key=lambda c: (counts >> 4 * (c >> 2) & 15, c), reverse=True))
 
 
 def _high_name(value: int, ordered: tuple[Card, ...]) -> str:
@@ -366,11 +365,14 @@ def describe_checked_high(
     deck): the award names every winning high hand."""
     best = high_value(hole, board) if value is None else value
     used = _high_cards(hole, board, best)
-    pair = used[:2]
-    ordered = _high_order(used, high_category(best))
-    hole_used = tuple(c for c in ordered if c in pair)
-    assert len(hole_used) == 2
-    return HandDescription(best, _high_name(best, ordered), ordered, (hole_used[0], hole_used[1]))
+    ordered = _high_order(used, best)
+    a, b = filter(used[:2].__contains__, ordered)  # the hole cards, in reading order
+    name = _HIGH_NAMES.get(best) or _HIGH_NAMES.setdefault(best, _high_name(best, ordered))
+    return HandDescription(best, name, ordered, (a, b))
+
+
+# Each high value's name, as read once (a value's name depends on it alone).
+_HIGH_NAMES: dict[int, str] = {}
 
 
 def _low_rank(card: Card) -> int:
