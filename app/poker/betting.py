@@ -135,7 +135,9 @@ def next_to_act(hand: Hand, start: int) -> int | None:
             break
     else:
         return None
-    for r in range(n):
+    # From the seat before ``start`` (``_ROTATIONS[n][-1]`` is the last seat's): the player
+    # who has just acted, most often still in with chips.
+    for r in _ROTATIONS[n][start - 1]:
         if r != q and not folded[r] and stacks[r] > 0:
             return q  # someone to bet against
     # Alone with chips behind, matching every chip bet (a blind all in for less is called
@@ -205,11 +207,11 @@ def close_round(hand: Hand, events: list[Event]) -> None:
 
 def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
     close_round(hand, events)
-    if len(hand.contenders()) == 1:
+    if hand.folded.count(False) == 1:
         award(hand, events)
         return
     if hand.street is RIVER:
-        if any(hand.is_all_in(p) for p in hand.contenders()):
+        if any(s == 0 and not f for s, f in zip(hand.stacks, hand.folded, strict=True)):
             table_hands(hand, events)  # TDA: face up for all-ins, the river too
         start_showdown(hand, events)
         return

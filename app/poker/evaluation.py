@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations, repeat
+from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from app.poker.cards import RANK_NAMES, RANK_PLURALS, Card, card_str
@@ -265,20 +265,62 @@ def _check_cards(hole: Sequence[Card], board: Sequence[Card]) -> None:
         raise ValueError("a card appears twice among the hole and board cards")
 
 
-_WHEEL: Final = frozenset((12, 0, 1, 2, 3))  # ace, deuce .. five
+# A card's rank as a count, four bits a rank: summed over five cards, which ranks they hold
+# and how many of each (at most four: no count carries into the next rank's bits).
+_RANK_COUNT: Final[tuple[int, ...]] = tuple(1 << 4 * (c >> 2) for c in range(52))
 
 
-def _high_order(cards: Sequence[Card], category: str) -> tuple[Card, ...]:
-    """The five cards as a person reads them."""
-    if category in ("straight", "straight flush") and {c >> 2 for c in cards} == _WHEEL:
-        # The wheel reads five-high, its ace last: the ace's rank counted as -1.
+def _build_high_ranks() -> list[int]:
+    """The five ranks of each high value as ``_RANK_COUNT`` summed over its cards, index the
+    value: one hand of every rank pattern evaluated (five ranks both suited and off-suit)."""
+    ranks_of = [0] * (HIGH_WORST + 1)
+    for hand in combinations_with_replacement(range(0, 52, 4), 5):  # suit 0 cards, sorted
+        a, b, c, d, e = hand
+        if a == e:
+            continue  # five of a kind
+        ranks = sum(map(_RANK_COUNT.__getitem__, hand))
+        if a < b < c < d < e:  # five ranks: all of suit 0 is the flush, then one off-suit
+            ranks_of[_eval5(a, b, c, d, e)] = ranks_of[_eval5(a + 1, b, c, d, e)] = ranks
+        else:  # the copies of a rank (in a row) in suits 0, 1, ..
+            ranks_of[_eval5(*(card + hand[:i].count(card) for i, card in enumerate(hand)))] = ranks
+    assert ranks_of.count(0) == 1  # every value but the unused 0
+    return ranks_of
+
+
+_HIGH_RANKS: Final = _build_high_ranks()
+
+
+def _high_cards(hole: Sequence[Card], board: Sequence[Card], value: int) -> tuple[Card, ...]:
+    """The first two hole cards and three board cards, in hole-pair then board-triple order,
+    that make the best high ``value``: the first holding its ranks, all of one suit for a
+    flush. Found without evaluating: those ranks off-suit are a worse hand than a flush, and
+    suited they would make a flush, better than a best hand of no flush."""
+    count = _RANK_COUNT
+    target = _HIGH_RANKS[value]
+    suited = value <= 10 or 323 <= value <= 1599  # a straight flush or a flush
+    triples = list(combinations(board, 3))
+    keys = list(map(sum, combinations(map(count.__getitem__, board), 3)))  # as ``triples``
+    for a, b in combinations(hole, 2):
+        need = target - count[a] - count[b]
+        if need not in keys:  # the usual miss, found in C
+            continue
+        if not suited:
+            return (a, b, *triples[keys.index(need)])
+        for (c, d, e), key in zip(triples, keys, strict=True):
+            if key == need and a & 3 == b & 3 == c & 3 == d & 3 == e & 3:
+                return a, b, c, d, e
+    raise AssertionError("no cards make the high value")  # pragma: no cover
+
+
+def _high_order(cards: Sequence[Card], value: int) -> tuple[Card, ...]:
+    """The five cards of the high ``value`` as a person reads them."""
+    if value == 10 or value == 1609:  # the wheel: the weakest straight flush, or straight
+        # It reads five-high, its ace last: the ace's rank counted as -1.
         return tuple(sorted(cards, key=lambda c: -(((c >> 2) + 1) % 13)))
-    count = [0] * 13
-    for c in cards:
-        count[c >> 2] += 1
+    counts = _HIGH_RANKS[value]  # how many of each rank, four bits a rank
     # Bigger groups first, then higher ranks; within a rank spades, hearts, diamonds,
-    # clubs: rank then suit is the card's own number (``cards``), so ``-c`` orders both.
-    return tuple(sorted(cards, key=lambda c: (-count[c >> 2], -c)))
+    # clubs: rank then suit is the card's own number, so the card orders both.
+    return tuple(sorted(cards, key=lambda c: (counts >> 4 * (c >> 2) & 15, c), reverse=True))
 
 
 def _high_name(value: int, ordered: tuple[Card, ...]) -> str:
@@ -322,22 +364,15 @@ def describe_checked_high(
     """``describe_high`` of cards already checked (the engine's own, dealt from a checked
     deck): the award names every winning high hand."""
     best = high_value(hole, board) if value is None else value
-    # The first combination, in hole-pair then board-triple order, that makes it: each
-    # pair's ten (or four, or one) hands evaluated in one ``map``, a C loop.
-    triples = list(combinations(board, 3))
-    cs, ds, es = zip(*triples, strict=True)
-    for a, b in combinations(hole, 2):
-        values = list(map(_eval5, repeat(a), repeat(b), cs, ds, es))
-        if best in values:
-            c, d, e = triples[values.index(best)]
-            used, pair = (a, b, c, d, e), (a, b)
-            break
-    else:  # pragma: no cover - a high value always has its cards
-        raise AssertionError("no cards make the high value")
-    ordered = _high_order(used, high_category(best))
-    hole_used = tuple(c for c in ordered if c in pair)
-    assert len(hole_used) == 2
-    return HandDescription(best, _high_name(best, ordered), ordered, (hole_used[0], hole_used[1]))
+    used = _high_cards(hole, board, best)
+    ordered = _high_order(used, best)
+    a, b = filter(used[:2].__contains__, ordered)  # the hole cards, in reading order
+    name = _HIGH_NAMES.get(best) or _HIGH_NAMES.setdefault(best, _high_name(best, ordered))
+    return HandDescription(best, name, ordered, (a, b))
+
+
+# Each high value's name, as read once (a value's name depends on it alone).
+_HIGH_NAMES: dict[int, str] = {}
 
 
 def _low_rank(card: Card) -> int:

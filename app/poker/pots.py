@@ -64,6 +64,8 @@ def build_pots(
 
 def split_evenly(amount: int, parts: int) -> list[int]:
     """``amount`` into ``parts`` shares, the odd chips to the first shares."""
+    if parts == 1:  # the usual case: one run, one board
+        return [amount]
     base, extra = divmod(amount, parts)
     return [base + (1 if i < extra else 0) for i in range(parts)]
 

@@ -59,7 +59,7 @@ class HandSetup:
             for v in values:
                 if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                     raise ConfigError(f"{what} must be whole, non-negative chip counts: {v!r}")
-        if any(s <= 0 for s in self.stacks):
+        if min(self.stacks) <= 0:  # ``check_players``: two players or more
             raise ConfigError("every player dealt in needs chips")
         if self.config.bomb_pot and (any(self.blinds) or any(self.posts)):
             raise ConfigError("a bomb pot has antes only: no blinds and no pre-flop betting")
