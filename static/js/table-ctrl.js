@@ -346,8 +346,9 @@ export class TableCtrl {
 
   command(type, extra = {}) { this.request({ type, ...extra }); rescueFocus(); }
 
-  // A sit-out switch shows what was asked until the server answers: drawn from the seat alone,
-  // any redraw meanwhile (the clock's, another seat's news) would flip it back for a moment.
+  // A switch the server keeps (the sit-out switches, the straddle, the host's spectator chat)
+  // shows what was asked until the server answers: drawn from the state alone, any redraw
+  // meanwhile (the clock's, another seat's news) would flip it back for a moment.
   setSwitch(key, on) {
     const sent = this.request({ type: key, on });
     this.switching[key] = { on, id: sent.id };
@@ -367,9 +368,11 @@ export class TableCtrl {
     return asked ? asked.on : !!prefs[key];
   }
 
-  switchOn(seat, key) {
+  // `holder`: the seat, or the table's config; `unset`: its value when the holder lacks it.
+  switchOn(holder, key, unset = false) {
     const asked = this.switching[key];
-    return asked ? asked.on : !!seat[key];
+    if (asked) return asked.on;
+    return holder[key] == null ? unset : !!holder[key];
   }
 
   // ---------------------------------------------------------------- chat

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 import threading
+from typing import Any
 
-from playwright.sync_api import WebSocketRoute, expect
+import pytest
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import create_table
@@ -69,34 +71,44 @@ def test_more_time_show_and_sit_out_switches(players: PlayerFactory) -> None:
     assert alice.state("c.state.hand.number") == number
 
 
+class Held:
+    """The server's messages to a page, held back while `holding` is set."""
+
+    def __init__(self, page: Page) -> None:
+        self.held: list[str | bytes] = []
+        self.holding = threading.Event()
+        self.routes: list[WebSocketRoute] = []
+        page.route_web_socket(re.compile(r"/ws/tables/"), self._relay)
+
+    def _relay(self, ws: WebSocketRoute) -> None:
+        self.routes.append(ws)
+        server = ws.connect_to_server()
+        server.on_message(lambda m: self.held.append(m) if self.holding.is_set() else ws.send(m))
+
+    def release(self) -> None:
+        self.holding.clear()
+        for m in self.held:
+            self.routes[-1].send(m)
+        self.held.clear()
+
+
 def test_a_switch_shows_what_was_asked_until_the_server_answers(players: PlayerFactory) -> None:
     """Drawn from the seat alone, a switch flipped back at any redraw before the server's
     answer came (the clock redraws every second): a click seemed lost, then came back."""
     sam = players("Sam")
-    held: list[str | bytes] = []
-    holding = threading.Event()
-    routes: list[WebSocketRoute] = []
-
-    def relay(ws: WebSocketRoute) -> None:
-        routes.append(ws)
-        server = ws.connect_to_server()
-        server.on_message(lambda m: held.append(m) if holding.is_set() else ws.send(m))
-
-    sam.page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    messages = Held(sam.page)
     sam.join()
     code = new_table(sam, decision_time=20)
     sam.open(f"/t/{code}")
     sam.sit(0)
     switch = sam.page.get_by_role("checkbox", name="Sit out next hand")
-    holding.set()  # from here the server's messages are held back from the page
+    messages.holding.set()  # from here the server's messages are held back from the page
     switch.check()
     sam.page.evaluate("() => window.__omaha.redrawNow()")
     expect(switch).to_be_checked()
     expect(sam.page.locator("[data-switch=sit_out_next]")).to_have_class(re.compile(r"\bon\b"))
     assert sam.state("c.state.seats[0].sit_out_next") is False  # the server's word not in yet
-    holding.clear()
-    for m in held:
-        routes[-1].send(m)
+    messages.release()
     sam.page.wait_for_function("() => window.__omaha.ctrl.state.seats[0].sit_out_next === true")
     sam.page.evaluate("() => window.__omaha.redrawNow()")
     expect(switch).to_be_checked()
@@ -106,4 +118,44 @@ def test_a_switch_shows_what_was_asked_until_the_server_answers(players: PlayerF
     # The seat's news may come a moment before the answer to the request: wait for both.
     sam.page.wait_for_function("() => Object.keys(window.__omaha.ctrl.switching).length === 0")
     expect(switch).not_to_be_checked()
+    assert not sam.errors, sam.errors
+
+
+@pytest.mark.parametrize(
+    ("label", "config", "kept", "opens"),
+    [
+        ("Spectators may chat", {}, "c.state.table.config.spectator_chat", "Host controls"),
+        ("Straddle when first after the big blind", {"straddle": True},
+         "c.state.seats[0].straddle", None),
+    ],
+    ids=["spectator_chat", "straddle"],
+)  # fmt: skip
+def test_the_tables_switches_show_what_was_asked_too(
+    players: PlayerFactory, label: str, config: dict[str, Any], kept: str, opens: str | None
+) -> None:
+    """The other switches the server keeps (the host's spectator chat, a seat's straddle)
+    flipped back the same way: a loaded run's click on "Spectators may chat" read "did not
+    change its state" when a redraw came before the answer."""
+    sam = players("Sam")
+    messages = Held(sam.page)
+    sam.join()
+    code = new_table(sam, decision_time=20, **config)
+    sam.open(f"/t/{code}")
+    sam.sit(0)
+    if opens:
+        sam.page.get_by_role("button", name=opens).click()
+    switch = sam.page.get_by_role("checkbox", name=label)
+    before = switch.is_checked()
+    assert sam.state(kept) is before
+    messages.holding.set()
+    switch.set_checked(not before)
+    sam.page.evaluate("() => window.__omaha.redrawNow()")
+    expect(switch).to_be_checked(checked=not before)
+    assert sam.state(kept) is before  # the server's word not in yet
+    messages.release()
+    answered = f"() => window.__omaha.ctrl.{kept[2:]} === {str(not before).lower()}"
+    sam.page.wait_for_function(answered)
+    sam.page.wait_for_function("() => Object.keys(window.__omaha.ctrl.switching).length === 0")
+    sam.page.evaluate("() => window.__omaha.redrawNow()")
+    expect(switch).to_be_checked(checked=not before)
     assert not sam.errors, sam.errors

@@ -249,8 +249,8 @@ function straddleView(ctrl) {
   const seat = s.you.seat != null ? s.seats[s.you.seat] : null;
   if (!seat || !s.table.config.straddle || s.table.config.tournament) return null;
   return html`<div class="actions extra">
-    <label class="btn pre ${seat.straddle ? 'on' : ''}" data-cmd="straddle">
-      <input type="checkbox" checked=${seat.straddle} onChange=${() => ctrl.command('straddle', { on: !seat.straddle })} />
+    <label class="btn pre ${ctrl.switchOn(seat, 'straddle') ? 'on' : ''}" data-cmd="straddle">
+      <input type="checkbox" checked=${ctrl.switchOn(seat, 'straddle')} onChange=${(e) => ctrl.setSwitch('straddle', e.target.checked)} />
       Straddle when first after the big blind
     </label>
   </div>`;

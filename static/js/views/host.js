@@ -50,8 +50,8 @@ export function hostView(ctrl) {
       <button type="button" class="btn" disabled=${!!s.hand && !s.hand.ended}
         title=${c.reveal_seed === false ? 'Start a new server seed for the next hands (this table keeps seeds secret)' : 'Reveal this session\'s server seed, so everyone can check every deal so far, and start a new one'}
         onClick=${() => ctrl.command('rotate_seed')}>${c.reveal_seed === false ? 'New deal seed' : 'Reveal the deal seed'}</button>
-      <label class="toggle"><input type="checkbox" name="spectator_chat" checked=${c.spectator_chat !== false}
-        onChange=${(e) => ctrl.command('spectator_chat', { on: e.target.checked })} /> Spectators may chat</label>
+      <label class="toggle"><input type="checkbox" name="spectator_chat" checked=${ctrl.switchOn(c, 'spectator_chat', true)}
+        onChange=${(e) => ctrl.setSwitch('spectator_chat', e.target.checked)} /> Spectators may chat</label>
     </div>
     ${cash ? html`
     <form class="host-form" aria-label="Stakes" onSubmit=${(e) => { e.preventDefault(); ctrl.setStakes(); }}>
