@@ -78,8 +78,14 @@ class Client:
     def __init__(self, base: str) -> None:
         self.base = base
         # (httpx's 5 s is a browser's patience, not a loaded test machine's: a server that
-        # does not answer is found by the test's own conditions)
-        self.http = httpx.AsyncClient(base_url=base, timeout=60.0)
+        # does not answer is found by the test's own conditions). An idle connection is
+        # dropped after 1 s, well before uvicorn's 5 s: at the same 5 s, a request sent as
+        # the server closed the connection read "Server disconnected without sending a
+        # response" (a relay test's poll after a minute of WebSocket play, beside a second
+        # suite); a browser retries such a request, httpx does not.
+        self.http = httpx.AsyncClient(
+            base_url=base, timeout=60.0, limits=httpx.Limits(keepalive_expiry=1.0)
+        )
         self.token = ""
         self.player_id = ""
         self.ws: ClientConnection | None = None
