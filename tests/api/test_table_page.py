@@ -66,12 +66,12 @@ async def heads_up_dealt(a: Client, b: Client) -> tuple[str, dict[str, list[str]
         await c.connect(code)
         assert (await c.request(type="sit", seat=i, buy_in=100))["type"] == "ok"
     await a.wait_for(lambda m: m["type"] == "turn")
-    mine = {
-        c.player_id: next(
-            m["cards"] for m in c.messages if m["type"] == "hole_cards" and "cards" in m
-        )
-        for c in (a, b)
-    }
+    # Each one's own connection brings its cards: `a`'s turn says nothing of when `b`'s came
+    # (read at once, they had not yet in a run beside a second suite).
+    mine = {}
+    for c in (a, b):
+        dealt = await c.wait_for(lambda m: m["type"] == "hole_cards" and "cards" in m)
+        mine[c.player_id] = dealt["cards"]
     return code, mine
 
 
