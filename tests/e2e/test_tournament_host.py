@@ -126,7 +126,16 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     play_until([carol], lambda p: "fold",
                lambda: not any(t["playing"] for t in state(host, code)["tables"]))  # fmt: skip
     [table] = state(host, code)["tables"]
-    assert table["players"] == 3, table  # full: Carol and two bots, nobody out in level 1
+    field = 5
+    if table["players"] == 2:
+        # The two bots played each other all in and one is out. Deep stacks do not prevent
+        # it: pot limit lets two strong hands on the river raise each other until one is all
+        # in. A bot registered late takes the seat, so the first table is full again.
+        host.page.click("[data-cmd=add-bot]")
+        within_sync(lambda: state(host, code)["tables"][0]["players"] == 3, 30, what="refill")
+        field = 6
+    [table] = state(host, code)["tables"]
+    assert table["players"] == 3, table  # full: Carol and two bots
     first = table["code"]
     # Late, with no room: Alice opens a second table, Bob joins her there (the fewest).
     late_registration(alice, link)
@@ -142,7 +151,8 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     friends = [alice, bob, carol]
     for p in friends:
         p.wait_live()
-        expect(p.page.locator(".tournament-bar [data-field=running]")).to_contain_text("of 5 left")
+        running = p.page.locator(".tournament-bar [data-field=running]")
+        expect(running).to_contain_text(f"5 of {field} left")
     # Carol goes all in at the first table; Alice and Bob fold to each other, so nobody busts
     # at the second: when the first is down to one player the five fit at one table, the
     # second breaks and Alice and Bob move to the first. (The test acts for everyone, with
@@ -157,7 +167,7 @@ def test_two_tables_a_late_registration_a_move_and_a_break(players: PlayerFactor
     # Then everyone goes all in, to the end.
     play_until(friends, lambda p: "shove", finished(friends))
     standings = check_the_end(friends, code)
-    assert_places(standings, 5)
+    assert_places(standings, field)
     assert sum(r["prize"] for r in standings) == 100
     # The host's home page: one group for the tournament, each table's exports labelled
     # with its name, and one Standings button (places and prizes, no settle-up).
