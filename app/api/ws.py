@@ -36,7 +36,7 @@ from app.scale.relay import RemoteTable, find_or_relay
 from app.tables.errors import TableError
 from app.tables.registry import TableRegistry
 from app.tables.table import Table
-from app.tables.viewer import Viewer
+from app.tables.viewer import CLOSE_TABLE_CLOSED, Viewer
 
 from .messages import Ping, inbound
 
@@ -219,12 +219,13 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         return
     registry: TableRegistry = app.state.tables
     table: Table | RemoteTable | None
+    table_id: str | None = None
     try:
         table_id = await app.state.table_store.table_by_code(code) if len(code) <= 64 else None
         table = await find_or_relay(app.state.relay, registry, table_id) if table_id else None
     except TableError as refused:
         table = None
-        if refused.code == "unavailable":  # being restored: come back soon
+        if refused.code != "no_such_table":  # being restored, or changing hands: come back soon
             await websocket.close(CLOSE_TRY_AGAIN)
             return
     except Exception as failure:  # the database is down: the code cannot be looked up
@@ -232,7 +233,11 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.close(CLOSE_TRY_AGAIN)
         return
     if table is None:
-        await websocket.close(CLOSE_NO_TABLE)
+        # Accepted first, so that the client reads the close code (a close before the accept
+        # is an HTTP 403, which it retries): a known code no table answers for was closed.
+        with contextlib.suppress(Exception):
+            await websocket.accept()
+            await websocket.close(CLOSE_TABLE_CLOSED if table_id else CLOSE_NO_TABLE)
         return
     connections: Connections = app.state.connections
     player_id = str(player.id)

@@ -45,15 +45,52 @@ async def test_foreign_origin_and_missing_session_are_refused(
         assert await handshake_status(url, origin=base) == 403  # no session
         bad = {"Cookie": "omaha_session=forged"}
         assert await handshake_status(url, origin=base, additional_headers=bad) == 403
-        assert (
-            await handshake_status(ws_url(base, "nope"), origin=base, additional_headers=cookie)
-            == 403
-        )
         # The same origin with the cookie is accepted.
         await host.connect(code)
         snapshot = await host.wait_for(lambda m: m["type"] == "snapshot")
         assert snapshot["you"]["host"] is True
         await host.close()
+
+
+async def close_code(url: str, **kw: Any) -> int | None:
+    """The code a socket the server accepts is closed with, before any message."""
+    async with websockets.connect(url, **kw) as ws:
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 10)
+        return ws.close_code
+
+
+@pytest.mark.parametrize("stores", ["sqlite", "postgres_redis"])
+async def test_a_code_of_no_table_or_of_a_closed_one_says_so(
+    stores: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A code that names no table is closed with 4404, one whose table the host closed with
+    4410, both after the accept: a close before it is an HTTP 403, which a browser reads as a
+    lost connection and retries for ever (a link to last night's table read "Reconnecting")."""
+    if stores == "sqlite":
+        url = request.getfixturevalue("sqlite_url")
+        settings = Settings(data_dir=tmp_path / "d", database_url=url, secret_key="k" * 40)
+    else:  # several processes' stores: the closed table's lease is taken, then given back
+        settings = live_settings(tmp_path, request.getfixturevalue("postgres_url"),
+                                 request.getfixturevalue("redis_url"))  # fmt: skip
+    async with live_server(settings) as base:
+        host = Client(base)
+        await host.join("host")
+        code = await host.create_table(decision_time=0)
+        cookie = {"Cookie": f"omaha_session={host.token}"}
+        unknown = ws_url(base, "nope")
+        assert await close_code(unknown, origin=base, additional_headers=cookie) == 4404
+        await host.connect(code)
+        await host.wait_for(lambda m: m["type"] == "snapshot")
+        await host.send(type="close")  # no hand running: closed at once
+        await asyncio.wait_for(host.reader, 10)  # type: ignore[arg-type]
+        assert host.ws is not None and host.ws.close_code == 4410
+        for _ in range(2):  # and again: nothing was started by the first try
+            assert await close_code(ws_url(base, code), origin=base,
+                                    additional_headers=cookie) == 4410  # fmt: skip
+        # Still refused before the accept: no session (403), whatever the code.
+        assert await handshake_status(unknown, origin=base) == 403
+        await host.http.aclose()
 
 
 async def test_allowed_origins_setting(tmp_path: Path, sqlite_url: str) -> None:
