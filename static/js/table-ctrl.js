@@ -54,7 +54,6 @@ export class TableCtrl {
   start() {
     if (this.early) this.early.handTo(this.handlers);
     else this.socket.connect();
-    lastHands.load(this.code, this.redraw);
   }
 
   status(s) {
@@ -73,6 +72,9 @@ export class TableCtrl {
     if (m.type === 'snapshot') {
       this.state = fromSnapshot(m);
       this.switching = {}; // (a resync: what was asked and not answered shows as it stands)
+      // Asked once the table answers (a link to no table asks nothing: a 404 in the console),
+      // and again after a resync, which may follow hands missed.
+      lastHands.load(this.code, this.redraw);
       this.log.joined(this.state);
       if (speaking) this.narrator.say(statusText(this.state));
     } else if (m.type === 'ok' || m.type === 'error') {

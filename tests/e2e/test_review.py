@@ -235,6 +235,12 @@ def test_a_closed_table_keeps_its_ledger_and_exports_on_the_home_page(
     page = p.page
     page.evaluate("() => window.__omaha.ctrl.command('close')")
     expect(page.locator("[data-conn=closed]")).to_have_count(1, timeout=30000)
+    # Its link opened again says so, as one that names no table does (not "Reconnecting").
+    for link, said in ((f"/t/{code}", "This table has closed."),
+                       ("/t/NoSuchTable", "This table does not exist.")):  # fmt: skip
+        p.open(link)
+        expect(page.get_by_role("alert")).to_contain_text(said)
+        expect(page.locator(".loading")).to_have_count(0)
     p.open("/")
     row = page.locator(f"[data-past-table='{code}']")
     expect(row).to_contain_text("Friday PLO")

@@ -1,5 +1,5 @@
 // The table page's "last hands": the newest finished hands, each a link to its replayer.
-// Loaded when the page opens and after each hand ends (`lastHands.load(code)`).
+// Loaded with each snapshot (the page opens, or resyncs) and after each hand ends (`lastHands.load(code)`).
 import { html } from '../html.js';
 
 // At most one request a second: a table of bots with no pause between hands ends several

@@ -23,7 +23,8 @@ const HALF = { whole: '', high: 'High', low: 'Low' };
 export function tableView(ctrl) {
   const s = ctrl.state;
   if (!s) {
-    return html`<div class="page table-page">${banner(ctrl)}<p class="loading">Joining the table…</p></div>`;
+    const ended = ctrl.conn === 'closed' || ctrl.conn === 'gone';
+    return html`<div class="page table-page">${banner(ctrl)}${ended ? null : html`<p class="loading">Joining the table…</p>`}</div>`;
   }
   const c = s.table.config;
   const h = s.hand;
@@ -114,7 +115,7 @@ function banner(ctrl) {
   // The first connection (the table drawn from the page's own snapshot meanwhile): no banner.
   if (ctrl.conn === 'open' || ctrl.conn === 'connecting' && (!ctrl.state || !ctrl.socket.opened)) return null;
   if (ctrl.conn === 'closed' && ctrl.state && ctrl.state.table.config.tournament) return tournamentClosed(ctrl.tournament);
-  if (ctrl.conn === 'closed') return html`<div class="banner" role="alert" data-conn="closed">The host closed this table. Its hands and ledger stay readable. <a href="/">Home</a></div>`;
+  if (ctrl.conn === 'closed') return html`<div class="banner" role="alert" data-conn="closed">${ctrl.state ? 'The host closed this table.' : 'This table has closed.'} Its hands and ledger stay readable. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'gone') return html`<div class="banner error" role="alert">This table does not exist. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'connecting') return html`<div class="banner" role="status">Reconnecting…</div>`;
   const wait = Math.max(0, Math.ceil((ctrl.socket.retryAt - Date.now()) / 1000));
