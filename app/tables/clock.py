@@ -135,6 +135,9 @@ class DecisionClock:
         self.turn_started: float | None = None
         #: the seconds left on the turn's clock while the pause stops it (None: not stopped)
         self.stopped_left: float | None = None
+        #: what the turn's news said of the time bank: its seconds and whether it runs (None:
+        #: no turn), so that a snapshot says it too
+        self.bank_news: tuple[float, bool] | None = None
 
     def arm(self, timer: Timer, at: float) -> None:
         self.deadlines[timer] = at

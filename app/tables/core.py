@@ -315,6 +315,7 @@ class TableCore:
         self.disarm(TURN)
         self.clock.turn = None
         self.clock.turn_deadline = self.clock.stopped_left = None
+        self.clock.bank_news = None
 
     def gone(self, hand: Hand, position: int) -> bool:
         """Has the player at `position` left the hand's table: left, removed by the host,

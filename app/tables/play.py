@@ -192,6 +192,7 @@ def start_turn(t: TableCore, elapsed: float = 0.0) -> None:
             t.clock.stopped_left = time.timeout
         else:
             t.arm_turn(hand, time.timeout, time.stage)
+    t.clock.bank_news = (time.bank, time.stage is Stage.BANK)
     t.emit(turn_record(hand, time.timeout, time.bank, time.stage is Stage.BANK,
                        short=time.stage is Stage.SHORT,
                        stopped=stopped and time.timeout is not None))  # fmt: skip
@@ -203,6 +204,7 @@ def start_time_bank(t: TableCore, hand: Hand, seat: Seat) -> None:
     t.cancel_clock()
     t.clock.bank_started = t.now
     t.arm_turn(hand, seat.time_bank, Stage.BANK)
+    t.clock.bank_news = (seat.time_bank, True)
     t.emit(turn_record(hand, seat.time_bank, seat.time_bank, True))
 
 

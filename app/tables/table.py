@@ -220,6 +220,10 @@ class Table:
         return self.core.clock.stopped_left
 
     @property
+    def turn_bank(self) -> tuple[float, bool] | None:
+        return self.core.clock.bank_news
+
+    @property
     def viewers(self) -> dict[int, Viewer]:
         return self.broadcast.viewers
 

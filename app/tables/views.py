@@ -90,6 +90,8 @@ class TableLike(Protocol):
     @property
     def turn_stopped_left(self) -> float | None: ...
     @property
+    def turn_bank(self) -> tuple[float, bool] | None: ...
+    @property
     def requests(self) -> Mapping[str, SeatRequest]: ...
     def seat_of(self, player_id: str) -> Seat | None: ...
     def now(self) -> float: ...
@@ -486,6 +488,9 @@ def table_view(table: TableLike, player_id: str | None) -> dict[str, Any]:
             view["hand"]["timeout"] = round(stopped, 3)
         elif table.turn_deadline is not None:
             view["hand"]["timeout"] = max(0.0, round(table.turn_deadline - table.now(), 3))
+        if table.turn_bank is not None:  # as the turn's news said it
+            bank, running = table.turn_bank
+            view["hand"]["time_bank"], view["hand"]["in_time_bank"] = round(bank, 3), running
     if you["host"]:
         view["requests"] = [r.to_json() for r in table.requests.values()]
     return view

@@ -37,8 +37,8 @@ export function fromSnapshot(s) {
       stopped: !!h.clock_stopped,
       deadline: h.timeout != null && !h.clock_stopped ? performance.now() + h.timeout * 1000 : null,
       timeout: h.timeout,
-      timeBank: null,
-      inBank: false,
+      timeBank: h.time_bank != null ? h.time_bank : null, // as the turn's news said
+      inBank: !!h.in_time_bank,
       short: h.phase === 'showdown' || h.phase === 'run-it-twice', // their own clock, no bank
       reader: h.reader || null,
       awards: [],

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, create_table, screenshot_all
 from tests.e2e.play import hand_number, mark, wait_moved_on
+from tests.waits import within_sync
 
 
 @pytest.fixture(scope="module")
@@ -122,4 +123,28 @@ def test_the_bank_refills_each_hand_and_two_timeouts_sit_a_player_out_until_one_
         f" return h && h.number > {number} && c.inHand(); }}",
         timeout=60000,
     )
+    assert not alice.errors and not bob.errors
+
+
+def test_a_page_reloaded_on_its_turn_shows_the_time_bank_and_can_start_it(
+    players: PlayerFactory,
+) -> None:
+    """The dock's time bank (and "Need more time") after a reload, before and while it runs:
+    the snapshot says it as the `turn` event did (before, a reloaded page had neither)."""
+    alice, bob = players("Alice"), players("Bob")
+    alice.join()
+    code = create_table(alice, name="Reload clock", decision_time=600, time_bank=300)
+    alice.sit(0)
+    bob.join(f"/t/{code}")
+    bob.sit(1)
+    within_sync(lambda: alice.my_turn() or bob.my_turn(), 30, what="a turn")
+    p = alice if alice.my_turn() else bob
+    bank = p.page.locator(".bank-row .bank")
+    p.reload()
+    expect(bank).to_have_text("Time bank 300 s")
+    p.page.locator("[data-cmd=more-time]").click()
+    expect(bank).to_have_text("Time bank running")
+    p.reload()
+    expect(bank).to_have_text("Time bank running")
+    expect(p.page.locator("[data-cmd=more-time]")).to_have_count(0)
     assert not alice.errors and not bob.errors

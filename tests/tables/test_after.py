@@ -186,7 +186,7 @@ class Looked:
         self.bomb_pot_next, self.button, self.hand_number = k.bomb_pot_next, k.button, k.hand_number
         self.server_seed, self.hand, self.chat = k.server_seed, core.hand, k.chat
         self.turn_deadline, self.requests, self.seat_of = None, k.requests, core.seat_of
-        self.turn_stopped_left = core.clock.stopped_left
+        self.turn_stopped_left, self.turn_bank = core.clock.stopped_left, core.clock.bank_news
         self.now = lambda: t.now
 
 

@@ -19,6 +19,7 @@ from app.tables.hand import action_to_json
 from app.tables.machine import Outcome, TableMachine
 from app.tables.ops import SaveTable, UpdateSeats
 from app.tables.store_protocol import StoredHand, StoredTable
+from app.tables.views import table_view
 from tests.tables.test_machine import RUNTIME, Table, dealt, records, writes
 from tests.tables.test_pace import SHOWDOWN_TIME, muck_choice
 
@@ -258,3 +259,30 @@ def test_a_restart_after_the_resume_counts_from_what_was_left_at_the_resume() ->
     again.now += 12
     _, started = restarted(again, down=0, elapsed=12)
     assert turns(started)[0]["timeout"] == DECISION - 12
+
+
+def test_a_snapshot_says_the_time_bank_as_the_turns_news_did() -> None:
+    """A page reloaded during a turn reads its time bank (and whether it runs) from the
+    snapshot, as a page that was there read it from the `turn` event: before, the snapshot
+    had neither, and a reloaded page lost "Need more time" and "Time bank running"."""
+    from tests.tables.test_after import Looked
+
+    t = clocked()
+    player = actor(t)
+
+    def seen() -> tuple[Any, Any, Any]:
+        hand = table_view(Looked(t), player)["hand"]
+        return hand.get("time_bank"), hand.get("in_time_bank"), hand.get("clock_stopped")
+
+    assert seen() == (BANK, False, False)
+    t.now += DECISION
+    (banked,) = t.fire_due()
+    (turn,) = turns(banked)
+    assert seen() == (turn["time_bank"], True, False) == (BANK, True, False)
+    t.now += 5
+    t.ok(Pause(sender="host"))  # stopped in the bank: what it has left, still the bank
+    assert seen() == (BANK - 5, True, True)
+    t.ok(Resume(sender="host"))
+    assert seen() == (BANK - 5, True, False)
+    t.act(ActionKind.CALL)  # the next player's turn: their own bank, not running (public,
+    assert actor(t) != player and seen() == (BANK, False, False)  # as in the `turn` event)
