@@ -4,7 +4,8 @@ It sits at a table like a connection does: a `Viewer` attached to the table, who
 reads instead of a socket, and commands told into the table's mailbox (`act`, `top_up`),
 answered into that outbox like anyone's. It never touches the table's state: what it knows
 comes from the messages its seat receives (`Tracker`), what it does is decided by the one
-policy (`app.bots.policy.choose`) after a think time of a second or two (`Runtime.bot_think`).
+policy (`app.bots.policy.choose_steps`: a slice of its run-outs at a time, the event loop
+free between slices) after a think time of a second or two (`Runtime.bot_think`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from app.bots.policy import choose, decide
+from app.bots.policy import choose_steps, decide
 from app.bots.tracker import Tracker
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
 
@@ -120,8 +121,15 @@ class Bot:
         await asyncio.sleep(think_time(think, self.rng))
         # Seeded by the decision: the same situation gets the same run-outs (reproducible).
         rng = random.Random(f"{turn['hand']}:{turn['counter']}:{self.player_id}")
-        if situation is not None:
-            action = choose(situation, rng)
+        if situation is not None:  # its run-outs a slice at a time: others run between
+            steps = choose_steps(situation, rng)
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    action = done.value
+                    break
+                await asyncio.sleep(0)
         else:  # it cannot tell its hand (never seen): check or fold rather than stall
             action = decide(turn["legal"], 0.0, self.tracker.pot, 1)
         data = {"hand": turn["hand"], "counter": turn["counter"], **action}

@@ -111,3 +111,58 @@ def test_random_action_is_always_legal() -> None:
         for legal in (PL, FREE, LIMIT, {"actions": ["show", "muck"]}, {"actions": ["run-twice"]}):
             action = random_action(legal, rng)
             assert action["action"] in legal["actions"]
+
+
+def _reference_share(mine: list[int], others: list[list[int]], board: list[int],
+                     hi_lo: bool) -> float:  # fmt: skip
+    """Every hand evaluated, then the pot divided: what `_board_share` stops early at."""
+    from app.poker.evaluation import high_value, low_value
+
+    def part(value: int, rest: list[int]) -> float:
+        best = min(rest, default=value + 1)
+        if value != best:
+            return 1.0 if value < best else 0.0
+        return 1.0 / (1 + rest.count(value))
+
+    high = part(high_value(mine, board), [high_value(o, board) for o in others])
+    if not hi_lo:
+        return high
+    my_low = low_value(mine, board)
+    lows = [v for o in others if (v := low_value(o, board)) is not None]
+    if my_low is None and not lows:
+        return high
+    return (high + (0.0 if my_low is None else part(my_low, lows))) / 2
+
+
+def test_a_boards_share_stops_at_the_first_better_hand_and_divides_as_before() -> None:
+    from app.bots.policy import _board_share
+
+    rng = random.Random(11)
+    for _ in range(20_000):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        holes, opponents = rng.choice((4, 5, 6)), rng.choice((1, 2, 5))
+        hands = [deck[i * holes : (i + 1) * holes] for i in range(opponents + 1)]
+        board = deck[(opponents + 1) * holes : (opponents + 1) * holes + 5]
+        for hi_lo in (False, True):
+            got = _board_share(hands[0], hands[1:], board, hi_lo)
+            assert got == _reference_share(hands[0], hands[1:], board, hi_lo)
+
+
+def test_the_stepped_choice_is_the_choice_one_slice_at_a_time() -> None:
+    from app.bots.policy import SAMPLES, STEP, choose_steps, share_steps
+
+    situation = Situation("big-o", ("As", "Kd", "7h", "2c", "3c"), ((), ()), 3, 3, PL)
+    slices = list(share_steps(situation.game, situation.hole, situation.boards, 3,
+                              random.Random(4), SAMPLES, STEP))  # fmt: skip
+    assert len(slices) == SAMPLES // STEP
+    whole = share(situation.game, situation.hole, situation.boards, 3, random.Random(4))
+    assert sum(slices) / SAMPLES == pytest.approx(whole, abs=1e-12)
+    steps = choose_steps(situation, random.Random(4))
+    count = 0
+    with pytest.raises(StopIteration) as done:
+        while True:
+            next(steps)
+            count += 1
+    assert count == SAMPLES // STEP
+    assert done.value.value == choose(situation, random.Random(4))
