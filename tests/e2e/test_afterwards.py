@@ -21,7 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player
-from tests.e2e.test_review import FETCH, PHONE, an_evening, api
+from tests.e2e.test_review import FETCH, LISTED, PHONE, an_evening, api
 from tests.e2e.test_tournament_host import FAST
 from tests.e2e.tourney import (
     check_standings,
@@ -134,14 +134,6 @@ def test_older_hands_pages_back_to_the_first_hand(players: PlayerFactory, bots: 
     p.page.evaluate(FRAMES)  # the late answer has been read (and drawn, if it were shown)
     page_back(p, 1, matching)
     assert not p.errors, p.errors
-
-
-#: the My hands page shows exactly these hands, its list no longer busy
-LISTED = """expected => {
-  const list = document.querySelector('.hand-list');
-  if (!list || list.getAttribute('aria-busy') !== 'false') return false;
-  const got = [...document.querySelectorAll('[data-my-hand]')].map((e) => Number(e.dataset.myHand));
-  return JSON.stringify(got) === JSON.stringify(expected); }"""
 
 
 def utc_day(moment: str) -> date:

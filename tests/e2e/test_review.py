@@ -29,6 +29,13 @@ def base(quick_base: str) -> str:
 #: then what is left of its once-a-second limit (static/js/views/last-hands.js)
 LAST_HANDS_MS = 400 + 1000
 
+#: the My hands page shows exactly these hands, its list no longer busy
+LISTED = """expected => {
+  const list = document.querySelector('.hand-list');
+  if (!list || list.getAttribute('aria-busy') !== 'false') return false;
+  const got = [...document.querySelectorAll('[data-my-hand]')].map((e) => Number(e.dataset.myHand));
+  return JSON.stringify(got) === JSON.stringify(expected); }"""
+
 FETCH = "async (url) => { const r = await fetch(url); return [r.status, await r.text()]; }"
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
 
@@ -192,7 +199,8 @@ def test_my_hands_statistics_and_another_device(players: PlayerFactory, bots: Bo
     expect(page.locator("[data-my-hand]")).to_have_count(len(listed))
     won = [h for h in listed if h["net"] and h["net"] > 0]
     page.locator("select[name=result]").select_option("won")
-    expect(page.locator("[data-my-hand]")).to_have_count(len(won))
+    # exactly the hands won, the list no longer busy (a count could match the list before)
+    page.wait_for_function(LISTED, arg=[h["number"] for h in won], timeout=30_000)
     for h in won:
         expect(page.locator(f"[data-my-hand='{h['number']}'] [data-net]")).to_have_text(
             f"+{h['net']}"
