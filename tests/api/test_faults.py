@@ -21,10 +21,11 @@ from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow
 from app.store.tables import SqlTableStore
-from tests.api.live import Client, live_server
+from tests.api.live import Client, live_server, server_state
 from tests.api.test_crash import passive, to_act
 from tests.api.test_play import replay_table
 from tests.servers import PostgresServer, free_port, postgres_cluster, wait_for_port
+from tests.waits import within
 
 #: seconds within which a table must play again after a fault ends (a loaded 2-core machine)
 BACK_WITHIN = 15.0
@@ -282,8 +283,11 @@ async def test_presence_counts_connections_and_follows_seat_changes(
             raise AssertionError(now)
 
         await eventually(lambda o: o["spectators"] == 2)  # the host and the guest (two tabs)
+        handlers = server_state(base).tasks  # one per open socket or request in flight
+        await within(lambda: len(handlers) == 3, what="the three sockets' handlers alone")
         await second.close()
-        await asyncio.sleep(0.3)
+        # Its handler told presence of the close before it ended.
+        await within(lambda: len(handlers) == 2, what="the closed tab's handler ended")
         assert (await online())["spectators"] == 2  # the guest's first tab is still open
         assert (await guest.request(type="sit", seat=1, buy_in=100))["status"] == "requested"
         await host.request(type="approve", player_id=guest.player_id)
