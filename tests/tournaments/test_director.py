@@ -166,10 +166,14 @@ async def test_pausing_stops_the_clock_and_the_deals() -> None:
     await waited(director, lambda: len(director.hands) >= 2, what="two hands dealt")
     await director.request("pause", "host")
     frozen = director.elapsed()
-    await waited(director, lambda: not any(s.playing for s in director.tables.values()),
-                 what="the hand being played ended")  # fmt: skip
+    await waited(director, lambda: not any(s.playing for s in director.tables.values())
+                 and director.deal_timer is None,
+                 what="the hand being played ended, and no deal called")  # fmt: skip
     dealt = len(director.hands)
-    await asyncio.sleep(0.2)
+    # A command the director answers after the round it was in (the deal it would call), and
+    # the table done with whatever it was sent: what the pause let through is here now.
+    await director.request("status", "host")
+    await table.quiet()
     assert director.elapsed() == frozen
     assert len(director.hands) == dealt and not table.hand_running()
     await director.request("resume", "host")
