@@ -21,7 +21,8 @@ from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow
 from app.store.tables import SqlTableStore
-from tests.api.live import Client, live_server, server_state
+from app.tables.clock import Stage
+from tests.api.live import SERVERS, Client, live_server, server_state
 from tests.api.test_crash import passive, to_act
 from tests.api.test_play import replay_table
 from tests.servers import PostgresServer, free_port, postgres_cluster, wait_for_port
@@ -179,7 +180,18 @@ async def test_postgresql_stopped_mid_hand(tmp_path: Path, own_postgres: Postgre
         assert reply["type"] == "error" and reply["code"] == "unavailable", reply
         rest = await seated.http.get(f"/api/tables/{game.code}")  # REST: 503, not a 500
         assert rest.status_code == 503 and rest.json()["detail"]["code"] == "unavailable"
-        await asyncio.sleep(2.5)  # the clock runs out and fails to act (and retries)
+        # The clock runs out and fails to act, and tries again (and fails again).
+        registry = SERVERS[base].config.app.state.tables
+        [table] = [t for t in registry.tables.values() if t.code == game.code]
+        retries: set[float] = set()
+
+        def retried_twice() -> bool:
+            turn, clock = table.core.clock.turn, table.core.clock
+            if turn is not None and turn.stage is Stage.RETRY:
+                retries.add(clock.turn_deadline)
+            return len(retries) >= 2
+
+        await within(retried_twice, what="the clock's action failing twice")
         assert all(c.reader is not None and not c.reader.done() for c in game.clients)
         assert not any(m["type"] == "error" and m["code"] == "internal"
                        for c in game.clients for m in c.messages)  # fmt: skip
