@@ -19,8 +19,9 @@ import pytest
 import websockets
 
 from app.config import Settings
-from tests.api.live import Client, live_server
+from tests.api.live import Client, live_server, server_state
 from tests.api.test_play import live_settings
+from tests.waits import within
 
 
 def settings_for(tmp_path: Path, sqlite_url: str, **changes: Any) -> Settings:
@@ -51,7 +52,8 @@ async def test_a_malformed_since_or_stream_is_refused_and_leaks_no_task(
         await host.join("host")
         code = await host.create_table(decision_time=0)
         assert await status_of_upgrade(ws_url(base, code, "?since=1"), base, host.token) == 101
-        await asyncio.sleep(0.3)
+        state = server_state(base)
+        await within(lambda: not state.tasks, what="the accepted upgrade's handler finished")
         gc.collect()
         tasks_before = len(asyncio.all_tasks())
         bad = ["?since=²", "?since=٣", "?since=９", "?since=1e3", "?since=-1", "?since=+1",
@@ -59,9 +61,10 @@ async def test_a_malformed_since_or_stream_is_refused_and_leaks_no_task(
         for _ in range(5):
             for query in bad:
                 assert await status_of_upgrade(ws_url(base, code, query), base, host.token) == 403
-        await asyncio.sleep(0.3)
-        tasks_after = len(asyncio.all_tasks())
-        assert tasks_after <= tasks_before + 2, (tasks_before, tasks_after)
+        await within(lambda: not state.tasks, what="every refused upgrade's handler finished")
+        # (anything they started that ends by itself is given time to: a leak never does)
+        await within(lambda: len(asyncio.all_tasks()) <= tasks_before + 2,
+                     what=f"at most {tasks_before + 2} tasks")  # fmt: skip
         # A good resume point still works.
         await host.connect(code)
         await host.wait_for(lambda m: m["type"] == "snapshot")
@@ -128,12 +131,16 @@ async def test_websocket_connections_per_player_and_per_table(
         assert (await third.wait_for(lambda m: m["type"] == "error"))["code"] == (
             "too_many_connections"
         )
-        await mine[0].close()  # a slot is free again
-        await asyncio.sleep(0.2)
+        await mine[0].close()  # a slot is free again (once the server has seen the close)
         again = Client(base)
         again.token = host.token
-        await again.connect(code)
-        await again.wait_for(lambda m: m["type"] == "snapshot")
+
+        async def admitted() -> bool:
+            mark = len(again.messages)
+            await again.connect(code)  # until its snapshot, or refused and closed
+            return any(m["type"] == "snapshot" for m in again.messages[mark:])
+
+        await within(admitted, what="a connection admitted in the freed slot")
         for c in (*mine[1:], other, third, again):
             await c.close()
 

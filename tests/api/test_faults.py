@@ -21,10 +21,12 @@ from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow
 from app.store.tables import SqlTableStore
-from tests.api.live import Client, live_server
+from app.tables.clock import Stage
+from tests.api.live import SERVERS, Client, live_server, server_state
 from tests.api.test_crash import passive, to_act
 from tests.api.test_play import replay_table
 from tests.servers import PostgresServer, free_port, postgres_cluster, wait_for_port
+from tests.waits import within
 
 #: seconds within which a table must play again after a fault ends (a loaded 2-core machine)
 BACK_WITHIN = 15.0
@@ -178,7 +180,18 @@ async def test_postgresql_stopped_mid_hand(tmp_path: Path, own_postgres: Postgre
         assert reply["type"] == "error" and reply["code"] == "unavailable", reply
         rest = await seated.http.get(f"/api/tables/{game.code}")  # REST: 503, not a 500
         assert rest.status_code == 503 and rest.json()["detail"]["code"] == "unavailable"
-        await asyncio.sleep(2.5)  # the clock runs out and fails to act (and retries)
+        # The clock runs out and fails to act, and tries again (and fails again).
+        registry = SERVERS[base].config.app.state.tables
+        [table] = [t for t in registry.tables.values() if t.code == game.code]
+        retries: set[float] = set()
+
+        def retried_twice() -> bool:
+            turn, clock = table.core.clock.turn, table.core.clock
+            if turn is not None and turn.stage is Stage.RETRY:
+                retries.add(clock.turn_deadline)
+            return len(retries) >= 2
+
+        await within(retried_twice, what="the clock's action failing twice")
         assert all(c.reader is not None and not c.reader.done() for c in game.clients)
         assert not any(m["type"] == "error" and m["code"] == "internal"
                        for c in game.clients for m in c.messages)  # fmt: skip
@@ -282,8 +295,11 @@ async def test_presence_counts_connections_and_follows_seat_changes(
             raise AssertionError(now)
 
         await eventually(lambda o: o["spectators"] == 2)  # the host and the guest (two tabs)
+        handlers = server_state(base).tasks  # one per open socket or request in flight
+        await within(lambda: len(handlers) == 3, what="the three sockets' handlers alone")
         await second.close()
-        await asyncio.sleep(0.3)
+        # Its handler told presence of the close before it ended.
+        await within(lambda: len(handlers) == 2, what="the closed tab's handler ended")
         assert (await online())["spectators"] == 2  # the guest's first tab is still open
         assert (await guest.request(type="sit", seat=1, buy_in=100))["status"] == "requested"
         await host.request(type="approve", player_id=guest.player_id)

@@ -135,8 +135,9 @@ async def test_bots_alone_play_only_while_a_person_watches() -> None:
     try:
         for seat in range(2):
             await table.request("add_bot", "host", seat=seat)
-        await asyncio.sleep(0.3)
+        await table.quiet()  # what the seats set off has been handled: no timer due, no mail
         assert table.hand_number == 0  # seated, posting, and nobody to play for
+        assert not table.core.clock.deadlines  # nor will be: only an `attach` deals again
         person = Viewer("host", limit=10**9)
         await table.request("attach", "host", viewer=person)
         for _ in range(2000):
@@ -150,8 +151,9 @@ async def test_bots_alone_play_only_while_a_person_watches() -> None:
                 break
             await asyncio.sleep(0.005)
         played = table.hand_number
-        await asyncio.sleep(0.3)
+        await table.quiet()  # the next hand's timer fired and dealt nothing
         assert table.hand_number == played
+        assert not table.core.clock.deadlines
     finally:
         table.shutdown()
         task.cancel()

@@ -45,8 +45,15 @@ def test_a_turn_runs_no_long_animation_and_the_ring_drains(
 COUNT_FRAMES = """(() => {
   const raf = window.requestAnimationFrame.bind(window);
   window.__asked = 0;
+  window.__raf = raf;  // the test's own frames, not counted
   window.requestAnimationFrame = (f) => { window.__asked += 1; return raf(f); };
 })()"""
+
+# Resolves once `n` frames have been drawn: time measured in frames, as the retries were.
+FRAMES = """(n) => new Promise((done) => {
+  const next = () => (--n <= 0 ? done() : window.__raf(next));
+  window.__raf(next);
+})"""
 
 
 def test_a_seat_change_asks_a_spectator_for_no_empty_frames(
@@ -62,11 +69,11 @@ def test_a_seat_change_asks_a_spectator_for_no_empty_frames(
     s.context.add_init_script(COUNT_FRAMES)
     s.join(f"/t/{code}")
     s.page.wait_for_function("() => window.__omaha.drawn")
-    s.page.wait_for_timeout(300)
+    s.page.evaluate(FRAMES, 60)  # the first drawing's frames are over
     before = s.page.evaluate("() => window.__asked")
     bots("Bot", calling_station).start(code, 1, 200)
     s.page.wait_for_selector(".seat[data-seat='1'] .name")
-    s.page.wait_for_timeout(1000)  # the old retries asked for one frame every 16.7 ms for 0.7 s
+    s.page.evaluate(FRAMES, 60)  # the old retries asked for forty frames, one at a time
     asked = s.page.evaluate("() => window.__asked") - before
     assert asked <= 4, asked
     assert not s.errors, s.errors

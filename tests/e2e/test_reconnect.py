@@ -11,6 +11,7 @@ from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Bot, Player, calling_station
 from tests.e2e.play import hand_number, wait_for_hand
 from tests.e2e.test_games import new_table
+from tests.waits import within_sync
 
 READY = ":is([data-act=check], [data-act=call]):not([disabled])"
 
@@ -59,7 +60,9 @@ def test_reload_and_socket_cut_mid_hand(players: PlayerFactory, bots: BotFactory
     p.context.set_offline(True)
     expect(page.locator("[data-conn=offline]")).to_be_visible()
     page.locator(READY).first.click()  # queued: sent once the connection is back
-    page.wait_for_timeout(300)
+    page.wait_for_function(
+        "() => window.__omaha.ctrl.socket.queue.some((m) => m.type === 'act')"
+    )  # not sent: nothing can reach the server while offline
     assert len(acted(bot, hand, 0)) == before, "nothing can reach the server while offline"
     p.context.set_offline(False)
     expect(page.locator("[data-conn=offline]")).to_have_count(0, timeout=10000)
@@ -69,13 +72,19 @@ def test_reload_and_socket_cut_mid_hand(players: PlayerFactory, bots: BotFactory
     )
     # Resumed from where it was (the missed events), not from a fresh snapshot.
     assert p.state("c.socket.snapshots") == snapshots
+    # The offline action was applied: the bot sees it (its own connection, in its own time).
+    within_sync(lambda: len(acted(bot, hand, 0)) > before, what="the bot saw the action")
     # A resend of the same action (as after a reconnect) is refused as a duplicate, quietly.
     p.page.evaluate(
-        "([hand, counter]) => window.__omaha.ctrl.socket.send({type: 'act', id: 'again', hand,"
-        " counter, action: 'check'})",
+        "([hand, counter]) => { const s = window.__omaha.ctrl.socket, on = s.onMessage;"
+        " window.__again = []; s.onMessage = (m) => { if (m.id === 'again')"
+        " window.__again.push(m); on(m); };"
+        " s.send({type: 'act', id: 'again', hand, counter, action: 'check'}); }",
         [hand, counter],
     )
-    page.wait_for_timeout(500)
+    page.wait_for_function("() => window.__again.length > 0")  # the server's answer to it
+    answer = page.evaluate("() => window.__again[0]")
+    assert answer["type"] == "error" and answer["code"] == "duplicate", answer
     mine = [m for m in acted(bot, hand, 0) if m not in acted(bot, hand, 0)[:before]]
     assert len(mine) == 1, f"the offline action was applied {len(mine)} times"
     expect(page.locator(".toast")).to_have_count(0)
@@ -86,13 +95,16 @@ def test_action_after_the_turn_passed_is_dropped_with_a_message(
     players: PlayerFactory, bots: BotFactory
 ) -> None:
     p = players("Tess")
-    heads_up(p, bots, decision_time=1, time_bank=0)
+    bot = heads_up(p, bots, decision_time=1, time_bank=0)
     page = p.page
     wait_for_hand(p)
     page.wait_for_selector(READY)
+    hand = p.state("c.state.hand.id")
+    before = len(acted(bot, hand, 0))
     p.context.set_offline(True)
     expect(page.locator("[data-conn=offline]")).to_be_visible()
     page.locator(READY).first.click()
-    page.wait_for_timeout(2500)  # the clock acts for the player meanwhile
+    # The clock acts for the player meanwhile (the bot, still connected, sees it).
+    within_sync(lambda: len(acted(bot, hand, 0)) > before, what="the clock acted for the player")
     p.context.set_offline(False)
     expect(page.locator(".toast")).to_contain_text("turn had passed", timeout=10000)

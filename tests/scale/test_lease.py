@@ -7,13 +7,20 @@ stream in the same step."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 from app.scale.lease import Leases
 
+#: a lease no test step outlasts, however loaded the machine: who holds one is never a race
+LONG = 60.0
+#: a lease the test lets lapse (it sleeps past it: a lower bound, more time changes nothing)
+SHORT = 0.3
+
 
 async def test_a_lease_has_one_owner_until_it_lapses(redis_url: str) -> None:
-    a = Leases.from_url(redis_url, "a", 0.3)
-    b = Leases.from_url(redis_url, "b", 0.3)
+    a = Leases.from_url(redis_url, "a", LONG)
+    b = Leases.from_url(redis_url, "b", LONG)
+    brief = Leases.from_url(redis_url, "a", SHORT)  # the same incarnation, on a short lease
     try:
         assert await a.take("t1")
         assert not await b.take("t1")
@@ -22,9 +29,14 @@ async def test_a_lease_has_one_owner_until_it_lapses(redis_url: str) -> None:
         assert await b.renew(["t1"]) == set()  # not b's: untouched
         await b.release("t1")
         assert await a.owners(["t1"]) == {"t1": "a"}
-        for _ in range(3):  # renewed past its lease time: still a's
-            await asyncio.sleep(0.15)
-            assert await a.renew(["t1"]) == {"t1"}
+        # renewed past its lease time: each renewal sets its expiry a lease time from then
+        assert await brief.take("t9")
+        for _ in range(3):
+            await asyncio.sleep(SHORT / 2)
+            asked = time.time()
+            assert await brief.renew(["t9"]) == {"t9"}
+            expires = await brief.client.pexpiretime(brief.key("t9"))
+            assert expires >= int(asked * 1000) + brief.ms - 1, (expires, asked)
         # absent (Redis restarted): its owner's renewal takes it back; a released lease is
         # free for the others at once (`holders` tells the two apart) and not taken back
         assert await a.renew(["t1", "t2"]) == {"t1", "t2"}
@@ -41,7 +53,8 @@ async def test_a_lease_has_one_owner_until_it_lapses(redis_url: str) -> None:
         # which run of Redis holds them: the same for all, until it restarts
         assert await a.generation() == await b.generation() != ""
         assert not await b.take("t1")
-        await asyncio.sleep(0.4)  # a stops renewing (dead or frozen): it lapses
+        assert await brief.renew(["t1"]) == {"t1"}  # now on the short lease, then not renewed
+        await asyncio.sleep(SHORT + 0.1)  # a stops renewing (dead or frozen): it lapses
         assert await a.owners(["t1"]) == {"t1": None}
         assert await b.take("t1")
         assert await a.renew(["t1"]) == set()  # a, awake again, learns it lost it
@@ -52,3 +65,4 @@ async def test_a_lease_has_one_owner_until_it_lapses(redis_url: str) -> None:
     finally:
         await a.close()
         await b.close()
+        await brief.close()

@@ -88,7 +88,7 @@ async def test_a_frozen_owner_loses_its_table_and_writes_nothing_after(
 
 
 async def test_a_stopping_process_releases_its_tables_to_the_others(
-    postgres_url: str, redis_url: str
+    postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     long = 60.0  # a lease that cannot lapse within the test: what b takes was released
     async with (
@@ -99,8 +99,18 @@ async def test_a_stopping_process_releases_its_tables_to_the_others(
         async with registry(first, redis_url, "a", long) as a:
             await a.start()
             table = await a.create(host, TableConfig(seats=2))
+            sweeps: list[float | None] = []
+            sweep = b.keeper.sweep
+
+            async def counted() -> None:
+                await sweep()
+                sweeps.append(a.keeper.renewed)
+
+            monkeypatch.setattr(b.keeper, "sweep", counted)
             await b.start()
-            await asyncio.sleep(4 * RENEW)
+            # b's sweeps see the table, a renewing it between them (counted, not timed: a
+            # loaded machine runs fewer of either in a given time)
+            await within(lambda: len(set(sweeps)) >= 3, what="three sweeps of b, a renewing")
             assert table.id in a.tables and table.id not in b.tables  # renewed: still a's
         # a closed: its lease is released (not absent: taken at once, not after a look's
         # wait), so b takes the table at a sweep, long before the lease would have lapsed.

@@ -49,6 +49,23 @@ async def ledger_kinds(store: SqlStore, table_id: str) -> list[str]:
         return sorted(rows)
 
 
+async def blocked_by(connection: asyncpg.Connection) -> set[int]:
+    """The backends waiting, directly or in a queue behind one that is, on `connection`'s.
+    (From `pg_locks`, read anew each time: `pg_stat_activity` is read once per transaction,
+    and the asking connection is in one.)"""
+    rows = await connection.fetch(
+        "SELECT DISTINCT pid, pg_blocking_pids(pid) AS by FROM pg_locks WHERE NOT granted"
+    )
+    waiting: set[int] = set()
+    holders = {connection.get_server_pid()}
+    while True:
+        more = {r["pid"] for r in rows if holders & set(r["by"])} - waiting
+        if not more:
+            return waiting
+        waiting |= more
+        holders |= more
+
+
 async def test_a_stale_owner_is_refused_and_its_table_stops(database_url: str) -> None:
     async with two_processes(database_url) as (first, second):
         host, guest = await first.make_players(2)
@@ -155,7 +172,11 @@ async def test_a_write_under_way_when_the_table_is_taken_is_refused_or_first(
                 asyncio.ensure_future(first.add_chips(table_id, seat, 10, "top_up")),
                 asyncio.ensure_future(first.update_seats(table_id, [seat])),
             ]
-            await asyncio.sleep(0.3)
+
+            async def both_wait() -> bool:  # (or one is over already: the test fails below)
+                return any(w.done() for w in writes) or len(await blocked_by(taker)) == 2
+
+            await within(both_wait, what="both writes waiting in PostgreSQL on the taker")
             assert not any(w.done() for w in writes)  # both wait for the taker's row lock
             await transaction.commit()
             for write in writes:

@@ -4,6 +4,8 @@ clock, until one player holds every chip."""
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -128,13 +130,17 @@ async def test_heads_up_the_button_posts_the_small_blind() -> None:
 
 
 async def start(
-    schedule: Schedule, bots: int, people: int = 0, decision_time: float = 5
+    schedule: Schedule,
+    bots: int,
+    people: int = 0,
+    decision_time: float = 5,
+    clock: Callable[[], float] = time.monotonic,
 ) -> tuple[Director, TableRegistry, asyncio.Task[None], Table]:
     runtime = Runtime(between_hands=0, bot_think=0, deal_unwatched=True, away_grace=0.05)
     registry = TableRegistry(MemoryTableStore(), runtime)
     settings = Settings(name="t", schedule=schedule, starting_stack=STACK, seats=6,
                         decision_time=decision_time, time_bank=0)  # fmt: skip
-    director = Director(settings, "host", registry, between_hands=0.0)
+    director = Director(settings, "host", registry, between_hands=0.0, clock=clock)
     task = asyncio.create_task(director.run())
     for k in range(bots):
         await director.request("register", f"bot{k}", name=f"Bot {k}", bot=True)
@@ -148,7 +154,24 @@ async def test_a_break_deals_nothing_until_it_ends() -> None:
     # Level 1 for 0.1 s, then a 0.4 s break, then level 2: no hand starts in the break.
     schedule = Schedule((Level(1, 2, minutes=0.1 / 60), Level(10_000, 20_000, minutes=1)),
                         break_every=1, break_minutes=0.4 / 60)  # fmt: skip
-    director, registry, task, _ = await start(schedule, bots=6)
+    # The tournament's clock is the test's: level 1 lasts until the test ends it, whatever
+    # the machine's speed (on real time, a loaded machine could deal the first hand late).
+    now = [0.0]
+    director, registry, task, _ = await start(schedule, bots=6, clock=lambda: now[0])
+    await waited(director, lambda: director.hands, what="a hand dealt in level 1")
+    now[0] = 0.2  # the break
+    loop = asyncio.get_running_loop()
+
+    def break_waited() -> bool:
+        """Every hand in play ended; a round found the break and waits for its end (a timer
+        ahead, not the round's own call, due at once). Or a hand was dealt in the break."""
+        timer = director.deal_timer
+        waiting = timer is not None and timer.when() > loop.time()
+        idle = not any(s.playing for s in director.tables.values())
+        return (idle and waiting) or any(h.elapsed >= 0.1 for h in director.hands)
+
+    await waited(director, break_waited, what="the round waiting for the break's end")
+    now[0] = 0.6  # level 2: the timer's round deals it
     await played_out(director, task, 30)
     await registry.close()
     times = [h.elapsed for h in director.hands]
@@ -166,10 +189,14 @@ async def test_pausing_stops_the_clock_and_the_deals() -> None:
     await waited(director, lambda: len(director.hands) >= 2, what="two hands dealt")
     await director.request("pause", "host")
     frozen = director.elapsed()
-    await waited(director, lambda: not any(s.playing for s in director.tables.values()),
-                 what="the hand being played ended")  # fmt: skip
+    await waited(director, lambda: not any(s.playing for s in director.tables.values())
+                 and director.deal_timer is None,
+                 what="the hand being played ended, and no deal called")  # fmt: skip
     dealt = len(director.hands)
-    await asyncio.sleep(0.2)
+    # A command the director answers after the round it was in (the deal it would call), and
+    # the table done with whatever it was sent: what the pause let through is here now.
+    await director.request("status", "host")
+    await table.quiet()
     assert director.elapsed() == frozen
     assert len(director.hands) == dealt and not table.hand_running()
     await director.request("resume", "host")

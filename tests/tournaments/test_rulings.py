@@ -4,7 +4,6 @@ different tables, hand-for-hand, the heads-up fixed-limit cap, late and moved pl
 
 from __future__ import annotations
 
-import asyncio
 from collections import defaultdict
 from typing import Any
 
@@ -166,7 +165,7 @@ async def test_a_late_or_moved_player_is_not_dealt_in_between_the_button_and_the
     for pid, seat in (("a", 0), ("b", 1), ("c", 3)):
         await table.request("t_seat", None, player_id=pid, name=pid, seat=seat, stack=500)
     await table.request("t_deal", None, small_blind=5, big_blind=10)
-    await asyncio.sleep(0.02)
+    await table.quiet()  # the deal (or the hand's end) handled, no timer due
     hand = table.hand
     assert hand is not None and hand.button == 0 and hand.blind_seats == (1, 3)
     while not hand.state.complete:  # folds around to the big blind
@@ -174,12 +173,12 @@ async def test_a_late_or_moved_player_is_not_dealt_in_between_the_button_and_the
         assert legal is not None
         await table.request("act", hand.players[legal.player], hand=hand.id,
                             counter=hand.counter, action="fold")  # fmt: skip
-    await asyncio.sleep(0.02)
+    await table.quiet()
     # Next hand: the button on seat 1, the small blind 3, the big blind 0: seat 2 lies between
     # the button and the small blind.
     await table.request("t_seat", None, player_id="late", name="late", seat=2, stack=500)
     await table.request("t_deal", None, small_blind=5, big_blind=10)
-    await asyncio.sleep(0.02)
+    await table.quiet()
     second = table.hand
     assert second is not None and second is not hand
     assert (second.button, second.blind_seats) == (1, (3, 0))
