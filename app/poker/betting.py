@@ -59,13 +59,17 @@ def raise_range(hand: Hand, p: int) -> RaiseRange | None:
         return kind, fixed, fixed, fixed
     if seen is not None and hand.max_bet - seen < hand.min_increment:
         return None  # a short all-in does not reopen the betting for who has acted
-    to_call = hand.max_bet - hand.bets[p]
-    pot_limit_to = hand.max_bet + hand.pot_total() + to_call
-    min_to = hand.max_bet + hand.min_increment
-    # The pot-sized bet is never below the minimum (a pot smaller than the big blind).
-    pot_to = min(max(pot_limit_to, min_to), all_in_to)
+    max_bet = hand.max_bet
+    to_call = max_bet - hand.bets[p]
+    pot_limit_to = max_bet + sum(hand.committed) + to_call  # ``pot_total``
+    min_to = max_bet + hand.min_increment
+    # The pot-sized bet is never below the minimum (a pot smaller than the big blind), nor
+    # above the stack. (Comparisons, not ``min`` and ``max``: every bet and raise passes.)
+    pot_to = pot_limit_to if pot_limit_to > min_to else min_to
+    if pot_to > all_in_to:
+        pot_to = all_in_to
     max_to = all_in_to if cfg.betting is NO_LIMIT else pot_to  # pot limit: the pot
-    return kind, min(min_to, all_in_to), max_to, pot_to
+    return kind, min_to if min_to < all_in_to else all_in_to, max_to, pot_to
 
 
 def cap_reached(hand: Hand) -> bool:
@@ -79,19 +83,24 @@ def cap_reached(hand: Hand) -> bool:
 
 def wager(hand: Hand, action: Action, events: list[Event]) -> None:
     """A legal betting action: fold, check, call, bet or raise."""
+    # The hot path of every action: the player's stack and bet read once, and no ``min``
+    # (a C call parsing its arguments, dearer than the comparison).
     p, kind = action.player, action.kind
     stacks, bets = hand.stacks, hand.bets
+    stack, bet = stacks[p], bets[p]
     put = 0
     if kind is FOLD:
         hand.folded[p] = True
     elif kind is CHECK:
         pass
     elif kind is CALL:
-        put = min(hand.max_bet - bets[p], stacks[p])
+        put = hand.max_bet - bet
+        if put > stack:
+            put = stack  # all in for less
     else:  # a bet or a raise: ``verify`` let nothing else through
         assert action.amount is not None
         to = action.amount
-        put = to - bets[p]
+        put = to - bet
         if hand.config.betting is FIXED_LIMIT:
             # A full bet, or an all-in of at least half a bet, which counts as one.
             if 2 * (to - hand.full_level) >= hand.config.bet_size(hand.street):
@@ -107,11 +116,13 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
         hand.max_bet = to
         hand.last_aggressor = p
     if put:
-        stacks[p] -= put
-        bets[p] += put
+        stack -= put
+        bet += put
+        stacks[p] = stack
+        bets[p] = bet
         hand.committed[p] += put
     hand.level_seen[p] = hand.max_bet
-    events.append(Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not FOLD))
+    events.append(Acted(p, kind, put, bet, stack, stack == 0 and kind is not FOLD))
     if kind is FOLD and hand.folded.count(False) == 1:
         close_round(hand, events)
         award(hand, events)
@@ -128,7 +139,12 @@ def next_to_act(hand: Hand, start: int) -> int | None:
     this round or has less in than the bet."""
     # The hot path of every action: ``can_bet`` inlined, and the players with chips
     # counted only as far as needed (the first one found to act, and one other).
-    n, folded, stacks, bets, max_bet = hand.n, hand.folded, hand.stacks, hand.bets, hand.max_bet
+    # (Read one by one: a multiple assignment of more than three names builds a tuple.)
+    n = hand.n
+    folded = hand.folded
+    stacks = hand.stacks
+    bets = hand.bets
+    max_bet = hand.max_bet
     seen = hand.level_seen
     for q in _ROTATIONS[n][start % n]:
         if not folded[q] and stacks[q] > 0 and (seen[q] is None or bets[q] < max_bet):
