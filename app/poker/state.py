@@ -75,7 +75,7 @@ class HandState(Hand):
             for p, amount in enumerate(amounts):
                 if amount <= 0:
                     continue
-                put = min(amount, self.stacks[p])
+                put = amount if amount < self.stacks[p] else self.stacks[p]
                 self.stacks[p] -= put
                 self.committed[p] += put
                 if live:
@@ -85,10 +85,10 @@ class HandState(Hand):
                 ev.append(ForcedBet(p, kind, put, self.stacks[p] == 0))
         hole = cfg.game.hole_cards
         # One card at a time, clockwise from the first player left of the button.
-        dealt = self.draw(hole * self.n)
-        for p in range(self.n):
-            self.hole[p] = dealt[p :: self.n]  # the p-th card of each round of the deal
-            ev.append(HoleCardsDealt(p, self.hole[p]))
+        n = self.n
+        dealt = self.draw(hole * n)
+        self.hole = [dealt[p::n] for p in range(n)]  # the p-th card of each round of the deal
+        ev.extend(map(HoleCardsDealt, range(n), self.hole))
         if cfg.game.courchevel:
             self.burns.extend(self.draw(1))
             for b in range(cfg.boards):
