@@ -174,8 +174,9 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
         # A blind, straddle or post all in for less must still be called in full (000:
         # the next player "must at least match" the big blind): the level to call is
         # what was due, not what was posted; the shortfall makes a side pot.
-        hand.max_bet = max(max(blinds), max(posts), max(hand.bets))
-        hand.min_increment = max(size, max(blinds))
+        top_blind = max(blinds)  # (read once: a C call parsing its arguments each time)
+        hand.max_bet = max(top_blind, max(posts), max(hand.bets))
+        hand.min_increment = size if size > top_blind else top_blind
         hand.full_level = hand.max_bet
         # The blinds count as the opening bet (and a straddle as a raise) for the cap.
         hand.bet_count = len({level for level in blinds if level >= size})
@@ -185,7 +186,7 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
             top = 0 if blinds[0] >= blinds[1] else 1
         else:
             # The largest blind, the last of equal ones (a straddle after the big blind).
-            top = hand.n - 1 - blinds[::-1].index(max(blinds))
+            top = hand.n - 1 - blinds[::-1].index(top_blind)
         start = (top + 1) % hand.n if blinds[top] > 0 else 0
     else:
         hand.max_bet = 0
@@ -207,9 +208,10 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
 def close_round(hand: Hand, events: list[Event]) -> None:
     """Return an uncalled bet, gather the bets into the pots."""
     bets = hand.bets
-    top = bets.index(max(bets))  # the first of the largest, as a stable sort has it
-    excess = bets[top] - sorted(bets)[-2]  # the largest bet of the others
+    ordered = sorted(bets)
+    excess = ordered[-1] - ordered[-2]  # above the largest bet of the others
     if excess > 0:
+        top = bets.index(ordered[-1])  # the one largest bet
         hand.bets[top] -= excess
         hand.committed[top] -= excess
         hand.stacks[top] += excess

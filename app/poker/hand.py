@@ -105,7 +105,8 @@ class Hand:
         return self.phase is COMPLETE
 
     def contenders(self) -> list[int]:
-        return [p for p in range(self.n) if not self.folded[p]]
+        folded = self.folded
+        return [p for p in range(self.n) if not folded[p]]
 
     def may_show(self, p: object) -> bool:
         """After a pot nobody called: its winner may show their hand, once (TDA and most

@@ -36,7 +36,8 @@ def show_or_muck(hand: Hand, p: int, show: bool, events: list[Event]) -> None:
     else:
         hand.mucked[p] = True
         events.append(Mucked(p))
-    pending = [q for q in hand.showdown_order if not hand.shown[q] and not hand.mucked[q]]
+    shown, mucked = hand.shown, hand.mucked
+    pending = [q for q in hand.showdown_order if not shown[q] and not mucked[q]]
     if pending:
         hand.actor = pending[0]
         return
@@ -112,9 +113,13 @@ def divide(hand: Hand) -> list[Share]:
                 if len(eligible) == 1:
                     shares.append((k, run, b, "whole", eligible[0], amount, False))
                     continue
-                values = {p: hand.values_of(run, b, p) for p in eligible}
-                high_values = {p: v[0] for p, v in values.items()}
-                low_values = {p: v[1] for p, v in values.items() if v[1] is not None}
+                high_values: dict[int, int] = {}
+                low_values: dict[int, int] = {}
+                for p in eligible:
+                    high, low = hand.values_of(run, b, p)
+                    high_values[p] = high
+                    if low is not None:
+                        low_values[p] = low
                 halves: list[tuple[str, int, dict[int, int]]] = []
                 if low_values:
                     hi_amount, lo_amount = split_high_low(amount)
