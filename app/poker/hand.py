@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import COMPLETE, Action, Phase, Street
+from .actions import BETTING, COMPLETE, PREFLOP, Action
 from .cards import Card, card_str
 from .errors import ConfigError
 from .evaluation import (
@@ -60,8 +60,8 @@ class Hand:
         self.hole: list[tuple[Card, ...]] = [()] * n
         # boards[run][board] -> cards
         self.boards: list[list[list[Card]]] = [[[] for _ in range(cfg.boards)]]
-        self.street = Street.PREFLOP
-        self.phase = Phase.BETTING
+        self.street = PREFLOP
+        self.phase = BETTING
         self.actor: int | None = None
         self.max_bet = 0
         self.min_increment = cfg.small_bet

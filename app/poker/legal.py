@@ -12,6 +12,7 @@ from .actions import (
     FOLD,
     RAISE,
     RUN_IT_TWICE,
+    SHOW,
     SHOWDOWN,
     Action,
     ActionKind,
@@ -92,7 +93,7 @@ def verify(hand: Hand, action: Action) -> None:
             raise IllegalAction("the players all in are voting on running it twice", "vote")
         return
     if phase is SHOWDOWN:
-        if kind is ActionKind.SHOW:
+        if kind is SHOW:
             return
         if kind is ActionKind.MUCK:
             if not may_muck(hand, p):

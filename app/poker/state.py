@@ -29,8 +29,8 @@ from .actions import (
     COMPLETE,
     PREFLOP,
     RUN_IT_TWICE,
+    SHOW,
     Action,
-    ActionKind,
     LegalActions,
 )
 from .cards import Card
@@ -131,6 +131,6 @@ class HandState(Hand):
         elif phase is RUN_IT_TWICE:
             runout.vote(self, action.player, bool(action.agree), events)
         else:
-            showdown.show_or_muck(self, action.player, action.kind is ActionKind.SHOW, events)
+            showdown.show_or_muck(self, action.player, action.kind is SHOW, events)
         self.log.extend(events)
         return events
