@@ -39,6 +39,17 @@ def check_deck(deck: Sequence[Card]) -> None:
 class Hand:
     """The state of one hand of Omaha as data. Players are numbered by position."""
 
+    # Slots: a hand has 35 attributes, more than the 29 that CPython 3.11 lets the instances
+    # of a class share; past them each hand had a dict of its own, on which every attribute
+    # and method read missed its fast path (issue 29). A subclass may still add attributes.
+    __slots__ = (
+        "_named", "_named_low", "_next", "_pots", "_pots_key", "_values", "actor",
+        "bet_count", "bets", "boards", "burns", "capped", "committed", "config", "dead",
+        "deck", "folded", "full_level", "history", "hole", "last_aggressor", "level_seen",
+        "log", "max_bet", "min_increment", "mucked", "n", "phase", "runs", "setup",
+        "showdown_order", "shown", "stacks", "street", "votes",
+    )  # fmt: skip
+
     def __init__(self, setup: HandSetup, deck: Sequence[Card]) -> None:
         setup.validate()
         cfg = setup.config
