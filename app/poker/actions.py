@@ -101,6 +101,7 @@ CHECK: Final = ActionKind.CHECK
 CALL: Final = ActionKind.CALL
 BET: Final = ActionKind.BET
 RAISE: Final = ActionKind.RAISE
+SHOW: Final = ActionKind.SHOW
 BETTING: Final = Phase.BETTING
 SHOWDOWN: Final = Phase.SHOWDOWN
 RUN_IT_TWICE: Final = Phase.RUN_IT_TWICE

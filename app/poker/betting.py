@@ -59,13 +59,17 @@ def raise_range(hand: Hand, p: int) -> RaiseRange | None:
         return kind, fixed, fixed, fixed
     if seen is not None and hand.max_bet - seen < hand.min_increment:
         return None  # a short all-in does not reopen the betting for who has acted
-    to_call = hand.max_bet - hand.bets[p]
-    pot_limit_to = hand.max_bet + hand.pot_total() + to_call
-    min_to = hand.max_bet + hand.min_increment
-    # The pot-sized bet is never below the minimum (a pot smaller than the big blind).
-    pot_to = min(max(pot_limit_to, min_to), all_in_to)
+    max_bet = hand.max_bet
+    to_call = max_bet - hand.bets[p]
+    pot_limit_to = max_bet + sum(hand.committed) + to_call  # ``pot_total``
+    min_to = max_bet + hand.min_increment
+    # The pot-sized bet is never below the minimum (a pot smaller than the big blind), nor
+    # above the stack. (Comparisons, not ``min`` and ``max``: every bet and raise passes.)
+    pot_to = pot_limit_to if pot_limit_to > min_to else min_to
+    if pot_to > all_in_to:
+        pot_to = all_in_to
     max_to = all_in_to if cfg.betting is NO_LIMIT else pot_to  # pot limit: the pot
-    return kind, min(min_to, all_in_to), max_to, pot_to
+    return kind, min_to if min_to < all_in_to else all_in_to, max_to, pot_to
 
 
 def cap_reached(hand: Hand) -> bool:
@@ -79,19 +83,24 @@ def cap_reached(hand: Hand) -> bool:
 
 def wager(hand: Hand, action: Action, events: list[Event]) -> None:
     """A legal betting action: fold, check, call, bet or raise."""
+    # The hot path of every action: the player's stack and bet read once, and no ``min``
+    # (a C call parsing its arguments, dearer than the comparison).
     p, kind = action.player, action.kind
     stacks, bets = hand.stacks, hand.bets
+    stack, bet = stacks[p], bets[p]
     put = 0
     if kind is FOLD:
         hand.folded[p] = True
     elif kind is CHECK:
         pass
     elif kind is CALL:
-        put = min(hand.max_bet - bets[p], stacks[p])
+        put = hand.max_bet - bet
+        if put > stack:
+            put = stack  # all in for less
     else:  # a bet or a raise: ``verify`` let nothing else through
         assert action.amount is not None
         to = action.amount
-        put = to - bets[p]
+        put = to - bet
         if hand.config.betting is FIXED_LIMIT:
             # A full bet, or an all-in of at least half a bet, which counts as one.
             if 2 * (to - hand.full_level) >= hand.config.bet_size(hand.street):
@@ -107,11 +116,13 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
         hand.max_bet = to
         hand.last_aggressor = p
     if put:
-        stacks[p] -= put
-        bets[p] += put
+        stack -= put
+        bet += put
+        stacks[p] = stack
+        bets[p] = bet
         hand.committed[p] += put
     hand.level_seen[p] = hand.max_bet
-    events.append(Acted(p, kind, put, bets[p], stacks[p], stacks[p] == 0 and kind is not FOLD))
+    events.append(Acted(p, kind, put, bet, stack, stack == 0 and kind is not FOLD))
     if kind is FOLD and hand.folded.count(False) == 1:
         close_round(hand, events)
         award(hand, events)
@@ -128,7 +139,12 @@ def next_to_act(hand: Hand, start: int) -> int | None:
     this round or has less in than the bet."""
     # The hot path of every action: ``can_bet`` inlined, and the players with chips
     # counted only as far as needed (the first one found to act, and one other).
-    n, folded, stacks, bets, max_bet = hand.n, hand.folded, hand.stacks, hand.bets, hand.max_bet
+    # (Read one by one: a multiple assignment of more than three names builds a tuple.)
+    n = hand.n
+    folded = hand.folded
+    stacks = hand.stacks
+    bets = hand.bets
+    max_bet = hand.max_bet
     seen = hand.level_seen
     for q in _ROTATIONS[n][start % n]:
         if not folded[q] and stacks[q] > 0 and (seen[q] is None or bets[q] < max_bet):
@@ -158,8 +174,9 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
         # A blind, straddle or post all in for less must still be called in full (000:
         # the next player "must at least match" the big blind): the level to call is
         # what was due, not what was posted; the shortfall makes a side pot.
-        hand.max_bet = max(max(blinds), max(posts), max(hand.bets))
-        hand.min_increment = max(size, max(blinds))
+        top_blind = max(blinds)  # (read once: a C call parsing its arguments each time)
+        hand.max_bet = max(top_blind, max(posts), max(hand.bets))
+        hand.min_increment = size if size > top_blind else top_blind
         hand.full_level = hand.max_bet
         # The blinds count as the opening bet (and a straddle as a raise) for the cap.
         hand.bet_count = len({level for level in blinds if level >= size})
@@ -169,7 +186,7 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
             top = 0 if blinds[0] >= blinds[1] else 1
         else:
             # The largest blind, the last of equal ones (a straddle after the big blind).
-            top = hand.n - 1 - blinds[::-1].index(max(blinds))
+            top = hand.n - 1 - blinds[::-1].index(top_blind)
         start = (top + 1) % hand.n if blinds[top] > 0 else 0
     else:
         hand.max_bet = 0
@@ -191,9 +208,10 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
 def close_round(hand: Hand, events: list[Event]) -> None:
     """Return an uncalled bet, gather the bets into the pots."""
     bets = hand.bets
-    top = bets.index(max(bets))  # the first of the largest, as a stable sort has it
-    excess = bets[top] - sorted(bets)[-2]  # the largest bet of the others
+    ordered = sorted(bets)
+    excess = ordered[-1] - ordered[-2]  # above the largest bet of the others
     if excess > 0:
+        top = bets.index(ordered[-1])  # the one largest bet
         hand.bets[top] -= excess
         hand.committed[top] -= excess
         hand.stacks[top] += excess

@@ -14,14 +14,26 @@ _E = TypeVar("_E", bound="Event")
 
 
 def _quick(cls: type[_E]) -> type[_E]:
-    """Give a frozen event class a quicker ``__init__``, which stores each field through
-    its slot directly. The frozen dataclass's own goes through ``object.__setattr__`` by
-    name, field by field: about half the cost of a hand's ~40 events (issue 29). The
-    fields, their order and the frozen behaviour after ``__init__`` are the dataclass's."""
+    """Give a frozen event class a quicker ``__init__`` (a hand makes ~40 events; issue 29).
+    The frozen dataclass's own stores each field through ``object.__setattr__``; a slot's
+    descriptor is a C call a field too. So a class of three fields or more is built as an
+    unfrozen twin (the same slots, plain attribute stores, which CPython specialises) and
+    switched back to itself: two class switches cost about two of those calls. The fields,
+    their order and the frozen behaviour after ``__init__`` are the dataclass's."""
     names = [f.name for f in fields(cls)]
-    scope = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
-    body = "".join(f"    _set_{n}(self, {n})\n" for n in names) or "    pass\n"
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}", scope)
+    args = ", ".join(["self", *names])
+    if len(names) < 3:
+        scope = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
+        body = "".join(f"    _set_{n}(self, {n})\n" for n in names) or "    pass\n"
+    else:
+        # The twin adds no slot, so an instance may switch between the two classes.
+        unfrozen = {"__slots__": (), "__setattr__": object.__setattr__}
+        unfrozen["__delattr__"] = object.__delattr__  # both, or CPython keeps the slow path
+        twin = type(f"_Unfrozen{cls.__name__}", (cls,), unfrozen)
+        scope = {"_switch": object.__setattr__, "_cls": cls, "_twin": twin}
+        stores = "".join(f"    self.{n} = {n}\n" for n in names)
+        body = f"    _switch(self, '__class__', _twin)\n{stores}    self.__class__ = _cls\n"
+    exec(f"def __init__({args}):\n{body}", scope)
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[method-assign]

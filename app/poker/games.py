@@ -135,7 +135,7 @@ class HandConfig:
 
     def bet_size(self, street: int) -> int:
         """Fixed limit: the small bet pre-flop and on the flop, the big bet after."""
-        if self.betting is Betting.FIXED_LIMIT and street >= 2:
+        if self.betting is FIXED_LIMIT and street >= 2:  # (see ``FIXED_LIMIT`` below)
             return self.big_bet
         return self.small_bet
 
@@ -143,3 +143,4 @@ class HandConfig:
 # Read on the hot path: see ``actions.FOLD``.
 FIXED_LIMIT: Final = Betting.FIXED_LIMIT
 NO_LIMIT: Final = Betting.NO_LIMIT
+POSITION: Final = OddChip.POSITION

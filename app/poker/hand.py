@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import COMPLETE, Action, Phase, Street
+from .actions import BETTING, COMPLETE, PREFLOP, Action
 from .cards import Card, card_str
 from .errors import ConfigError
 from .evaluation import (
@@ -39,6 +39,17 @@ def check_deck(deck: Sequence[Card]) -> None:
 class Hand:
     """The state of one hand of Omaha as data. Players are numbered by position."""
 
+    # Slots: a hand has 35 attributes, more than the 29 that CPython 3.11 lets the instances
+    # of a class share; past them each hand had a dict of its own, on which every attribute
+    # and method read missed its fast path (issue 29). A subclass may still add attributes.
+    __slots__ = (
+        "_named", "_named_low", "_next", "_pots", "_pots_key", "_values", "actor",
+        "bet_count", "bets", "boards", "burns", "capped", "committed", "config", "dead",
+        "deck", "folded", "full_level", "history", "hole", "last_aggressor", "level_seen",
+        "log", "max_bet", "min_increment", "mucked", "n", "phase", "runs", "setup",
+        "showdown_order", "shown", "stacks", "street", "votes",
+    )  # fmt: skip
+
     def __init__(self, setup: HandSetup, deck: Sequence[Card]) -> None:
         setup.validate()
         cfg = setup.config
@@ -60,8 +71,8 @@ class Hand:
         self.hole: list[tuple[Card, ...]] = [()] * n
         # boards[run][board] -> cards
         self.boards: list[list[list[Card]]] = [[[] for _ in range(cfg.boards)]]
-        self.street = Street.PREFLOP
-        self.phase = Phase.BETTING
+        self.street = PREFLOP
+        self.phase = BETTING
         self.actor: int | None = None
         self.max_bet = 0
         self.min_increment = cfg.small_bet
@@ -105,7 +116,8 @@ class Hand:
         return self.phase is COMPLETE
 
     def contenders(self) -> list[int]:
-        return [p for p in range(self.n) if not self.folded[p]]
+        folded = self.folded
+        return [p for p in range(self.n) if not folded[p]]
 
     def may_show(self, p: object) -> bool:
         """After a pot nobody called: its winner may show their hand, once (TDA and most

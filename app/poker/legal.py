@@ -12,6 +12,7 @@ from .actions import (
     FOLD,
     RAISE,
     RUN_IT_TWICE,
+    SHOW,
     SHOWDOWN,
     Action,
     ActionKind,
@@ -57,9 +58,26 @@ def verify(hand: Hand, action: Action) -> None:
     p = action.player
     phase = hand.phase
     if phase is BETTING and p == hand.actor and isinstance(p, int):
-        # The usual case first: the player to act in a betting round.
-        _verify_betting(hand, p, action.kind, action.amount)
-        return
+        # The usual case first, in line (every action passes here): the player to act in
+        # a betting round.
+        kind, amount = action.kind, action.amount
+        if kind is BET or kind is RAISE:
+            _verify_wager(hand, p, kind, amount)
+            return
+        if amount is not None:
+            raise IllegalAction(f"{kind} takes no amount", "unexpected_amount")
+        if kind is FOLD:
+            return
+        to_call = hand.max_bet - hand.bets[p]
+        if kind is CHECK:
+            if to_call:
+                raise IllegalAction(f"cannot check facing a bet: {to_call} to call", "cannot_check")
+            return
+        if kind is CALL:
+            if not to_call:
+                raise IllegalAction("nothing to call: check instead", "cannot_call")
+            return
+        raise IllegalAction(f"{kind} is not a betting action", "not_betting")
     if phase is COMPLETE:
         if action.kind is ActionKind.SHOW and hand.may_show(p):
             return
@@ -75,7 +93,7 @@ def verify(hand: Hand, action: Action) -> None:
             raise IllegalAction("the players all in are voting on running it twice", "vote")
         return
     if phase is SHOWDOWN:
-        if kind is ActionKind.SHOW:
+        if kind is SHOW:
             return
         if kind is ActionKind.MUCK:
             if not may_muck(hand, p):
@@ -86,26 +104,6 @@ def verify(hand: Hand, action: Action) -> None:
             return
         raise IllegalAction("at the showdown a hand is shown or mucked", "showdown")
     raise AssertionError(f"no actor in phase {phase}")  # pragma: no cover
-
-
-def _verify_betting(hand: Hand, p: int, kind: ActionKind, amount: int | None) -> None:
-    if kind is BET or kind is RAISE:
-        _verify_wager(hand, p, kind, amount)
-        return
-    if amount is not None:
-        raise IllegalAction(f"{kind} takes no amount", "unexpected_amount")
-    if kind is FOLD:
-        return
-    to_call = hand.max_bet - hand.bets[p]
-    if kind is CHECK:
-        if to_call:
-            raise IllegalAction(f"cannot check facing a bet: {to_call} to call", "cannot_check")
-        return
-    if kind is CALL:
-        if not to_call:
-            raise IllegalAction("nothing to call: check instead", "cannot_call")
-        return
-    raise IllegalAction(f"{kind} is not a betting action", "not_betting")
 
 
 def _verify_wager(hand: Hand, p: int, kind: ActionKind, amount: int | None) -> None:

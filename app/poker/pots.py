@@ -38,12 +38,13 @@ def build_pots(
         return layered
     if len(committed) != len(folded):
         raise ValueError("committed and folded list different players")
-    live = [(i, c) for i, c in enumerate(committed) if not folded[i] and c > 0]
-    live_levels = sorted({c for _, c in live})
-    if not live_levels:
+    live = [i for i in range(len(committed)) if committed[i] > 0 and not folded[i]]
+    if not live:
         return []
-    if len(live_levels) == 1:  # the usual case: everyone still in staked alike, one pot
-        return [Pot(sum(committed), tuple(i for i, _ in live))]
+    levels = {committed[i] for i in live}
+    if len(levels) == 1:  # the usual case: everyone still in staked alike, one pot
+        return [Pot(sum(committed), tuple(live))]
+    live_levels = sorted(levels)
     pots: list[Pot] = []
     previous = 0
     last = live_levels[-1]
@@ -53,7 +54,7 @@ def build_pots(
         cap = max(committed) if level == last else level
         above = [c for c in committed if c > previous]
         amount = sum(c if c < cap else cap for c in above) - previous * len(above)
-        eligible = tuple(i for i, c in live if c >= level)
+        eligible = tuple([i for i in live if committed[i] >= level])
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         elif amount:

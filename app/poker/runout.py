@@ -3,7 +3,7 @@ possible (hands tabled, the vote on running it twice, each run dealt to the rive
 
 from __future__ import annotations
 
-from .actions import FLOP, STREETS, Phase, Street
+from .actions import FLOP, RIVER, STREETS, Phase, Street
 from .cards import Card
 from .events import BoardDealt, CardsShown, Event, RunItTwiceOffered, RunItTwiceVoted, RunsDecided
 from .hand import Hand
@@ -80,7 +80,7 @@ def run_out(hand: Hand, events: list[Event]) -> None:
             hand.boards.append([list(b) for b in shared])
         for street in STREETS[start + 1 :]:
             deal_street(hand, street, run, events)
-    hand.street = Street.RIVER
+    hand.street = RIVER
     award(hand, events)
 
 

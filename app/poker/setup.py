@@ -36,10 +36,11 @@ class HandSetup:
         return len(self.stacks)
 
     def per_player(self, values: tuple[int, ...], what: str) -> tuple[int, ...]:
+        players = len(self.stacks)  # ``players``, without a property call: read every hand
         if not values:
-            return (0,) * self.players
-        if len(values) != self.players:
-            raise ConfigError(f"{what} lists {len(values)} players, the hand has {self.players}")
+            return (0,) * players
+        if len(values) != players:
+            raise ConfigError(f"{what} lists {len(values)} players, the hand has {players}")
         return values
 
     def validate(self) -> None:

@@ -3,10 +3,10 @@ divided between runs, boards, high and low, with the odd chips."""
 
 from __future__ import annotations
 
-from .actions import Phase
+from .actions import COMPLETE, SHOWDOWN
 from .cards import Card, rank_of
 from .events import CardsShown, Event, HandEnded, Mucked, PotAwarded
-from .games import OddChip
+from .games import POSITION
 from .hand import Hand
 from .pots import split_evenly, split_high_low
 
@@ -21,7 +21,7 @@ def start_showdown(hand: Hand, events: list[Event]) -> None:
         first = contenders[0]
     k = contenders.index(first)
     hand.showdown_order = contenders[k:] + contenders[:k]
-    hand.phase = Phase.SHOWDOWN
+    hand.phase = SHOWDOWN
     pending = [p for p in hand.showdown_order if not hand.shown[p]]
     if not pending:
         award(hand, events)
@@ -36,7 +36,8 @@ def show_or_muck(hand: Hand, p: int, show: bool, events: list[Event]) -> None:
     else:
         hand.mucked[p] = True
         events.append(Mucked(p))
-    pending = [q for q in hand.showdown_order if not hand.shown[q] and not hand.mucked[q]]
+    shown, mucked = hand.shown, hand.mucked
+    pending = [q for q in hand.showdown_order if not shown[q] and not mucked[q]]
     if pending:
         hand.actor = pending[0]
         return
@@ -84,7 +85,7 @@ def _odd_chip_card(hand: Hand, run: int, b: int, p: int, low: bool) -> int:
 
 
 def _tie_order(hand: Hand, players: list[int], run: int, b: int, low: bool) -> list[int]:
-    if hand.config.odd_chip is OddChip.POSITION:
+    if hand.config.odd_chip is POSITION:
         return sorted(players)
     return sorted(players, key=lambda p: _odd_chip_card(hand, run, b, p, low))
 
@@ -112,9 +113,13 @@ def divide(hand: Hand) -> list[Share]:
                 if len(eligible) == 1:
                     shares.append((k, run, b, "whole", eligible[0], amount, False))
                     continue
-                values = {p: hand.values_of(run, b, p) for p in eligible}
-                high_values = {p: v[0] for p, v in values.items()}
-                low_values = {p: v[1] for p, v in values.items() if v[1] is not None}
+                high_values: dict[int, int] = {}
+                low_values: dict[int, int] = {}
+                for p in eligible:
+                    high, low = hand.values_of(run, b, p)
+                    high_values[p] = high
+                    if low is not None:
+                        low_values[p] = low
                 halves: list[tuple[str, int, dict[int, int]]] = []
                 if low_values:
                     hi_amount, lo_amount = split_high_low(amount)
@@ -167,5 +172,5 @@ def award(hand: Hand, events: list[Event]) -> None:
             events.append(PotAwarded(k, run, b, half, p, amount, name, used))
     hand.committed = [0] * hand.n
     hand.dead = [0] * hand.n
-    hand.phase = Phase.COMPLETE
+    hand.phase = COMPLETE
     events.append(HandEnded(tuple(hand.stacks)))

@@ -29,8 +29,8 @@ from .actions import (
     COMPLETE,
     PREFLOP,
     RUN_IT_TWICE,
+    SHOW,
     Action,
-    ActionKind,
     LegalActions,
 )
 from .cards import Card
@@ -75,7 +75,7 @@ class HandState(Hand):
             for p, amount in enumerate(amounts):
                 if amount <= 0:
                     continue
-                put = min(amount, self.stacks[p])
+                put = amount if amount < self.stacks[p] else self.stacks[p]
                 self.stacks[p] -= put
                 self.committed[p] += put
                 if live:
@@ -85,10 +85,10 @@ class HandState(Hand):
                 ev.append(ForcedBet(p, kind, put, self.stacks[p] == 0))
         hole = cfg.game.hole_cards
         # One card at a time, clockwise from the first player left of the button.
-        dealt = self.draw(hole * self.n)
-        for p in range(self.n):
-            self.hole[p] = dealt[p :: self.n]  # the p-th card of each round of the deal
-            ev.append(HoleCardsDealt(p, self.hole[p]))
+        n = self.n
+        dealt = self.draw(hole * n)
+        self.hole = [dealt[p::n] for p in range(n)]  # the p-th card of each round of the deal
+        ev.extend(map(HoleCardsDealt, range(n), self.hole))
         if cfg.game.courchevel:
             self.burns.extend(self.draw(1))
             for b in range(cfg.boards):
@@ -131,6 +131,6 @@ class HandState(Hand):
         elif phase is RUN_IT_TWICE:
             runout.vote(self, action.player, bool(action.agree), events)
         else:
-            showdown.show_or_muck(self, action.player, action.kind is ActionKind.SHOW, events)
+            showdown.show_or_muck(self, action.player, action.kind is SHOW, events)
         self.log.extend(events)
         return events
