@@ -18,11 +18,12 @@ import time
 import tracemalloc
 from pathlib import Path
 
-FRAMES = 8  # enough to reach our code from uvicorn's and asyncio's
 
-
-def start() -> None:
-    tracemalloc.start(FRAMES)
+def start(frames: int) -> None:
+    """Trace allocations with `frames` of traceback each (8 reach our code from uvicorn's
+    and asyncio's); 0: none (tracemalloc's own ~16 bytes a block would skew RSS)."""
+    if frames:
+        tracemalloc.start(frames)
 
 
 def rss_kib() -> int:
@@ -30,6 +31,19 @@ def rss_kib() -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def type_counts() -> dict[str, int]:
+    """Live objects the collector tracks, by type name, outside the heap frozen at start-up
+    (`tune_gc`): diffed between two snapshots, what each connection or hand adds."""
+    counts: dict[str, int] = {}
+    for obj in gc.get_objects():
+        name = type(obj).__qualname__
+        if name in ("coroutine", "function", "method", "Task"):  # which ones, not just how many
+            inner = obj.get_coro() if isinstance(obj, asyncio.Task) else obj
+            name += ":" + getattr(getattr(inner, "__func__", inner), "__qualname__", "?")
+        counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 def install(folder: Path) -> None:
@@ -42,10 +56,12 @@ def install(folder: Path) -> None:
         n = count[0]
         freed = gc.collect() if collect else 0
         started = time.monotonic()
-        tracemalloc.take_snapshot().dump(str(folder / f"memtrace-{n}.pickle"))
+        if tracemalloc.is_tracing():
+            tracemalloc.take_snapshot().dump(str(folder / f"memtrace-{n}.pickle"))
         traced, peak = tracemalloc.get_traced_memory()
-        facts = {"n": n, "collected": collect, "freed_objects": freed, "rss_kib": rss_kib(),
-                 "traced": traced, "traced_peak": peak, "gc_count": gc.get_count(),
+        facts = {"n": n, "collected": collect, "freed_objects": freed,
+                 "rss_kib": rss_kib(), "types": type_counts(), "traced": traced,
+                 "traced_peak": peak, "gc_count": gc.get_count(),
                  "frozen": gc.get_freeze_count(),
                  "seconds": time.monotonic() - started}  # fmt: skip
         part = folder / f"memtrace-{n}.json.part"
