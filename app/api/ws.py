@@ -136,17 +136,25 @@ def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
     return out
 
 
-#: where `ServerSend` keeps the server's own ASGI `send` in a WebSocket scope
+#: where `TableSockets` keeps the server's own ASGI `send` in a WebSocket scope
 SERVER_SEND = "omaha.server_send"
+#: the path of `table_socket`'s route, as the router matches it
+_TABLE_PATH = re.compile(r"/ws/tables/([^/]+)")
 
 
-class ServerSend:
-    """ASGI middleware: keeps the server's own `send` of a WebSocket connection in its scope.
+class TableSockets:
+    """ASGI middleware, the innermost: a table's WebSocket goes straight to `table_socket`,
+    past the router and FastAPI's per-route machinery, with the server's own `send` kept in
+    its scope for the writer. Every middleware outside it (host check, logging) still runs.
 
-    The writer sends every table message through it. Starlette's `WebSocket.send` (a state
-    check per message) and the exception middleware's wrapper around `send` were ~5% of the
-    server's CPU flat out (py-spy), for checks that only matter to the handshake and the close,
-    which still go through `WebSocket`."""
+    Routed, each connection held for as long as it was open ~15 more coroutine frames,
+    three AsyncExitStacks (a deque each), a Request, two Responses and a second WebSocket:
+    ~5 KiB of each of thousands (bench/memconn.py). The route stays registered: a path this
+    does not take reaches the same handler through the router. The writer sends every table
+    message through `send`: Starlette's `WebSocket.send` (a state check per message) and the
+    exception middleware's wrapper around `send` were ~5% of the server's CPU flat out
+    (py-spy), for checks that only matter to the handshake and the close, which still go
+    through `WebSocket`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -159,7 +167,14 @@ class ServerSend:
         # the end, or each connection is a reference cycle (see `_serve`).
         scope[SERVER_SEND] = send
         try:
-            await self.app(scope, receive, send)
+            path, root = scope["path"], scope.get("root_path", "")
+            if root and path.startswith(root + "/"):
+                path = path[len(root) :]
+            match = _TABLE_PATH.fullmatch(path)
+            if match is None:
+                await self.app(scope, receive, send)
+            else:
+                await table_socket(WebSocket(scope, receive, send), match.group(1))
         finally:
             del scope[SERVER_SEND]
 
@@ -249,9 +264,13 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             await websocket.send_json(error("too_many_connections", refusal))
             await websocket.close(CLOSE_POLICY, "too many connections")
         return
+    # This frame lasts as long as the connection: what only the handshake needed (the
+    # player's ORM row with its session state, the query) is let go first.
+    name = player.display_name
+    del player, query, headers
     try:
         await websocket.accept()
-        await _serve(websocket, table, player_id, player.display_name, settings, resume, batch)
+        await _serve(websocket, table, player_id, name, settings, resume, batch)
     finally:
         connections.release(player_id, table.id)
 
