@@ -149,7 +149,7 @@ class TableSockets:
 
     Routed, each connection held for as long as it was open ~15 more coroutine frames,
     three AsyncExitStacks (a deque each), a Request, two Responses and a second WebSocket:
-    ~5 KiB of each of thousands (bench/memconn.py). The route stays registered: a path this
+    ~9 KiB of RSS each, of thousands (bench/memconn.py). The route stays registered: a path this
     does not take reaches the same handler through the router. The writer sends every table
     message through `send`: Starlette's `WebSocket.send` (a state check per message) and the
     exception middleware's wrapper around `send` were ~5% of the server's CPU flat out
