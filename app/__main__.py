@@ -101,7 +101,8 @@ def serve(args: argparse.Namespace) -> int:
     if settings.memory_trace:
         from app import memtrace
 
-        memtrace.start()  # before the app is built: its allocations are traced too
+        # before the app is built: its allocations are traced too
+        memtrace.start(settings.memory_trace_frames)
     shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"

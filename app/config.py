@@ -195,6 +195,11 @@ class Settings(BaseSettings):
         description="Measuring only: tracemalloc from start-up, a snapshot into DATA_DIR on "
         "SIGUSR1 (SIGUSR2: after a full collection); see app/memtrace.py. Slows the server.",
     )
+    memory_trace_frames: int = Field(
+        default=8, ge=0, le=64,
+        description="With MEMORY_TRACE: frames kept per traced allocation; 0: no tracemalloc "
+        "(RSS unskewed), the snapshot holds RSS and live objects by type only.",
+    )  # fmt: skip
 
     @field_validator("database_url", "redis_url", "secret_key", "public_url", "domain",
                      "metrics_token", mode="before")  # fmt: skip

@@ -41,7 +41,7 @@ from app.api import (
 from app.api.headers import SecurityHeaders, csp
 from app.api.hosts import HostCheck
 from app.api.limits import BodyLimit, Connections
-from app.api.transport import bounded_protocol
+from app.api.transport import bounded_protocol, lean_websocket_protocol
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.presence import create_presence
@@ -188,10 +188,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         openapi_url="/openapi.json",
     )
+    app.add_middleware(ws.TableSockets)  # first: the innermost
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(HostCheck, settings=settings)
     app.add_middleware(AccessLogMiddleware)
-    app.add_middleware(ws.ServerSend)
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
     client = assets.Assets(static_dir(), assets.generated())
     # outermost: every response, errors included; the page's inlined style sheet by its hash
@@ -283,6 +283,7 @@ def uvicorn_options(settings: Settings) -> dict[str, object]:
         "ws_max_size": settings.ws_max_message * 16,
         "ws_per_message_deflate": False,
         "http": bounded_protocol(settings.header_timeout, settings.max_connections),
+        "ws": lean_websocket_protocol(),
         "limit_concurrency": settings.max_connections,
         "forwarded_allow_ips": settings.forwarded_allow_ips,
     }

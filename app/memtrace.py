@@ -3,9 +3,10 @@ start-up, and a snapshot on a signal, for bench/memtrace.py to diff.
 
 SIGUSR1 writes `<DATA_DIR>/memtrace-<n>.pickle` (tracemalloc's own format: sizes and
 tracebacks of file names and line numbers, never the memory's contents, so no card or token)
-and then `<DATA_DIR>/memtrace-<n>.json` (RSS, tracemalloc's total, gc counts) once the
-snapshot is complete. SIGUSR2 does the same after a full garbage collection: what it frees
-was garbage the tuned collector (app/__main__.py's `tune_gc`) still held.
+and then `<DATA_DIR>/memtrace-<n>.json` (RSS, tracemalloc's total, gc counts, live objects
+by type) once the snapshot is complete. SIGUSR2 does the same after a full garbage
+collection: what it frees was garbage the tuned collector (app/__main__.py's `tune_gc`)
+still held, counted by type.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ import time
 import tracemalloc
 from pathlib import Path
 
-FRAMES = 8  # enough to reach our code from uvicorn's and asyncio's
 
-
-def start() -> None:
-    tracemalloc.start(FRAMES)
+def start(frames: int) -> None:
+    """Trace allocations with `frames` of traceback each (8 reach our code from uvicorn's
+    and asyncio's); 0: none (tracemalloc's own ~16 bytes a block would skew RSS)."""
+    if frames:
+        tracemalloc.start(frames)
 
 
 def rss_kib() -> int:
@@ -30,6 +32,20 @@ def rss_kib() -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def type_counts(objects: list[object] | None = None) -> dict[str, int]:
+    """Live objects the collector tracks (or `objects`), by type name, outside the heap
+    frozen at start-up (`tune_gc`): diffed between two snapshots, what each connection or
+    hand adds."""
+    counts: dict[str, int] = {}
+    for obj in gc.get_objects() if objects is None else objects:
+        name = type(obj).__qualname__
+        if name in ("coroutine", "function", "method", "Task"):  # which ones, not just how many
+            inner = obj.get_coro() if isinstance(obj, asyncio.Task) else obj
+            name += ":" + getattr(getattr(inner, "__func__", inner), "__qualname__", "?")
+        counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 def install(folder: Path) -> None:
@@ -40,12 +56,25 @@ def install(folder: Path) -> None:
     def snap(collect: bool) -> None:
         count[0] += 1
         n = count[0]
-        freed = gc.collect() if collect else 0
+        garbage: dict[str, int] = {}
+        freed = 0
+        if collect:  # what the collection frees, by type: who makes the cycles
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            try:
+                freed = gc.collect()
+                garbage = type_counts(gc.garbage)
+            finally:
+                gc.set_debug(0)
+                gc.garbage.clear()
+                gc.collect()  # the cycles kept for counting, freed now
         started = time.monotonic()
-        tracemalloc.take_snapshot().dump(str(folder / f"memtrace-{n}.pickle"))
+        if tracemalloc.is_tracing():
+            tracemalloc.take_snapshot().dump(str(folder / f"memtrace-{n}.pickle"))
         traced, peak = tracemalloc.get_traced_memory()
-        facts = {"n": n, "collected": collect, "freed_objects": freed, "rss_kib": rss_kib(),
-                 "traced": traced, "traced_peak": peak, "gc_count": gc.get_count(),
+        facts = {"n": n, "collected": collect, "freed_objects": freed,
+                 "garbage": garbage,
+                 "rss_kib": rss_kib(), "types": type_counts(), "traced": traced,
+                 "traced_peak": peak, "gc_count": gc.get_count(),
                  "frozen": gc.get_freeze_count(),
                  "seconds": time.monotonic() - started}  # fmt: skip
         part = folder / f"memtrace-{n}.json.part"

@@ -143,6 +143,8 @@ class TokenBucket:
     """`rate` events a second on average, bursts up to `burst`: one bucket (one connection's
     messages), refilled continuously."""
 
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")  # two per open connection
+
     def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
         self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens = burst

@@ -717,7 +717,14 @@ async def setup_table(table: TableBots, target: Target, redis: Any = None,
         tokens = []
         for i in range(SEATS):
             http.cookies.clear()
-            r = await http.post("/api/session", json={"name": f"bot{table.index}-{i}"})
+            for attempt in range(3):
+                try:
+                    r = await http.post("/api/session", json={"name": f"bot{table.index}-{i}"})
+                    break
+                except httpx.TransportError:  # a kept-alive connection the server closed
+                    # (its header timer, under thousands of set-ups at load ~12): a new one
+                    if attempt == 2:
+                        raise
             r.raise_for_status()
             tokens.append(r.cookies["omaha_session"])
         http.cookies.clear()

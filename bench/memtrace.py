@@ -26,6 +26,7 @@ import threading
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -60,7 +61,7 @@ class Snapper:
                   f"{facts['seconds']:.1f} s", flush=True)  # fmt: skip
             return 0
 
-    def facts(self, n: int) -> dict[str, float]:
+    def facts(self, n: int) -> dict[str, Any]:
         return json.loads((self.folder / f"memtrace-{n}.json").read_text())  # type: ignore[no-any-return]
 
     def snapshot(self, n: int) -> tracemalloc.Snapshot:
@@ -107,6 +108,18 @@ def report(snapper: Snapper, a: int, b: int, per: int, what: str) -> None:
           f"{traced / 2**20:+.1f} MiB, RSS beyond traced {(rss - traced) / 2**20:+.1f} MiB; "
           f"per {what} ({per}): RSS {rss / 1024 / max(1, per):+.1f} KiB, traced "
           f"{traced / 1024 / max(1, per):+.1f} KiB")  # fmt: skip
+    ta, tb = fa["types"], fb["types"]
+    assert isinstance(ta, dict) and isinstance(tb, dict)
+    diffs = sorted(((tb.get(k, 0) - ta.get(k, 0)) / max(1, per), k) for k in set(ta) | set(tb))
+    print(f"  live objects {sum(d for d, _ in diffs):+.1f} per {what}: " + ", ".join(
+        f"{k} {d:+.2f}" for d, k in reversed(diffs[-TOP:]) if d > 0))  # fmt: skip
+    garbage = fb.get("garbage")
+    if isinstance(garbage, dict) and garbage:
+        top = sorted(((n, k) for k, n in garbage.items()), reverse=True)[:TOP]
+        print(f"  freed by the collection ({fb['freed_objects']} objects): " + ", ".join(
+            f"{k} {n}" for n, k in top))  # fmt: skip
+    if not (snapper.folder / f"memtrace-{a}.pickle").exists():
+        return
     ignore = [tracemalloc.Filter(False, tracemalloc.__file__),
               tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]  # fmt: skip
     sa = snapper.snapshot(a).filter_traces(ignore)
@@ -123,12 +136,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=150)
     parser.add_argument("--seconds", type=float, default=60.0, help="human-pace window")
     parser.add_argument("--bots", type=int, default=2)
+    parser.add_argument("--no-trace", dest="trace", action="store_false",
+                        help="no tracemalloc: RSS and live objects by type only")  # fmt: skip
     args = parser.parse_args(argv)
     load.raise_open_files()
     with contextlib.suppress(OSError):
         os.sched_setaffinity(0, load.bot_cpus())
     conns = args.tables * load.SEATS
     os.environ["MEMORY_TRACE"] = "1"  # bench/load.py's server_env passes it on
+    os.environ["MEMORY_TRACE_FRAMES"] = "8" if args.trace else "0"
     with contextlib.ExitStack() as stack:
         # PostgreSQL (fsync off, as the tests run it): SQLite's one writer, slowed by tracing,
         # answers "database is locked" to the bots' burst of sessions.

@@ -30,7 +30,7 @@ from app.api.limits import Connections, client_address
 from app.config import Settings
 from app.logging import log_ws_event
 from app.presence import Presence, connection_id
-from app.presence.keeper import keep_online
+from app.presence.keeper import Flag, keep_online
 from app.rate import TokenBucket
 from app.scale.relay import RemoteTable, find_or_relay
 from app.tables.errors import TableError
@@ -136,17 +136,25 @@ def error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
     return out
 
 
-#: where `ServerSend` keeps the server's own ASGI `send` in a WebSocket scope
+#: where `TableSockets` keeps the server's own ASGI `send` in a WebSocket scope
 SERVER_SEND = "omaha.server_send"
+#: the path of `table_socket`'s route, as the router matches it
+_TABLE_PATH = re.compile(r"/ws/tables/([^/]+)")
 
 
-class ServerSend:
-    """ASGI middleware: keeps the server's own `send` of a WebSocket connection in its scope.
+class TableSockets:
+    """ASGI middleware, the innermost: a table's WebSocket goes straight to `table_socket`,
+    past the router and FastAPI's per-route machinery, with the server's own `send` kept in
+    its scope for the writer. Every middleware outside it (host check, logging) still runs.
 
-    The writer sends every table message through it. Starlette's `WebSocket.send` (a state
-    check per message) and the exception middleware's wrapper around `send` were ~5% of the
-    server's CPU flat out (py-spy), for checks that only matter to the handshake and the close,
-    which still go through `WebSocket`."""
+    Routed, each connection held for as long as it was open ~15 more coroutine frames,
+    three AsyncExitStacks (a deque each), a Request, two Responses and a second WebSocket:
+    ~9 KiB of RSS each, of thousands (bench/memconn.py). The route stays registered: a path this
+    does not take reaches the same handler through the router. The writer sends every table
+    message through `send`: Starlette's `WebSocket.send` (a state check per message) and the
+    exception middleware's wrapper around `send` were ~5% of the server's CPU flat out
+    (py-spy), for checks that only matter to the handshake and the close, which still go
+    through `WebSocket`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -159,7 +167,14 @@ class ServerSend:
         # the end, or each connection is a reference cycle (see `_serve`).
         scope[SERVER_SEND] = send
         try:
-            await self.app(scope, receive, send)
+            path, root = scope["path"], scope.get("root_path", "")
+            if root and path.startswith(root + "/"):
+                path = path[len(root) :]
+            match = _TABLE_PATH.fullmatch(path)
+            if match is None:
+                await self.app(scope, receive, send)
+            else:
+                await table_socket(WebSocket(scope, receive, send), match.group(1))
         finally:
             del scope[SERVER_SEND]
 
@@ -167,29 +182,34 @@ class ServerSend:
 async def _writer(websocket: WebSocket, viewer: Viewer, batch: bool = False) -> None:
     """Drain the outbox to the socket: what is queued when the writer wakes goes out together,
     one frame per message, or (`batch`) as one array frame, so a burst (an action and the next
-    turn) reaches the client's page in one task and one painted frame."""
+    turn) reaches the client's page in one task and one painted frame. Nothing of a batch is
+    held while it waits (a snapshot is kilobytes, times thousands of idle connections)."""
     send = websocket.scope.get(SERVER_SEND) or websocket.send
-    outbox, wake = viewer.outbox, viewer.wake
     while True:
-        while not outbox and viewer.closed is None:
-            wake.clear()
-            await wake.wait()
-        taken = viewer.take()
-        if not taken:  # closed
+        while not viewer.outbox and viewer.closed is None:
+            await viewer.wait()
+        out = _texts(viewer.take(), batch)
+        if out is None:  # closed
             return
-        texts: list[str] = []
-        for message in taken:
-            if isinstance(message, str):
-                texts.append(message)
-                continue
-            try:
-                texts.append(orjson.dumps(message).decode())
-            except (TypeError, orjson.JSONEncodeError):  # never the connection's end
-                log.error("unserialisable message of type %s dropped", message.get("type"))
-        if not texts:
+        out.reverse()
+        while out:
+            await send({"type": "websocket.send", "text": out.pop()})
+
+
+def _texts(taken: list[dict[str, Any] | str], batch: bool) -> list[str] | None:
+    """The frames for what was taken from an outbox; None for nothing (it was closed)."""
+    if not taken:
+        return None
+    texts: list[str] = []
+    for message in taken:
+        if isinstance(message, str):
+            texts.append(message)
             continue
-        for text in frames(texts, batch):
-            await send({"type": "websocket.send", "text": text})
+        try:
+            texts.append(orjson.dumps(message).decode())
+        except (TypeError, orjson.JSONEncodeError):  # never the connection's end
+            log.error("unserialisable message of type %s dropped", message.get("type"))
+    return frames(texts, batch) if texts else []
 
 
 @router.websocket("/ws/tables/{code}")
@@ -249,9 +269,13 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             await websocket.send_json(error("too_many_connections", refusal))
             await websocket.close(CLOSE_POLICY, "too many connections")
         return
+    # This frame lasts as long as the connection: what only the handshake needed (the
+    # player's ORM row with its session state, the query) is let go first.
+    name = player.display_name
+    del player, query, headers
     try:
         await websocket.accept()
-        await _serve(websocket, table, player_id, player.display_name, settings, resume, batch)
+        await _serve(websocket, table, player_id, name, settings, resume, batch)
     finally:
         connections.release(player_id, table.id)
 
@@ -265,14 +289,17 @@ async def _serve(
     resume: tuple[str | None, int | None],
     batch: bool = False,
 ) -> None:
-    """Attach, then run the writer, the reader and the presence keeper until one ends. Every
-    task is created inside the `try` whose `finally` cancels and awaits it: whatever fails,
-    no task outlives the connection."""
+    """Attach, then read in this task beside two of its own, the writer and the presence
+    keeper, until the client leaves or the writer ends (the viewer closed, or the socket
+    failed), which stops the reading. Every task is created inside the `try` whose `finally`
+    cancels and awaits it: whatever fails, no task outlives the connection. (The reader is
+    not a task of its own: a task, its context and `asyncio.wait`'s waiters are ~1.5 KiB of
+    each of thousands of connections.)"""
     presence: Presence = websocket.app.state.presence
     viewer = Viewer(player_id, limit=settings.ws_outbox_limit)
     stream, since = resume
     tasks: list[asyncio.Task[Any]] = []
-    stop = asyncio.Event()
+    stop = Flag()
     entry = connection_id(player_id)  # one presence entry per connection: two tabs, two
     close_code, reason = 1000, "bye"
     try:
@@ -289,16 +316,31 @@ async def _serve(
             writer.cancel()  # it may be stuck sending to a client that stopped reading
 
         viewer.on_close = stop_writer
-        reader = asyncio.create_task(_reader(websocket, table, viewer, name, settings))
-        tasks.append(reader)
+        handler = asyncio.current_task()
+        reading, stopped = True, False
+
+        def writer_ended(_: object) -> None:
+            nonlocal stopped
+            if reading and handler is not None:
+                stopped = True
+                handler.cancel()
+
+        writer.add_done_callback(writer_ended)
         if isinstance(table, Table):  # a relayed one's presence is kept by its owner
             tasks.append(asyncio.create_task(keep_online(presence, table, player_id, entry, stop)))
         seat = table.seat_of(player_id)
         log_ws_event("connect", table_id=table.id, seat=seat.number if seat else None,
                      player_id=player_id, client=client_address(websocket.scope))  # fmt: skip
-        done, _ = await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
-        if reader in done and not reader.cancelled() and reader.exception() is None:
-            close_code, reason = reader.result()
+        try:
+            close_code, reason = await _reader(websocket, table, viewer, name, settings)
+        except asyncio.CancelledError:
+            # Ours (the writer ended) unless someone else cancelled too: the server stopping.
+            if not stopped or (handler is not None and handler.uncancel() > 0):
+                raise
+        except Exception:
+            log.exception("reading from a connection failed")
+        finally:
+            reading = False
         if viewer.closed is not None:
             close_code, reason = viewer.closed
     finally:

@@ -74,8 +74,7 @@ class Bot:
     async def _play(self, viewer: Viewer) -> None:
         while viewer.closed is None:
             while not viewer.outbox and viewer.closed is None:
-                viewer.wake.clear()
-                await viewer.wake.wait()
+                await viewer.wait()
             turn: dict[str, Any] | None = None
             for raw in viewer.take():
                 m = orjson.loads(raw) if isinstance(raw, str) else raw

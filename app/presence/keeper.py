@@ -10,12 +10,28 @@ from typing import Any
 from app.presence.base import Presence
 
 
+class Flag:
+    """A stop signal that is read, never awaited: an asyncio.Event without the deque of
+    waiters (~760 bytes) it would hold for each of thousands of connections."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+
 async def keep_online(
     presence: Presence,
     table: Any,
     player_id: str,
     entry: str,
-    stop: asyncio.Event,
+    stop: Flag | asyncio.Event,
     on_seat: Callable[[int | None], None] | None = None,
 ) -> None:
     """Keep this connection (`entry`) online in presence with its player's current seat at

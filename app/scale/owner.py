@@ -95,7 +95,7 @@ class RemoteViewer:
         if first or seat != self.seat:
             self.seat = seat
             self.news.append((first, seat))
-            self.viewer.wake.set()
+            self.viewer.nudge()
 
     def numbered(self, batch: list[dict[str, Any] | str]) -> list[ToConnection]:
         """The entries for what the table sent (then the seat news), numbered on."""
@@ -330,8 +330,7 @@ class Owner:
         try:
             while True:
                 while not viewer.outbox and not remote.news and viewer.closed is None:
-                    viewer.wake.clear()
-                    await viewer.wake.wait()
+                    await viewer.wait()
                 batch = viewer.take()
                 entries = remote.numbered(batch)
                 ended = viewer.closed is not None and not batch

@@ -2,7 +2,7 @@
 
 The actor calls `send`, which never blocks: it appends to the outbox and wakes the writer.
 When the outbox is full the viewer is closed (the client fell behind; it reconnects and gets a
-fresh snapshot). The API layer's writer task waits on `wake`, drains `take` to the socket and
+fresh snapshot). The API layer's writer task waits in `wait`, drains `take` to the socket and
 reacts to `on_close` by tearing the socket down.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -24,16 +23,41 @@ CLOSE_TABLE_CLOSED = 4410  # the host closed the table: nothing to reconnect to
 
 
 class Viewer:
+    # Thousands are alive at once (one per connection): slots, a list for the outbox (an
+    # empty deque allocates a 64-slot block, ~760 bytes) and a future made only while the
+    # writer waits (an asyncio.Event holds a deque of its own).
+    __slots__ = ("_flushing", "_waiter", "closed", "id", "limit", "on_close", "outbox",
+                 "player_id")  # fmt: skip
+
     def __init__(self, player_id: str | None, limit: int = 256) -> None:
         self.id = next(_ids)
         self.player_id = player_id
         self.limit = limit
         # a message is a dict, or text already serialised (what the table actor broadcasts)
-        self.outbox: deque[dict[str, Any] | str] = deque()
-        self.wake = asyncio.Event()
+        self.outbox: list[dict[str, Any] | str] = []
         self.closed: tuple[int, str] | None = None
         self.on_close: Callable[[int, str], None] | None = None
         self._flushing = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    async def wait(self) -> None:
+        """Until something is queued, the viewer is closed or `nudge` is called (the caller
+        checks its conditions first: a wake-up while nobody waits is not remembered)."""
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiter = waiter
+        try:
+            await waiter
+        finally:
+            if self._waiter is waiter:
+                self._waiter = None
+
+    def nudge(self) -> None:
+        """Wake the writer waiting in `wait`, if any."""
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed is not None:
@@ -42,7 +66,7 @@ class Viewer:
             self.close(CLOSE_TOO_SLOW, "too slow: reconnect for a snapshot")
             return
         self.outbox.append(message)
-        self.wake.set()
+        self.nudge()
 
     def send_many(self, messages: list[str]) -> None:
         """`send` for several at once (one broadcast's records): one check, one wake-up."""
@@ -52,7 +76,7 @@ class Viewer:
             self.close(CLOSE_TOO_SLOW, "too slow: reconnect for a snapshot")
             return
         self.outbox.extend(messages)
-        self.wake.set()
+        self.nudge()
 
     def close(self, code: int, reason: str, *, flush: bool = False) -> None:
         """Close: nothing more is queued. `flush`: what is queued is still sent first (the
@@ -61,7 +85,7 @@ class Viewer:
         if self.closed is not None:
             return
         self.closed = (code, reason)
-        self.wake.set()
+        self.nudge()
         if flush:
             self._flushing = True
             return
@@ -71,9 +95,8 @@ class Viewer:
 
     def take(self) -> list[dict[str, Any] | str]:
         """Everything queued, emptying the outbox; an empty list once the viewer is closed.
-        The writer waits on `wake` while the outbox is empty, then takes."""
+        The writer waits in `wait` while the outbox is empty, then takes."""
         if self.closed is not None and not self._flushing:
             return []
-        batch = list(self.outbox)
-        self.outbox.clear()
+        batch, self.outbox = self.outbox, []
         return batch

@@ -41,8 +41,7 @@ async def received(relay: Relay, conn: str, count: int) -> None:
     connection = relay.gateway.local[conn]
     async with asyncio.timeout(10):
         while connection.received < count:
-            connection.viewer.wake.clear()
-            await connection.viewer.wake.wait()
+            await connection.viewer.wait()
 
 
 async def test_the_gateway_reads_past_what_it_cannot_read_and_trims_what_it_read(
