@@ -216,6 +216,7 @@ def test_chips_in_flight_leave_the_page_once_landed(players: PlayerFactory) -> N
           let most = 0;
           for (let i = 0; i < 20; i += 1) {  // a flight every 100 ms or more
             cues.fly('to-pot', 0, 1);
+            cues.drawn();  // as the view draws it
             most = Math.max(most, cues.flights.length);
             await new Promise((resolve) => { setTimeout(resolve, 100); });
           }
