@@ -7,14 +7,22 @@ import { actionSound, turnSound } from './sound.js';
 import { TurnAlert } from './notify.js';
 import { turnOptions } from './speech.js';
 
-const FLIGHT_MS = 450; // the longest flight (400 ms) and a frame
+// How long each flight moves (app.css), in ms. It is taken off a few frames after it landed,
+// counted from the frame that first drew it (a late frame would cut it short), before its CSS
+// animation ends (a still, unseen tail): the browser serves the last moments of an animation
+// on the page's main thread in every frame (traced unlocked: a frame every 1.5 ms for its last
+// 25 ms, about 20 frames at each landing, 30 a second at a quick table).
+const MOVES = { 'to-pot': 300, 'to-seat': 400 };
+const GONE = 50;
+const FRAME = 16; // flights landing within a frame of each other are taken off together
+const UNDRAWN = 1000; // a flight no frame drew in this long is dropped (a redraw that never came)
 const SOUND = { fold: 'fold', check: 'check', call: 'bet', bet: 'bet', raise: 'bet' };
 
 export class Cues {
   constructor(settings, redraw) {
     this.settings = settings;
     this.redraw = redraw;
-    this.flights = []; // [{id, kind: 'to-pot' | 'to-seat', seat, amount, at}], oldest first
+    this.flights = []; // [{id, kind: 'to-pot' | 'to-seat', seat, amount, at, until}] (until: once drawn)
     this.nextId = 1;
     this.timer = 0;
     this.wonIn = null; // the hand whose win was heard (one chord for all its awards)
@@ -40,18 +48,30 @@ export class Cues {
   // page, each a layer that every later frame composited again.
   fly(kind, seat, amount) {
     const now = performance.now();
-    this.flights = this.flights.filter((f) => now - f.at < FLIGHT_MS);
-    this.flights.push({ id: this.nextId++, kind, seat, amount, at: now });
-    if (this.flights.length === 1) this.land();
+    this.flights = this.flights.filter((f) => this.flying(f, now));
+    this.flights.push({ id: this.nextId++, kind, seat, amount, at: now, until: 0 });
+  }
+
+  flying(f, now) {
+    return f.until ? f.until > now + FRAME : now - f.at < UNDRAWN;
+  }
+
+  // The view, as it draws the flights: those drawn for the first time begin to move now.
+  drawn() {
+    const now = performance.now();
+    const fresh = this.flights.filter((f) => !f.until);
+    fresh.forEach((f) => { f.until = now + MOVES[f.kind] + GONE; });
+    if (fresh.length) this.land();
   }
 
   land() {
     clearTimeout(this.timer);
-    if (!this.flights.length) return;
-    const wait = this.flights[0].at + FLIGHT_MS - performance.now();
+    const drawn = this.flights.filter((f) => f.until);
+    if (!drawn.length) return;
+    const wait = Math.min(...drawn.map((f) => f.until)) - performance.now();
     this.timer = setTimeout(() => {
       const now = performance.now();
-      this.flights = this.flights.filter((f) => now - f.at < FLIGHT_MS);
+      this.flights = this.flights.filter((f) => this.flying(f, now));
       this.redraw();
       this.land();
     }, Math.max(0, wait));

@@ -228,6 +228,7 @@ function clockRing(h) {
 function flightsView(ctrl) {
   const flights = ctrl.cues ? ctrl.cues.flights : [];
   if (!flights.length) return null;
+  ctrl.cues.drawn(); // each lands counted from its first frame
   return flights.map((f) => html`<div key=${f.id} class=${`fly ${f.kind}`} data-k=${placeOf(ctrl.state, f.seat)} aria-hidden="true">
     <span class="flown"><span class="chip"></span>${f.amount}</span>
   </div>`);
