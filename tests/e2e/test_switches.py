@@ -20,7 +20,7 @@ from tests.e2e.test_games import new_table
 def test_more_time_show_and_sit_out_switches(players: PlayerFactory) -> None:
     alice, bob = players("Alice"), players("Bob")
     alice.join()
-    code = create_table(alice, name="Switches", decision_time=20, time_bank=30)
+    code = create_table(alice, name="Switches", decision_time=20, time_bank=300)
     alice.sit(0)
     bob.join(f"/t/{code}")
     bob.sit(1)
@@ -31,11 +31,30 @@ def test_more_time_show_and_sit_out_switches(players: PlayerFactory) -> None:
     page = actor.page
     page.wait_for_function("() => window.__omaha.ctrl.isMyTurn()")
 
-    # Need more time: the time bank runs at once.
+    # Need more time: the time bank runs at once (long enough for all that follows).
     page.get_by_role("button", name="Need more time").click()
     expect(page.locator(".bank.on")).to_have_text("Time bank running")
     assert actor.state("c.state.hand.inBank") is True
     expect(page.get_by_role("button", name="Need more time")).to_have_count(0)
+
+    # The switches, set by the player waiting for the actor (their dock shows them then), all
+    # before the hand ends: set after it, they raced the next deal, which a loaded machine
+    # dealt first (and then the seat sat out only after a hand nobody played).
+    # Sit out at the next big blind: a switch the server keeps, seen by the others.
+    bb = other.page.get_by_role("checkbox", name="Sit out at my next big blind")
+    bb.check()
+    actor.page.wait_for_function(
+        f"() => window.__omaha.ctrl.state.seats[{other_seat}].sit_out_next_bb === true"
+    )
+    bb.uncheck()
+    actor.page.wait_for_function(
+        f"() => window.__omaha.ctrl.state.seats[{other_seat}].sit_out_next_bb === false"
+    )
+    # Sit out next hand: at the next deal the seat sits out (so with two, no hand starts).
+    other.page.get_by_role("checkbox", name="Sit out next hand").check()
+    actor.page.wait_for_function(
+        f"() => window.__omaha.ctrl.state.seats[{other_seat}].sit_out_next === true"
+    )
 
     # The actor folds: the other wins uncontested and may show, once.
     page.locator("[data-act=fold]").click()
@@ -51,23 +70,12 @@ def test_more_time_show_and_sit_out_switches(players: PlayerFactory) -> None:
     expect(shown).to_have_count(len(cards))
     assert shown.evaluate_all("els => els.map(e => e.dataset.card)") == cards
 
-    # Sit out at the next big blind: a switch the server keeps, seen by the others.
-    bb = actor.page.get_by_role("checkbox", name="Sit out at my next big blind")
-    bb.check()
-    other.page.wait_for_function(
-        f"() => window.__omaha.ctrl.state.seats[{actor_seat}].sit_out_next_bb === true"
-    )
-    bb.uncheck()
-    other.page.wait_for_function(
-        f"() => window.__omaha.ctrl.state.seats[{actor_seat}].sit_out_next_bb === false"
-    )
-    # Sit out next hand: at the next deal the seat sits out (so with two, no hand starts).
-    actor.page.get_by_role("checkbox", name="Sit out next hand").check()
-    other.page.wait_for_function(
-        f"() => window.__omaha.ctrl.state.seats[{actor_seat}].status === 'sitting_out'",
+    # At the next deal the winner sits out: no hand starts.
+    actor.page.wait_for_function(
+        f"() => window.__omaha.ctrl.state.seats[{other_seat}].status === 'sitting_out'",
         timeout=30000,
     )
-    expect(actor.page.get_by_role("checkbox", name="Sit out next hand")).to_have_count(0)
+    expect(other.page.get_by_role("checkbox", name="Sit out next hand")).to_have_count(0)
     assert alice.state("c.state.hand.number") == number
 
 

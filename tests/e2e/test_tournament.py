@@ -4,12 +4,14 @@ tournament table's page offers no control the table refuses."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Route, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import PlayerFactory
 from tests.e2e.harness import Player, server
@@ -160,7 +162,7 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
     shown = host.page.wait_for_function(REFUSED_CONTROLS, arg=".seat.empty").json_value()
     assert shown == {"found": 0}, shown
     assert host.page.locator(".seat.empty .open").count() > 0
-    host.page.get_by_role("button", name="Host controls").click()
+    open_host_panel(host)
     expect(host.page.get_by_role("button", name="Copy invite link")).to_be_visible()
     panel = host.page.locator(".host-panel")
     expect(panel.locator("button", has_text="Pause")).to_have_count(0)
@@ -173,6 +175,23 @@ def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: Play
     expect(small.get_by_role("timer")).to_be_visible()
     box = small.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
+
+
+def open_host_panel(host: Player) -> None:
+    """Click "Host controls" until the panel is open: here hands follow each other every
+    tenth of a second and the results above the button change height with them, so a click
+    can land where the button was a frame before (a loaded clean clone's run missed it)."""
+    opener = host.page.get_by_role("button", name="Host controls")
+    panel = host.page.locator(".host-panel:not(.folded)")
+
+    def opened() -> bool:
+        if panel.count():
+            return True
+        with contextlib.suppress(PlaywrightTimeout):  # gone meanwhile: the panel opened
+            opener.click(timeout=2000)
+        return False
+
+    within_sync(opened, 30, what="the host panel open")
 
 
 def hand_for_hand(p: Player) -> None:
