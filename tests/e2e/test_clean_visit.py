@@ -114,14 +114,15 @@ def test_a_clean_visit_and_the_cosmetic_defects(players: PlayerFactory, bots: Bo
     assert not p.errors, p.errors
 
 
-# Every seat's text (its last action and marks) each time the felt is drawn, and whether the
-# hand had ended then.
+# Every seat's text (its last action and marks) each time the felt is drawn, the hand then (if
+# any) and whether it had ended.
 WATCH_SEATS = """() => { window.__seatTexts = [];
   new MutationObserver(() => {
     const h = window.__omaha.ctrl.state.hand;
     for (const s of document.querySelectorAll('.felt .seat[data-player]')) {
       const said = [...s.querySelectorAll('.last, .marks')].map((e) => e.textContent).join(' | ');
-      window.__seatTexts.push({ seat: s.dataset.seat, said, ended: !!(h && h.ended) });
+      window.__seatTexts.push({ seat: s.dataset.seat, said, hand: h ? h.number : null,
+        ended: !!(h && h.ended) });
     }
   }).observe(document.querySelector('.felt'), { childList: true, subtree: true,
     characterData: true }); }"""
@@ -131,14 +132,17 @@ def test_an_all_in_seat_says_so_once_and_not_after_the_hand(
     players: PlayerFactory, bots: BotFactory
 ) -> None:
     p = players("Vic", **PHONE)
-    side_pot_table(p, bots)  # Ann (30) and Ben (60) call Vic's all in, all in themselves
-    p.page.evaluate(WATCH_SEATS)
+    # Ann (30) and Ben (60) call Vic's all in, all in themselves. The seats are watched from
+    # before the deal: the deal is drawn before Vic's turn, so at least one draw is mid-hand
+    # (watching from after the resume could begin after that draw, and then the all in and
+    # the run-out can reach the page in one batch, drawn once with the hand over).
+    side_pot_table(p, bots, before_deal=WATCH_SEATS)
     shove_preflop(p)
     texts = p.page.evaluate("() => window.__seatTexts")
-    # (the seats were watched through the hand; the all-in moment itself may fall inside one
-    # batch of messages with the run-out when the others call at once, so its mark is not
-    # required to have been drawn, only never twice and never after the hand)
-    assert any(not t["ended"] for t in texts), "the seats were not watched during the hand"
+    # (the all-in moment itself may fall inside one batch of messages with the run-out when
+    # the others call at once, so its mark is not required to have been drawn, only never
+    # twice and never after the hand)
+    assert any(t["hand"] is not None and not t["ended"] for t in texts), "not watched mid-hand"
     twice = [t for t in texts if t["said"].lower().count("all in") > 1]
     assert twice == [], twice[:3]
     after = [t for t in texts if t["ended"] and "all in" in t["said"].lower()]

@@ -20,11 +20,14 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touc
 
 
 def side_pot_table(
-    p: Player, bots: BotFactory, others: Sequence[tuple[str, int]] = (("Ann", 30), ("Ben", 60))
+    p: Player,
+    bots: BotFactory,
+    others: Sequence[tuple[str, int]] = (("Ann", 30), ("Ben", 60)),
+    before_deal: str | None = None,
 ) -> str:
     """Vic (200) and calling stations with the `others`' names and stacks (by default Ann, 30,
     and Ben, 60), all seated before the first deal (the host holds the table paused
-    meanwhile)."""
+    meanwhile); `before_deal`, a script, runs in the page just before the table resumes."""
     p.join()
     code = new_table(p, name="Side pots", betting="no-limit", buy_in_min=20, run_it_twice=False,
                      decision_time=0, seats=len(others) + 1)  # fmt: skip
@@ -35,6 +38,8 @@ def side_pot_table(
     for seat, (name, stack) in enumerate(others, start=1):
         bots(name, calling_station).start(code, seat, stack)
     p.page.wait_for_function("() => window.__omaha.ctrl.state.seats.every((s) => s)")
+    if before_deal is not None:
+        p.page.evaluate(before_deal)
     p.page.evaluate("() => window.__omaha.ctrl.command('resume')")
     return code
 
