@@ -24,10 +24,11 @@ TEST_STAMP := $(VENV)/.installed-test-$(DEPS_HASH)
 
 # Programs the tests need from the system, as command:debian-package. Installed with apt-get
 # when missing and root; otherwise `make test` stops with one line naming them.
-# Chromium is Debian's, driven by Playwright in tests/e2e (nothing downloads a browser); Caddy
-# is Debian's too, run on loopback in front of a test server (tests/deploy).
+# Chromium is Debian's, driven by Playwright in tests/e2e (nothing downloads a browser): its
+# headless shell for the tests (less CPU), the full browser for the benchmarks. Caddy is
+# Debian's too, run on loopback in front of a test server (tests/deploy).
 TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose chromium:chromium \
-	caddy:caddy
+	chromium-headless-shell:chromium-headless-shell caddy:caddy
 
 .PHONY: help run init test test-full lint typecheck migrate migration install install-test system-tools \
 	docker-check clean screenshots
