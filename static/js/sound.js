@@ -2,13 +2,29 @@
 // voice of the table: a knock for a check, chips for a bet or call, a swish for a fold, a
 // rising chord for a win. Browsers start audio only after a user gesture, so the context is
 // created on the first click or key press; before that, nothing plays.
+// A running context keeps the audio thread rendering silence (about 2 % of a core, a phone's
+// battery): it is suspended once its last tone has sounded and resumed by the next sound
+// (the page's first gesture allows that for the rest of its life).
 let ctx = null;
+let quietAt = 0; // the context's time when the last tone scheduled ends
+let resting = null;
 
 export function unlockAudio() {
   if (ctx) return;
   const Ctx = window.AudioContext || window.webkitAudioContext;
   if (!Ctx) return;
-  try { ctx = new Ctx(); } catch { ctx = null; }
+  try { ctx = new Ctx(); } catch { ctx = null; return; }
+  rest();
+}
+
+function rest() {
+  clearTimeout(resting);
+  const left = Math.max(0, quietAt - ctx.currentTime);
+  resting = setTimeout(() => {
+    if (ctx.state !== 'running') return; // resting, or resuming (which rests it again after)
+    if (ctx.currentTime < quietAt) { rest(); return; } // its clock ran late: wait on
+    ctx.suspend();
+  }, left * 1000 + 200);
 }
 
 // One tone: `freq` (a number, or [from, to] for a glide) at `at` seconds from now.
@@ -26,11 +42,13 @@ function tone(freq, at, length, { type = 'sine', volume = 0.2 } = {}) {
   osc.connect(gain).connect(ctx.destination);
   osc.start(now + at);
   osc.stop(now + at + length + 0.02);
+  quietAt = Math.max(quietAt, now + at + length + 0.02);
+  rest();
 }
 
 function ready() {
   if (!ctx) return false;
-  if (ctx.state === 'suspended') ctx.resume();
+  if (ctx.state === 'suspended') Promise.resolve(ctx.resume()).then(rest, () => {});
   return true;
 }
 

@@ -65,9 +65,10 @@ document.addEventListener('transitionrun', (e) => {
 }, true);
 """
 
-# A stand-in for WebAudio that writes down each tone's first frequency.
+# A stand-in for WebAudio that writes down each tone's first frequency, and each suspension
+# and resumption of the context.
 FAKE_AUDIO = """
-window.__tones = [];
+window.__tones = []; window.__audio = [];
 class FakeParam { setValueAtTime(v) { this.v = v; } exponentialRampToValueAtTime() {} }
 class FakeNode {
   constructor(kind) {
@@ -80,7 +81,8 @@ class FakeNode {
 window.AudioContext = class { constructor() { this.state = 'running'; this.destination = {}; }
   get currentTime() { return performance.now() / 1000; }
   createOscillator() { return new FakeNode('osc'); } createGain() { return new FakeNode('gain'); }
-  resume() {} };
+  resume() { this.state = 'running'; window.__audio.push('resume'); }
+  suspend() { this.state = 'suspended'; window.__audio.push('suspend'); } };
 """
 
 # A switch for the tab's visibility, and a stand-in for system notifications.
@@ -306,6 +308,8 @@ def test_each_action_has_its_sound_and_the_setting_silences_them(
     number = wait_for_hand(p)
     puppet.auto = False
     page.mouse.click(5, 5)  # a first gesture: the audio context starts
+    # With nothing to sound (the bot's turn, or the viewer's turn sounded), the context rests.
+    page.wait_for_function("() => window.__audio.includes('suspend')")
     tones = lambda: page.evaluate("() => window.__tones.slice()")  # noqa: E731
     # A call is chips (2400 Hz), a check a knock (170 Hz), a fold a swish (from 520 Hz), a win
     # a chord (from 523 Hz).
@@ -318,6 +322,10 @@ def test_each_action_has_its_sound_and_the_setting_silences_them(
     feed({1: puppet}, p, {"action": "fold"})
     page.wait_for_function("() => window.__tones.includes(523)")  # the win
     assert 520 in tones()  # the fold
+    # The sounds since resumed it, and once the last has sounded it rests again.
+    page.wait_for_function("() => window.__audio[window.__audio.length - 1] === 'suspend'")
+    rests = page.evaluate("() => window.__audio.slice()")
+    assert "resume" in rests[rests.index("suspend"):], rests
     # Off: the next hand makes no action sound.
     page.click("[data-cmd=settings]")
     page.get_by_role("checkbox", name="Sounds for actions").uncheck()
