@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from app.api.identity import MaybePlayerDep
 from app.api.limits import check_rate
-from app.history.equity import all_in, merged_all_in
+from app.history.equity import all_in_of_hands, merged_all_in
 from app.history.phh import phh_hand, phhs_session
 from app.history.pokerstars import export_hand, export_session
 from app.history.record import StoredHand, build
@@ -302,7 +302,9 @@ async def _fill_luck(request: Request, store: HistoryStore, pending: list[int]) 
             if not chunk:
                 continue
             try:
-                job = pool.run(("luck", chunk[0].serial), partial(pool.call, _all_in, chunk))
+                job = pool.run(
+                    ("luck", chunk[0].serial), partial(pool.call, all_in_of_hands, chunk)
+                )
             except Busy:
                 return
             found = await job
@@ -340,10 +342,6 @@ async def stop_luck_tasks(state: Any) -> None:
     pool = getattr(state, "review_workers", None)
     if pool is not None:
         await pool.close()
-
-
-def _all_in(hands: list[StoredHand]) -> dict[int, dict[str, Any]]:
-    return {stored.serial: all_in(stored) for stored in hands}
 
 
 def _download(text: str, filename: str, media_type: str) -> PlainTextResponse:

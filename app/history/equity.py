@@ -99,6 +99,13 @@ def all_in(stored: StoredHand) -> dict[str, Any]:
     return _all_in_of(replay(stored))
 
 
+def all_in_of_hands(hands: list[StoredHand]) -> dict[int, dict[str, Any]]:
+    """In the worker: `all_in` of each hand, by its number (the ledger's luck job). Here, not
+    beside its caller in app.api.history: the worker imports the module of what it runs, and
+    that one would bring the whole web stack into it (a second of CPU a start)."""
+    return {stored.serial: all_in(stored) for stored in hands}
+
+
 def _all_in_of(hand: Hand) -> dict[str, Any]:
     equity = all_in_equity(hand.state)
     return {"all_in": seat_equity(hand, equity), "luck": hand_luck(hand, equity)}
