@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import contextlib
 import itertools
 import json
 import os
 import shutil
 import signal
-import struct
 import sys
 import time
 import tracemalloc
@@ -33,6 +31,7 @@ if str(ROOT) not in sys.path:
 
 from bench import load, memory  # noqa: E402
 from bench.memtrace import short  # noqa: E402
+from tests.raw_socket import PING, PONG, handshake, masked, read_frame  # noqa: E402
 
 TOP = 25
 
@@ -45,22 +44,10 @@ class Socket:
         self.drain: asyncio.Task[None] | None = None
 
     async def open(self, port: int, path: str, origin: str, cookie: str) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-            f"Origin: {origin}\r\nCookie: {cookie}\r\n\r\n".encode()
-        )
-        head = await reader.readuntil(b"\r\n\r\n")
-        if b" 101 " not in head.split(b"\r\n", 1)[0]:
-            raise RuntimeError(head.decode(errors="replace"))
-        _, length = await reader.readexactly(2)
-        size = length & 0x7F
-        if size >= 126:
-            (size,) = struct.unpack("!H" if size == 126 else "!Q",
-                                    await reader.readexactly(2 if size == 126 else 8))  # fmt: skip
-        await reader.readexactly(size)
+        status, reader, writer = await handshake(port, path, origin, cookie)
+        if status != 101:
+            raise RuntimeError(f"the handshake was answered {status}")
+        await read_frame(reader)  # the snapshot
         self.writer = writer
         self.drain = asyncio.create_task(self._drain(reader))
 
@@ -69,16 +56,9 @@ class Socket:
         not answer within WS_PING_TIMEOUT)."""
         assert self.writer is not None
         while True:
-            head = await reader.readexactly(2)
-            size = head[1] & 0x7F
-            if size >= 126:
-                more = await reader.readexactly(2 if size == 126 else 8)
-                (size,) = struct.unpack("!H" if size == 126 else "!Q", more)
-            payload = await reader.readexactly(size)
-            if head[0] & 0x0F == 0x9:  # ping: a masked pong with the same payload
-                mask = os.urandom(4)
-                self.writer.write(bytes([0x8A, 0x80 | len(payload)]) + mask + bytes(
-                    b ^ mask[i % 4] for i, b in enumerate(payload)))  # fmt: skip
+            opcode, payload = await read_frame(reader)
+            if opcode == PING:  # a pong with the same payload
+                self.writer.write(masked(PONG, payload))
 
     def close(self) -> None:
         if self.drain is not None:

@@ -16,10 +16,8 @@ client is a few lines over a raw socket, so that only the server's objects are c
 from __future__ import annotations
 
 import asyncio
-import base64
 import gc
 import json
-import os
 import struct
 import subprocess
 import sys
@@ -29,6 +27,7 @@ import uvloop
 
 from app.config import Settings
 from tests.api.live import Client, live_server, server_state
+from tests.raw_socket import CLOSE, handshake, masked, read_frame
 
 WARM_UP = 200
 CONNECTIONS = 2_000
@@ -41,26 +40,10 @@ SLACK = 1.0
 async def visit(port: int, path: str, origin: str, cookie: str) -> int:
     """Open a WebSocket, read its first frame, close it; the HTTP status of the handshake
     (101, or the refusal's)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-        f"Origin: {origin}\r\nCookie: {cookie}\r\n\r\n".encode()
-    )
-    head = await reader.readuntil(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
+    status, reader, writer = await handshake(port, path, origin, cookie)
     if status == 101:
-        _, length = await reader.readexactly(2)  # the snapshot: an unmasked text frame
-        size = length & 0x7F
-        if size >= 126:
-            (size,) = struct.unpack("!H" if size == 126 else "!Q",
-                                    await reader.readexactly(2 if size == 126 else 8))  # fmt: skip
-        await reader.readexactly(size)
-        mask = os.urandom(4)
-        code = struct.pack("!H", 1000)
-        writer.write(bytes([0x88, 0x80 | len(code)]) + mask + bytes(
-            b ^ mask[i % 4] for i, b in enumerate(code)))  # fmt: skip
+        await read_frame(reader)  # the snapshot
+        writer.write(masked(CLOSE, struct.pack("!H", 1000)))
         await reader.read()  # until the server closes
     writer.close()
     await writer.wait_closed()
