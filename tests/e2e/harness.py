@@ -4,7 +4,7 @@ other seats over real WebSockets.
 
 Nothing downloads a browser: the tests drive Debian's headless build of Chromium,
 /usr/bin/chromium-headless-shell (what Playwright itself runs for headless pages: the same
-Blink without the browser's own interface, about a sixth less CPU over the suite), or
+Blink without the browser's own interface, a sixth less of the browser's CPU over the suite), or
 /usr/bin/chromium when that is not installed; the benchmarks drive /usr/bin/chromium, as their
 figures were measured. `make test` installs both Debian packages when they are missing.
 """
