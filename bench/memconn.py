@@ -16,12 +16,9 @@ import argparse
 import asyncio
 import contextlib
 import itertools
-import json
 import os
 import shutil
-import signal
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -30,7 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import load, memory  # noqa: E402
-from bench.memtrace import short  # noqa: E402
+from bench.memtrace import ask_snapshot, short  # noqa: E402
 from tests.raw_socket import PING, PONG, handshake, masked, read_frame  # noqa: E402
 
 TOP = 25
@@ -73,14 +70,7 @@ class Snaps:
 
     def __call__(self, collect: bool = False) -> dict[str, object]:
         self.n += 1
-        os.kill(self.pid, signal.SIGUSR2 if collect else signal.SIGUSR1)
-        done = self.folder / f"memtrace-{self.n}.json"
-        deadline = time.monotonic() + 300
-        while not done.exists():
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"no snapshot {self.n}")
-            time.sleep(0.1)
-        return json.loads(done.read_text())  # type: ignore[no-any-return]
+        return ask_snapshot(self.pid, self.folder, self.n, collect)
 
 
 def rss_kib(pid: int) -> int:

@@ -37,6 +37,19 @@ from bench import load  # noqa: E402
 TOP = 15
 
 
+def ask_snapshot(pid: int, folder: Path, n: int, collect: bool = False) -> dict[str, Any]:
+    """Signal the server `pid` for its snapshot `n` (SIGUSR2: after a full collection) and
+    wait, at most 300 s, for its facts in `folder`."""
+    os.kill(pid, signal.SIGUSR2 if collect else signal.SIGUSR1)
+    done = folder / f"memtrace-{n}.json"
+    deadline = time.monotonic() + 300
+    while not done.exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no snapshot {n}")
+        time.sleep(0.1)
+    return json.loads(done.read_text())  # type: ignore[no-any-return]
+
+
 class Snapper:
     def __init__(self, pid: int, folder: Path) -> None:
         self.pid, self.folder, self.n = pid, folder, 0
@@ -48,14 +61,7 @@ class Snapper:
             self.n += 1
             n = self.n
             self.names[n] = name
-            os.kill(self.pid, signal.SIGUSR2 if collect else signal.SIGUSR1)
-            done = self.folder / f"memtrace-{n}.json"
-            deadline = time.monotonic() + 300
-            while not done.exists():
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"no snapshot {n}")
-                time.sleep(0.2)
-            facts = json.loads(done.read_text())
+            facts = ask_snapshot(self.pid, self.folder, n, collect)
             print(f"snapshot {n} ({name}): RSS {facts['rss_kib'] / 1024:.1f} MiB, traced "
                   f"{facts['traced'] / 2**20:.1f} MiB, gc counts {facts['gc_count']}, took "
                   f"{facts['seconds']:.1f} s", flush=True)  # fmt: skip
