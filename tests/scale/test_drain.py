@@ -117,13 +117,16 @@ async def test_sigterm_hands_the_tables_over_between_hands(
                         b.result()
             assert (await host.request(type="pause"))["type"] == "ok"
             await host.wait_for(lambda m: m["type"] == "table" and m.get("paused") is True)
+            # The bots play out the hand in play at the pause (a pause deals no new hand)
+            await within(lambda: in_play(host) is None, 30, what="the last hand's end")
         finally:
             stop.set()
             await asyncio.gather(*bots, return_exceptions=True)
-        for _ in range(200):  # the hand in play after the pause ends
-            if all(e is not None for _, e in await hand_rows(postgres_url, table_id)):
-                break
-            await asyncio.sleep(0.05)
+
+        async def all_ended() -> bool:
+            return all(e is not None for _, e in await hand_rows(postgres_url, table_id))
+
+        await within(all_ended, 30, every=0.1, what="every hand stored as ended")
         db = await replay_table(postgres_url, table_id, secret=SECRET)
         assert db["balance"] == db["stacks_total"]
         for c in clients:
