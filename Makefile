@@ -1,6 +1,6 @@
 # Omaha. A newcomer types two commands:
 #   make run    create .venv, install, migrate the embedded database, serve on http://127.0.0.1:8000
-#   make test   install the test tools and servers, then the whole suite, ruff, mypy, docker checks
+#   make test   install the test tools and servers, then the whole suite with ruff, mypy, docker checks beside it
 # and a host, before `docker compose up -d`:
 #   make init   write .env with new random secrets (never over an existing one)
 # HOST, PORT and every other setting are environment variables: `PORT=9000 make run`.
@@ -31,12 +31,12 @@ TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose chr
 	chromium-headless-shell:chromium-headless-shell caddy:caddy
 
 .PHONY: help run init test test-full lint typecheck migrate migration install install-test system-tools \
-	docker-check clean screenshots
+	docker-check checks clean screenshots
 
 help:
 	@echo "make run        install and serve on http://127.0.0.1:8000 (HOST, PORT settable)"
 	@echo "make init       write .env for docker compose with new secrets (DOMAIN=... to set it)"
-	@echo "make test       the whole suite on SQLite, PostgreSQL and Redis, then ruff, mypy, docker checks"
+	@echo "make test       the whole suite on SQLite, PostgreSQL and Redis; ruff, mypy, docker checks beside it"
 	@echo "make test-full  the same with the full-size random samples (OMAHA_FULL=1, slower)"
 	@echo "make lint       ruff check"
 	@echo "make typecheck  mypy app"
@@ -116,12 +116,19 @@ system-tools:
 # PYTHONDONTWRITEBYTECODE (these machines do): each of the suite's ~150 Python processes
 # (servers, workers, the CLI) and each worker's collection would compile the sources again
 # (about 0.4 s a server start, 7 s a collection).
+# ruff, mypy and the compose checks run beside the suite at the lowest priority: they take the
+# cycles the suite leaves while it waits on servers and browsers, instead of the half minute
+# they took after it. Their output follows the suite's; either failing fails `make test`.
 JOBS ?= auto
 test: $(TEST_STAMP) system-tools
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(JOBS) --maxprocesses 4 --dist worksteal
-	$(BIN)/ruff check .
-	$(BIN)/mypy app
-	@$(MAKE) --no-print-directory docker-check
+	@checks=$$(mktemp); \
+	nice -n 19 $(MAKE) --no-print-directory checks > "$$checks" 2>&1 & checker=$$!; \
+	echo "env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(JOBS) --maxprocesses 4 --dist worksteal"; \
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(JOBS) --maxprocesses 4 --dist worksteal; \
+	suite=$$?; wait $$checker; checked=$$?; cat "$$checks"; rm -f "$$checks"; \
+	[ $$suite -eq 0 ] && [ $$checked -eq 0 ]
+
+checks: lint typecheck docker-check
 
 # The sampled tests at full size (tests/sizes.py): 20,000 deals per hole count against
 # pokerkit, 3,000 hands of each variant, 1,000 hands of every game through the table actors,
