@@ -11,6 +11,8 @@ import time
 import uuid
 from typing import Any
 
+import orjson
+
 from app.poker import Betting, HandState
 from app.tables.config import TableConfig
 from app.tables.table import Runtime, Table
@@ -110,7 +112,7 @@ async def test_no_card_leaks_with_the_postgresql_store(postgres_url: str) -> Non
 def test_the_oracle_catches_a_leak() -> None:
     from app.poker import GAMES as SPECS
     from app.poker import HandConfig, HandSetup
-    from tests.tables.harness import allowed_cards, cards_in
+    from tests.tables.harness import allowed_cards, cards_in, cards_in_json
 
     state = HandState(
         HandSetup(HandConfig(SPECS["omaha"], Betting.POT_LIMIT, 2), (100, 100), (2, 1)),
@@ -119,4 +121,9 @@ def test_the_oracle_catches_a_leak() -> None:
     mine = allowed_cards(state, "a", ("a", "b"))
     assert len(mine) == 4
     assert cards_in({"cards": ["2c", "2d"], "x": [{"y": "Kh"}]}) == {"2c", "2d", "Kh"}
+    # The text reading finds what the tree walk does, keys too, and no card inside a longer
+    # string (a chat line quoting one), as the server writes JSON
+    tricky = {"cards": ["2c", "Ah Kd", 'say "Qs"', "Td\\"], "7h": {"y": ["Kh"], "z": "As"}}
+    text = orjson.dumps(tricky).decode()
+    assert cards_in_json(text) == cards_in(tricky) == {"2c", "7h", "Kh", "As"}
     assert allowed_cards(state, None, ("a", "b")) == set()
