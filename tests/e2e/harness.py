@@ -41,6 +41,20 @@ LIVE_PAGE = (
     " || !!(window.__omaha && window.__omaha.drawn)"
 )
 
+#: how often a page's `wait_for_function` asks, in ms. Playwright's default asks on every
+#: animation frame, which keeps the waiting page drawing at 60 Hz: about a tenth of a core per
+#: waiting page, against a fiftieth at 20 ms (measured with an idle table page), for about
+#: the same delay (a frame is 16.7 ms). Every wait of the suite's pages gets this default.
+POLL_MS = 20
+_wait_for_function = Page.wait_for_function
+
+
+def _polled(page: Page, expression: str, *, polling: float | str = POLL_MS, **rest: Any) -> Any:
+    return _wait_for_function(page, expression, polling=polling, **rest)
+
+
+Page.wait_for_function = _polled  # type: ignore[method-assign]
+
 
 def chromium_path() -> str | None:
     return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
@@ -176,7 +190,7 @@ class Player:
         self.wait_live()
 
     def wait_live(self) -> None:
-        self.page.wait_for_function(LIVE_PAGE, polling=50)
+        self.page.wait_for_function(LIVE_PAGE)
 
     def join(self, path: str = "/") -> None:
         """Open `path` and pick the display name on the page."""
