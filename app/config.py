@@ -77,6 +77,12 @@ class Settings(BaseSettings):
     bot_think: float = Field(
         default=1.5, ge=0, le=30, description="Seconds a practice bot thinks, on average."
     )
+    bot_samples: int = Field(
+        default=300,
+        ge=20,
+        le=5000,
+        description="Run-outs a practice bot draws per decision (fewer: cheaper, plays worse).",
+    )
     chat_burst: int = Field(
         default=5, ge=1, le=100, description="Chat messages a person may send per CHAT_WINDOW."
     )

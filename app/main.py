@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 outbox_limit=settings.ws_outbox_limit,
                 seat_requests=settings.seat_requests_per_table,
                 bot_think=settings.bot_think,
+                bot_samples=settings.bot_samples,
                 chat_burst=settings.chat_burst,
                 chat_window=settings.chat_window,
             ),

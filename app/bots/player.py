@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from app.bots.policy import choose_steps, decide
+from app.bots.policy import SAMPLES, choose_steps, decide
 from app.bots.tracker import Tracker
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
 
@@ -45,10 +45,13 @@ def think_time(think: float, rng: random.Random) -> float:
 
 
 class Bot:
-    def __init__(self, table: TableDoor, player_id: str, think: float, buy_in: int) -> None:
+    def __init__(
+        self, table: TableDoor, player_id: str, think: float, buy_in: int, samples: int = SAMPLES
+    ) -> None:
         self.table = table
         self.player_id = player_id
         self.think = think
+        self.samples = samples  # run-outs per decision (BOT_SAMPLES)
         self.buy_in = buy_in  # what it tops up to when busted (0: never, a tournament)
         self.viewer = Viewer(player_id, limit=OUTBOX)
         self.tracker = Tracker(player_id)
@@ -121,7 +124,7 @@ class Bot:
         # Seeded by the decision: the same situation gets the same run-outs (reproducible).
         rng = random.Random(f"{turn['hand']}:{turn['counter']}:{self.player_id}")
         if situation is not None:  # its run-outs a slice at a time: others run between
-            steps = choose_steps(situation, rng)
+            steps = choose_steps(situation, rng, self.samples)
             while True:
                 try:
                     next(steps)

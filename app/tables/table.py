@@ -439,7 +439,7 @@ class Table:
     def _start_bot(self, player_id: str, buy_in: int) -> None:
         if player_id in self._bots:
             return
-        bot = Bot(self, player_id, self.runtime.bot_think, buy_in)
+        bot = Bot(self, player_id, self.runtime.bot_think, buy_in, self.runtime.bot_samples)
         task = asyncio.get_running_loop().create_task(bot.run(), name=f"bot-{player_id}")
         self._bots[player_id] = (bot, task)
         task.add_done_callback(lambda t: self._bot_ended(player_id, t))

@@ -105,12 +105,14 @@ def test_think_time_is_around_the_setting() -> None:
     assert think_time(0.0, rng) == 0.0
 
 
+@pytest.mark.parametrize("samples", [policy.SAMPLES, 60])
 async def test_a_bots_decision_lets_the_event_loop_run_between_slices_of_its_run_outs(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, samples: int
 ) -> None:
     """300 run-outs take a few milliseconds to a dozen (Big O, six-handed, two boards): all
     at once they held every table of the process for as long. Another task runs between each
-    slice of `policy.STEP` run-outs."""
+    slice of `policy.STEP` run-outs. A bot draws as many run-outs as it is given
+    (BOT_SAMPLES)."""
     ticks, seen = 0, []
 
     async def ticker() -> None:
@@ -119,8 +121,8 @@ async def test_a_bots_decision_lets_the_event_loop_run_between_slices_of_its_run
             ticks += 1
             await asyncio.sleep(0)
 
-    def recording(situation: Any, rng: Any) -> Generator[None, None, dict[str, Any]]:
-        steps = policy.choose_steps(situation, rng)
+    def recording(situation: Any, rng: Any, n: int) -> Generator[None, None, dict[str, Any]]:
+        steps = policy.choose_steps(situation, rng, n)
         while True:
             seen.append(ticks)
             try:
@@ -132,7 +134,7 @@ async def test_a_bots_decision_lets_the_event_loop_run_between_slices_of_its_run
 
     monkeypatch.setattr(player, "choose_steps", recording)
     door = Door()
-    bot = Bot(door, "b", think=0.0, buy_in=100)
+    bot = Bot(door, "b", think=0.0, buy_in=100, samples=samples)
     tasks = [asyncio.create_task(bot.run()), asyncio.create_task(ticker())]
     bot.viewer.send(SNAPSHOT)
     bot.viewer.send({"type": "hand_started", "hand": "h", "seats": [1, 0], "stacks": [50, 50]})
@@ -141,7 +143,7 @@ async def test_a_bots_decision_lets_the_event_loop_run_between_slices_of_its_run
     legal = {"actions": ["check", "bet"], "min_to": 2, "max_to": 3, "pot_to": 3}
     bot.viewer.send({"type": "turn", "hand": "h", "counter": 0, "seat": 1, "legal": legal})
     await within(lambda: any(kind == "act" for kind, _ in door.told), 30, what="the act")
-    assert len(seen) == policy.SAMPLES // policy.STEP + 1  # a slice at a time, then the action
+    assert len(seen) == samples // policy.STEP + 1  # a slice at a time, then the action
     assert all(b > a for a, b in itertools.pairwise(seen)), seen  # the ticker ran
     for task in tasks:
         task.cancel()

@@ -119,6 +119,9 @@ def server(tmp: Path, **env: str) -> Iterator[str]:
         "PORT": str(port),
         "LOG_LEVEL": "warning",
         "BETWEEN_HANDS": "1.5",
+        # Practice bots judge their hands on 60 run-outs, not 300: no browser test watches
+        # how well they play, and their run-outs were much of the server's CPU.
+        "BOT_SAMPLES": "60",
         # Every player and bot of a module's tests comes from 127.0.0.1: the per-address
         # limits (tested in tests/api) would refuse the thirty-first name of a minute, or the
         # sixty-first ledger read (a worker's modules share a server: bots-fill alone reads

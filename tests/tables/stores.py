@@ -34,7 +34,12 @@ from app.tables.table import Runtime, Table
 
 #: store tests' tables: no clock, no away grace, no next hand until a test asks for one
 FAST = Runtime(
-    between_hands=3600, clock_enabled=False, away_grace=3600, bot_think=0.0, deal_unwatched=True
+    between_hands=3600,
+    clock_enabled=False,
+    away_grace=3600,
+    bot_think=0.0,
+    deal_unwatched=True,
+    bot_samples=60,
 )
 
 
