@@ -27,11 +27,8 @@ from tests.waits import within
 def evening(tmp_path: Path, url: str, redis_url: str | None = None, **knobs: Any) -> Settings:
     base = live_settings(tmp_path, url, redis_url)
     # Bots that think for no time play faster than a person's connection may send: the test
-    # players' own connections get a rate limit they cannot reach. Their judgment on 60
-    # run-outs, not 300 (BOT_SAMPLES: nothing here measures how well they play; the run-outs
-    # were two fifths of the every-game test's CPU).
-    update = {"bot_think": 0.0, "bot_samples": 60, "ws_rate": 1000.0, "ws_burst": 1000}
-    return base.model_copy(update={**update, **knobs})
+    # players' own connections get a rate limit they cannot reach.
+    return base.model_copy(update={"bot_think": 0.0, "ws_rate": 1000.0, "ws_burst": 1000, **knobs})
 
 
 async def clients(base: str, *names: str) -> list[Client]:

@@ -47,6 +47,9 @@ def live_settings(tmp_path: Path, database_url: str, redis_url: str | None) -> S
         # every test client comes from 127.0.0.1: the per-address limits are tested on their own
         sessions_per_minute=10000,
         tables_per_minute=10000,
+        # practice bots judge on 60 run-outs (BOT_SAMPLES): nothing here measures their play,
+        # and their run-outs were two fifths of the CPU of a test of bots at every game
+        bot_samples=60,
     )
 
 

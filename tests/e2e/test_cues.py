@@ -325,7 +325,7 @@ def test_each_action_has_its_sound_and_the_setting_silences_them(
     # The sounds since resumed it, and once the last has sounded it rests again.
     page.wait_for_function("() => window.__audio[window.__audio.length - 1] === 'suspend'")
     rests = page.evaluate("() => window.__audio.slice()")
-    assert "resume" in rests[rests.index("suspend"):], rests
+    assert "resume" in rests[rests.index("suspend") :], rests
     # Off: the next hand makes no action sound.
     page.click("[data-cmd=settings]")
     page.get_by_role("checkbox", name="Sounds for actions").uncheck()
