@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.bots.policy import SAMPLES
 from app.tables.timers import Clock, RealClock
 
 
@@ -18,7 +19,7 @@ class Runtime:
     clock_enabled: bool = True  # tests switch the decision clock off
     seat_requests: int = 20  # pending seat requests a table keeps (SEAT_REQUESTS_PER_TABLE)
     bot_think: float = 1.5  # seconds a practice bot thinks, on average
-    bot_samples: int = 300  # run-outs a practice bot draws per decision (BOT_SAMPLES)
+    bot_samples: int = SAMPLES  # run-outs a practice bot draws per decision (BOT_SAMPLES)
     chat_burst: int = 5  # chat messages a player may send within `chat_window` seconds
     chat_window: float = 10.0
     store_timeout: float = 5.0  # seconds a write may take before the command is `unavailable`
