@@ -15,3 +15,9 @@ def sample(default: int, full: int, env: str | None = None) -> int:
     if env and (value := os.environ.get(env)):
         return int(value)
     return full if FULL else default
+
+
+#: run-outs a practice bot draws per decision on the test servers (BOT_SAMPLES; 300 in
+#: production): no test measures how well bots play, and their run-outs were much of the CPU
+#: of the tests where bots play many hands
+BOT_SAMPLES = 60

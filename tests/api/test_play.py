@@ -20,6 +20,7 @@ from app.store.models import HandActionRow, HandRow, SeatRow
 from app.store.tables import SqlTableStore
 from app.tables.hand import action_from_json, setup_from_json
 from tests.api.live import Client, bot, live_server
+from tests.sizes import BOT_SAMPLES
 from tests.tables.harness import cards_in
 
 TABLES: list[dict[str, Any]] = [
@@ -47,9 +48,7 @@ def live_settings(tmp_path: Path, database_url: str, redis_url: str | None) -> S
         # every test client comes from 127.0.0.1: the per-address limits are tested on their own
         sessions_per_minute=10000,
         tables_per_minute=10000,
-        # practice bots judge on 60 run-outs (BOT_SAMPLES): nothing here measures their play,
-        # and their run-outs were two fifths of the CPU of a test of bots at every game
-        bot_samples=60,
+        bot_samples=BOT_SAMPLES,
     )
 
 

@@ -28,6 +28,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 from websockets.sync.client import ClientConnection, connect
 
 from tests.servers import free_port
+from tests.sizes import BOT_SAMPLES
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 HEADLESS_SHELL = os.environ.get("CHROMIUM_HEADLESS_SHELL", "/usr/bin/chromium-headless-shell")
@@ -119,9 +120,7 @@ def server(tmp: Path, **env: str) -> Iterator[str]:
         "PORT": str(port),
         "LOG_LEVEL": "warning",
         "BETWEEN_HANDS": "1.5",
-        # Practice bots judge their hands on 60 run-outs, not 300: no browser test watches
-        # how well they play, and their run-outs were much of the server's CPU.
-        "BOT_SAMPLES": "60",
+        "BOT_SAMPLES": str(BOT_SAMPLES),
         # Every player and bot of a module's tests comes from 127.0.0.1: the per-address
         # limits (tested in tests/api) would refuse the thirty-first name of a minute, or the
         # sixty-first ledger read (a worker's modules share a server: bots-fill alone reads

@@ -31,6 +31,7 @@ from app.tables.store_protocol import (
     StoreInDoubt,
 )
 from app.tables.table import Runtime, Table
+from tests.sizes import BOT_SAMPLES
 
 #: store tests' tables: no clock, no away grace, no next hand until a test asks for one
 FAST = Runtime(
@@ -39,7 +40,7 @@ FAST = Runtime(
     away_grace=3600,
     bot_think=0.0,
     deal_unwatched=True,
-    bot_samples=60,
+    bot_samples=BOT_SAMPLES,
 )
 
 
