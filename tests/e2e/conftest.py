@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.e2e import pool
 from tests.e2e.harness import SHARED, Bot, Player, chromium_path, screenshot_all, server
 from tests.servers import missing
 
@@ -65,16 +66,20 @@ def players(request: pytest.FixtureRequest, browser: Browser, base: str) -> Iter
     made: list[Player] = []
 
     def make(name: str, **options: Any) -> Player:
-        options.setdefault("viewport", {"width": 1280, "height": 860})
-        p = Player(browser, base, name, **options)
+        options = {**pool.DEFAULT_OPTIONS, **options}
+        p = Player(browser, base, name, kept=True, **options)
         made.append(p)
         return p
 
     yield make
-    if request.node.stash.get(FAILED, False):
+    failed = request.node.stash.get(FAILED, True)  # (no report: the setup failed)
+    if failed:
         screenshot_all(made, request.node.name)
     for p in made:
-        p.close()
+        if failed:
+            p.close()
+        else:
+            p.release()
 
 
 BotFactory = Callable[..., Bot]

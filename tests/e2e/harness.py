@@ -27,6 +27,7 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 from websockets.sync.client import ClientConnection, connect
 
+from tests.e2e import pool
 from tests.servers import free_port
 from tests.sizes import BOT_SAMPLES
 
@@ -98,6 +99,7 @@ class SharedBrowser:
     def stop(self) -> None:
         browser, driver = self._browser, self._driver
         self._browser = self._playwright = self._driver = None
+        pool.POOL.clear()
         if browser is not None:
             with suppress(Exception):  # a browser that crashed is gone already
                 browser.close()
@@ -156,29 +158,40 @@ def server(tmp: Path, **env: str) -> Iterator[str]:
 
 
 class Player:
-    """One person: a browser context (own cookie jar) with one page."""
+    """One person: a browser context (own cookie jar) with one page. `kept`: a context kept
+    from an earlier test when there is one (tests/e2e/pool.py; only when `options` add
+    nothing to the pool's default ones), given back by `release`."""
 
-    def __init__(self, browser: Browser, base: str, name: str, **options: Any) -> None:
+    def __init__(
+        self, browser: Browser, base: str, name: str, *, kept: bool = False, **options: Any
+    ) -> None:
         self.base = base
         self.name = name
-        self.context: BrowserContext = browser.new_context(**options)
-        self.page: Page = self.context.new_page()
-        self.errors: list[str] = []
-        self._watch(self.page, self.errors)
+        if kept:
+            options = {**pool.DEFAULT_OPTIONS, **options}
+        self.kept = kept and options == pool.DEFAULT_OPTIONS
+        taken = pool.POOL.take(browser) if self.kept else None
+        if taken is None:
+            self.context: BrowserContext = browser.new_context(**options)
+            self.page: Page = pool.new_page(self.context)
+            self.errors: list[str] = []
+            self._watch(self.page, self.errors)
+        else:
+            self.context, self.page, self.errors = taken
 
     @staticmethod
     def _watch(page: Page, errors: list[str]) -> None:
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        pool.listen(page, "pageerror", lambda e: errors.append(str(e)))
         # Every error the console shows: a clean visit has none (a first visit's session check
         # answers 200 {"session": null}, not a 401).
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pool.listen(page, "console", lambda m: errors.append(m.text) if m.type == "error" else None)
 
     def fresh_page(self) -> None:
         """Close this player's page for a new one in the same context (the same cookies: still
         signed in), with a new list of errors: cheaper than a new player and its name form,
         for tests that reuse one player."""
         self.page.close()
-        self.page = self.context.new_page()
+        self.page = pool.new_page(self.context)
         self.errors = []
         self._watch(self.page, self.errors)
 
@@ -256,6 +269,12 @@ class Player:
         return bool(
             self.page.evaluate(f"() => {{ const c = window.__omaha.ctrl; return !!({ready}); }}")
         )
+
+    def release(self) -> None:
+        """The end of this player's test: its context kept for another test's player when it
+        can be (`kept`), else closed."""
+        if not (self.kept and pool.POOL.give(self.context, self.page, self.errors, self.base)):
+            self.close()
 
     def close(self) -> None:
         # A test's route handlers go first: one still fetching while the page closes would
