@@ -7,8 +7,7 @@ from fastapi import FastAPI
 
 from app.config import Settings
 from app.main import create_app
-from app.store.db import create_engine
-from app.store.migrate import upgrade_connection
+from tests.migrated import migrate
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[httpx.AsyncClient]]
 
@@ -32,9 +31,6 @@ def client_for() -> ClientFactory:
 
 @pytest.fixture
 async def client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    engine = create_engine(settings.effective_database_url)
-    async with engine.begin() as connection:
-        await connection.run_sync(upgrade_connection)
-    await engine.dispose()
+    await migrate(settings.effective_database_url)
     async with running(create_app(settings)) as http:
         yield http

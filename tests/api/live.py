@@ -21,17 +21,8 @@ from app.bots.policy import choose, random_action
 from app.bots.tracker import Tracker
 from app.config import Settings
 from app.main import create_app, uvicorn_options
-from app.store.db import create_engine
-from app.store.migrate import upgrade_connection
+from tests.migrated import migrate
 from tests.servers import free_port
-
-
-async def migrate(url: str) -> None:
-    engine = create_engine(url)
-    async with engine.begin() as connection:
-        await connection.run_sync(upgrade_connection)
-    await engine.dispose()
-
 
 #: the uvicorn server behind each running `live_server`'s base URL
 SERVERS: dict[str, uvicorn.Server] = {}

@@ -256,7 +256,7 @@ async def test_start_up_does_not_wait_for_every_table(
     from app.store.db import create_engine
     from app.store.models import Player, TableRow
     from app.tables.config import TableConfig
-    from tests.api.live import migrate
+    from tests.migrated import migrate
 
     await migrate(sqlite_url)
     engine = create_engine(sqlite_url)

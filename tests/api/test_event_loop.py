@@ -31,8 +31,8 @@ import uvicorn
 
 from app.__main__ import tune_gc
 from app.main import create_app
-from tests.api.live import migrate
 from tests.api.test_play import live_settings
+from tests.migrated import migrate
 from tests.servers import free_port
 
 #: ten places paid (basis points): the deal figures of ten players cost the most

@@ -2,7 +2,7 @@ import httpx
 
 from app.config import Settings
 from tests.api.conftest import ClientFactory
-from tests.api.live import migrate
+from tests.migrated import migrate
 from tests.servers import free_port
 
 

@@ -19,9 +19,7 @@ from app.main import create_app
 from app.poker import GAMES, HandState
 from app.poker.events import Acted, BetReturned, ForcedBet
 from app.poker.phh import loads_all
-from app.store.db import create_engine
 from app.store.history import HistoryStore
-from app.store.migrate import upgrade_connection
 from app.store.review import ReviewStore
 from app.tables.hand import Hand
 from app.tables.seat import Seat
@@ -29,6 +27,7 @@ from tests.api.conftest import running
 from tests.history.gen import random_hand
 from tests.history.psparse import parse_session
 from tests.history.test_privacy import allowed, phh_cards, text_cards
+from tests.migrated import migrate
 from tests.tables.harness import cards_in
 
 # Each of the eight games twice and more, some all-in (exact and sampled equity), over three
@@ -40,10 +39,7 @@ AT_TABLE = 100
 
 @asynccontextmanager
 async def server(tmp_path: Path, url: str) -> AsyncIterator[tuple[httpx.AsyncClient, object]]:
-    engine = create_engine(url)
-    async with engine.begin() as connection:
-        await connection.run_sync(upgrade_connection)
-    await engine.dispose()
+    await migrate(url)
     settings = Settings(
         data_dir=tmp_path / "data", database_url=url, redis_url=None, secret_key="x" * 40
     )

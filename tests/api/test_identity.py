@@ -23,6 +23,7 @@ from app.store.models import Player
 from tests.api.conftest import ClientFactory
 from tests.api.live import Client, live_server
 from tests.api.test_play import live_settings
+from tests.migrated import migrate
 
 
 def to(base: str) -> socket.socket:
@@ -52,13 +53,7 @@ async def test_a_planted_cookie_is_worthless_once_the_victim_picks_a_name(
 async def test_sessions_expire_on_the_server_and_logout_forgets_the_token(
     client_for: ClientFactory, settings: Settings
 ) -> None:
-    from app.store.db import create_engine
-    from app.store.migrate import upgrade_connection
-
-    engine = create_engine(settings.effective_database_url)
-    async with engine.begin() as connection:
-        await connection.run_sync(upgrade_connection)
-    await engine.dispose()
+    await migrate(settings.effective_database_url)
     async with client_for(settings.model_copy(update={"session_days": 7})) as client:
         r = await client.post("/api/session", json={"name": "Ann"})
         cookie = r.headers["set-cookie"].lower()

@@ -14,8 +14,8 @@ from fastapi import FastAPI
 from app.config import Settings
 from app.main import create_app
 from tests.api.conftest import running
-from tests.api.live import migrate
 from tests.api.test_tournaments import join, use
+from tests.migrated import migrate
 
 SIX = {"starting_stack": 1000, "seats": 2, "payouts": "none"}
 

@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.api.live import Client, migrate
+from tests.api.live import Client
 from tests.api.test_crash import server_process
+from tests.migrated import migrate
 from tests.servers import free_port
 
 STACK = 1000

@@ -24,9 +24,10 @@ from app.store import decks
 from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow, TableRow
 from app.store.tables import SqlTableStore
-from tests.api.live import Client, migrate
+from tests.api.live import Client
 from tests.api.test_crash import actor_of, finish, passive
 from tests.api.test_play import replay_table
+from tests.migrated import migrate
 from tests.scale.cluster import Cluster
 from tests.scale.cluster import owner as owner  # re-exported: the scale tests import it here
 

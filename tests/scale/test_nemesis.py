@@ -27,7 +27,7 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.api.live import migrate
+from tests.migrated import migrate
 from tests.scale.cluster import Cluster
 from tests.scale.nemesis import KINDS, Nemesis, RedisServer
 from tests.scale.players import Player, check, describe

@@ -13,7 +13,6 @@ from typing import Any
 
 from app.poker import Action
 from app.store.db import create_engine, session_factory
-from app.store.migrate import upgrade_connection
 from app.store.models import Player
 from app.store.tables import SqlTableStore
 from app.tables.config import TableConfig
@@ -31,6 +30,7 @@ from app.tables.store_protocol import (
     StoreInDoubt,
 )
 from app.tables.table import Runtime, Table
+from tests.migrated import migrate
 from tests.sizes import BOT_SAMPLES
 
 #: store tests' tables: no clock, no away grace, no next hand until a test asks for one
@@ -58,9 +58,8 @@ class TestStore(SqlTableStore):
 
 @asynccontextmanager
 async def sql_store(url: str) -> AsyncIterator[TestStore]:
+    await migrate(url)
     engine = create_engine(url)
-    async with engine.begin() as connection:
-        await connection.run_sync(upgrade_connection)
     store = TestStore(session_factory(engine))
     try:
         yield store
