@@ -142,6 +142,7 @@ screenshots: $(TEST_STAMP) system-tools
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy app
