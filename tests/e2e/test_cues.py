@@ -26,6 +26,9 @@ from tests.waits import within_sync
 # animation's keyframes: moving, then still until it ends), and whether it was the viewer's
 # turn with the action buttons live in the same frame; how long each stayed in the page; the
 # chips' animations that ran to their end, and the cards eased that were not being lifted.
+# Times are the frames' (the document timeline's), as the page counts a flight's life from
+# the frame that drew it: an observer's own clock runs late by whatever the page did after
+# adding the node in that frame (on a loaded machine, more than a flight's last 50 ms).
 WATCH_FLIGHTS = """
 window.__flights = []; window.__ended = []; window.__eased = [];
 const added = new Map();
@@ -45,14 +48,14 @@ new MutationObserver((records) => {
         moves: a ? keys[first].computedOffset * a.effect.getTiming().duration : 0,
         turn: !!(c && c.isMyTurn() && !c.pending),
         buttons: document.querySelectorAll('.actions.betting [data-act]:not([disabled])').length,
-        added: performance.now(), stayed: null,
+        added: document.timeline.currentTime, stayed: null,
       };
       added.set(n, f);
       window.__flights.push(f);
     }
     for (const n of r.removedNodes) {
       const f = added.get(n);
-      if (f) f.stayed = performance.now() - f.added;
+      if (f) f.stayed = document.timeline.currentTime - f.added;
     }
   }
 }).observe(document, { childList: true, subtree: true });
