@@ -8,16 +8,18 @@ process a new page starts, which a context kept with its page on the site does n
 context is given back clean: its page on the server's `/healthz` (a new document), its
 cookies, local and session storage cleared, the mouse at the corner.
 
-Only what can be undone is undone. A context or page on which the test did anything that
-cannot be (an init script, a fake clock, listeners, routes, a second page, offline mode,
-permissions, a viewport or media of its own...) is marked by the wrappers below and closed,
-as is every context of a test that failed or that was made with other options than the
-default ones (`pooled`).
+What a test did that can be undone is undone: its listeners removed, its routes unrouted,
+the viewport, the network and the permissions set back (`_UNDONE`). A context or page on
+which it did what cannot be (an init script, a fake clock, an exposed function, a second
+page, media emulation, headers of its own... `_PAGE`, `_CONTEXT`) is marked by the wrappers
+below and closed, as is every context of a test that failed or that was made with other
+options than the default ones (`DEFAULT_OPTIONS`).
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
@@ -29,25 +31,31 @@ from playwright.sync_api import Browser, BrowserContext, Page
 #: test makes at a time.
 KEEP = 6
 _MARK = "_omaha_unkept"
+_DONE = "_omaha_done"
 
-#: What a test may do to a page or context that the pool cannot undo (Playwright has no
-#: removal of an init script or of a fake clock; the listeners a test adds are its own).
+#: What a test may do to a page or context that the pool cannot undo: Playwright has no
+#: removal of an init script, a fake clock, an exposed function or a locator handler.
 _PAGE = (
     "add_init_script", "add_locator_handler", "emulate_media", "expose_binding",
-    "expose_function", "on", "once", "route", "route_from_har", "route_web_socket",
-    "set_default_navigation_timeout", "set_default_timeout", "set_extra_http_headers",
-    "set_viewport_size",
+    "expose_function", "route_from_har", "route_web_socket", "set_default_navigation_timeout",
+    "set_default_timeout", "set_extra_http_headers",
 )  # fmt: skip
 _CONTEXT = (
-    "add_init_script", "expose_binding", "expose_function", "grant_permissions", "new_cdp_session",
-    "new_page", "on", "once", "route", "route_from_har", "route_web_socket",
-    "set_default_navigation_timeout", "set_default_timeout", "set_extra_http_headers",
-    "set_geolocation", "set_offline",
+    "add_init_script", "expose_binding", "expose_function", "new_cdp_session", "new_page",
+    "route_from_har", "route_web_socket", "set_default_navigation_timeout",
+    "set_default_timeout", "set_extra_http_headers", "set_geolocation",
 )  # fmt: skip
+#: What it may do that `Pool.give` undoes: listeners removed, routes unrouted, the viewport,
+#: the network and the permissions as a new context has them.
+_UNDONE = {Page: ("on", "once", "route", "set_viewport_size"),
+           BrowserContext: ("on", "once", "route", "set_offline", "grant_permissions")}  # fmt: skip
 
-# The originals, for the harness's own calls (a player's page, its error listeners).
+# The originals, for the harness's own calls (a player's page, its error listeners) and for
+# undoing.
 new_page: Callable[[BrowserContext], Page] = BrowserContext.new_page
 listen: Callable[..., None] = Page.on
+_set_viewport_size = Page.set_viewport_size
+_set_offline = BrowserContext.set_offline
 
 
 def _marking(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -59,6 +67,19 @@ def _marking(method: Callable[..., Any]) -> Callable[..., Any]:
     return marked
 
 
+def _recording(method: Callable[..., Any]) -> Callable[..., Any]:
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def recorded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(self, *args, **kwargs).arguments
+        done = self.__dict__.setdefault(_DONE, [])
+        done.append((method.__name__, bound))
+        return method(self, *args, **kwargs)
+
+    return recorded
+
+
 def _marking_property(prop: property) -> property:
     assert prop.fget is not None
     return property(_marking(prop.fget))
@@ -67,11 +88,27 @@ def _marking_property(prop: property) -> property:
 for _cls, _names in ((Page, _PAGE), (BrowserContext, _CONTEXT)):
     for _name in _names:
         setattr(_cls, _name, _marking(getattr(_cls, _name)))
+    for _name in _UNDONE[_cls]:
+        setattr(_cls, _name, _recording(getattr(_cls, _name)))
     setattr(_cls, "clock", _marking_property(_cls.__dict__["clock"]))  # noqa: B010
 
 
 def marked(obj: Page | BrowserContext) -> bool:
     return bool(getattr(obj, _MARK, False))
+
+
+def _undo(obj: Page | BrowserContext) -> None:
+    """Undo what `_UNDONE` recorded on `obj` (routes: by `unroute_all`, in `give`)."""
+    for name, arguments in reversed(obj.__dict__.pop(_DONE, [])):
+        if name in ("on", "once"):
+            with suppress(KeyError):  # (a `once` listener already called is gone)
+                obj.remove_listener(arguments["event"], arguments["f"])
+        elif name == "set_viewport_size" and isinstance(obj, Page):
+            _set_viewport_size(obj, DEFAULT_OPTIONS["viewport"])
+        elif name == "set_offline" and isinstance(obj, BrowserContext):
+            _set_offline(obj, False)
+        elif name == "grant_permissions" and isinstance(obj, BrowserContext):
+            obj.clear_permissions()
 
 
 DEFAULT_OPTIONS: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
@@ -105,6 +142,8 @@ class Pool:
         try:
             context.unroute_all(behavior="ignoreErrors")
             page.unroute_all(behavior="ignoreErrors")
+            _undo(page)
+            _undo(context)
             page.goto(base + "/healthz")
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
             context.clear_cookies()

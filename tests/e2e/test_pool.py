@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.e2e.harness import Player
-from tests.e2e.pool import POOL
+from tests.e2e.pool import DEFAULT_OPTIONS, POOL
 
 
 @pytest.fixture(autouse=True)
@@ -43,11 +43,44 @@ UNDOABLE: list[Callable[[Player], object]] = [
     lambda p: p.page.add_init_script("window.planted = 1"),
     lambda p: p.context.add_init_script("window.planted = 1"),
     lambda p: p.page.clock.install(),
-    lambda p: p.page.on("dialog", lambda d: d.dismiss()),
-    lambda p: p.context.set_offline(False),
-    lambda p: p.page.set_viewport_size({"width": 375, "height": 667}),
+    lambda p: p.page.emulate_media(reduced_motion="reduce"),
     lambda p: p.context.new_page(),
 ]
+
+PROBE = """async () => [innerWidth, innerHeight, navigator.onLine,
+    (await navigator.permissions.query({name: 'notifications'})).state]"""
+
+
+def test_what_a_test_did_that_can_be_undone_is_undone(browser: Browser, base: str) -> None:
+    fresh = Player(browser, base, "Ola", **DEFAULT_OPTIONS)
+    fresh.open("/")
+    as_new = fresh.page.evaluate(PROBE)
+    fresh.close()
+
+    p = Player(browser, base, "Pat", kept=True)
+    p.open("/")
+    heard: list[str] = []
+    p.page.on("console", lambda m: heard.append(m.text))
+    p.context.on("console", lambda m: heard.append(m.text))
+    p.page.route("**/healthz", lambda route: route.fulfill(status=500, body="routed"))
+    p.page.set_viewport_size({"width": 375, "height": 667})
+    p.context.set_offline(True)
+    p.context.grant_permissions(["notifications"])
+    changed = p.page.evaluate(PROBE)
+    assert [a != b for a, b in zip(changed, as_new, strict=True)] == [True] * 4, changed
+    context = p.context
+    p.release()
+
+    again = Player(browser, base, "Quinn", kept=True)
+    try:
+        assert again.context is context  # kept, with what the test did undone
+        assert again.page.evaluate(PROBE) == as_new  # the viewport, the network, permissions
+        assert again.page.evaluate("() => document.body.innerText").startswith("{")  # /healthz
+        heard.clear()
+        again.page.evaluate("() => console.log('after')")
+        assert heard == []  # the test's listeners are gone
+    finally:
+        again.close()
 
 
 @pytest.mark.parametrize("change", UNDOABLE)
