@@ -29,13 +29,16 @@ import json
 import random
 import re
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.api.history import history_of
 from app.config import Settings
+from app.history.work import workers
 from app.main import create_app
-from tests.api.live import Client, live_server
+from tests.api.live import SERVERS, Client, live_server
 
 #: a bound on each wait (a failure, not a pace: every wait is for a message)
 PATIENCE = 60.0
@@ -167,6 +170,33 @@ class Table:
                 continue
             action = next(a for a in ("muck", "show", "check", "call") if a in actions)
             await self.answer(player, turn, action)
+
+
+async def settled_ledger(reader: Player, code: str) -> Message:
+    """The table's ledger once every hand's all-in share is stored. The review worker
+    computes the shares in the background (as an all-in hand ends, when it is idle; the rest
+    when a ledger is read), so what one read counts depends on how quickly a process ran: a
+    recording made the ledger of whatever the worker had finished by then (none, on the run
+    recorded; all, on a quiet machine since). Read until nothing is left to compute and
+    nothing runs, then read the one that is recorded."""
+    app = SERVERS[reader.base].config.app
+    table = next(t for t in app.state.tables.tables.values() if t.code == code)
+    pool, store = workers(app.state), history_of(app.state)
+    deadline = time.monotonic() + 300  # (a bound for a broken worker, not a wait)
+    while True:
+        running = [t for t in getattr(app.state, "luck_tasks", {}).values() if not t.done()]
+        if not running and pool.idle() and not await store.luck_pending(table.id):
+            break
+        assert time.monotonic() < deadline, "the all-in shares were never all stored"
+        await asyncio.gather(*running, return_exceptions=True)
+        if not pool.idle():
+            await asyncio.sleep(0.05)  # a job in the worker process
+        r = await reader.http.get(f"/api/tables/{code}/ledger")  # starts what is left
+        assert r.status_code == 200, r.text
+    r = await reader.http.get(f"/api/tables/{code}/ledger")
+    assert r.status_code == 200, r.text
+    ledger: Message = r.json()
+    return ledger
 
 
 def decks(seed: int) -> Callable[[], list[int]]:
@@ -326,9 +356,7 @@ async def cash_table(people: dict[str, Player], advance: Advance | None) -> Mess
     await cy.ok("leave")
     await bo.disconnect()
     await bo.connect(t.code)  # no resume point: a snapshot
-    r = await hana.http.get(f"/api/tables/{t.code}/ledger")
-    assert r.status_code == 200, r.text
-    ledger: Message = r.json()
+    ledger = await settled_ledger(hana, t.code)
     await hana.ok("close")
     if advance is not None:
         advance(0.1)  # the sockets close a moment after the answer

@@ -5,7 +5,9 @@ recorded on 9cf6830, then again once the seat rules of issue 25 and the server's
 landed, once a showdown choice kept its short clock at a table with no decision clock, once
 the rabbit hunt's setting and `after_hand` came, and once the host's pause stopped the
 hand's clock (`clock_stopped`; the clocked table no longer pauses mid-hand) (issue 26): each
-changes messages on purpose), apart from ids, seeds and times. Re-record only
+changes messages on purpose; and once the ledger was read after every all-in share was stored,
+its adjusted nets before depending on the review worker's speed), apart from ids, seeds and
+times. Re-record only
 for an intended change of the protocol:
 `python -m tests.tables.session tests/tables/recorded_session.json`."""
 
