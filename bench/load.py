@@ -571,7 +571,8 @@ class Seat:
             if self.awaiting is not None:
                 table.arrive(self.awaiting, t)
                 self.awaiting = None
-        hand = m.get("hand") if kind != "snapshot" else None
+        # (the hand's id: every kind below carries one; a snapshot's is not this one's)
+        hand: str = m.get("hand", "") if kind != "snapshot" else ""
         if kind == "hand_started":
             self.hand = hand
             self.allowed = set()
