@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import atexit
 import shutil
-import sqlite3
 import tempfile
 from pathlib import Path
 
 from app.store.db import create_engine, sqlite_path
-from app.store.migrate import upgrade_connection
+from app.store.migrate import copy_sqlite, upgrade_connection
 
 _template: list[Path] = []
 
@@ -32,16 +31,6 @@ async def upgrade(url: str) -> None:
             await connection.run_sync(upgrade_connection)
     finally:
         await engine.dispose()
-
-
-def copy_sqlite(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    a, b = sqlite3.connect(source), sqlite3.connect(target)
-    try:
-        a.backup(b)
-    finally:
-        a.close()
-        b.close()
 
 
 async def sqlite_at_head() -> Path:
@@ -61,4 +50,5 @@ async def migrate(url: str) -> None:
     if path is None or (path.exists() and path.stat().st_size > 0):
         await upgrade(url)
     else:
+        path.parent.mkdir(parents=True, exist_ok=True)
         copy_sqlite(await sqlite_at_head(), path)

@@ -126,17 +126,22 @@ async def dry_run(database_url: str, secret: str | None = None) -> None:
         await engine.dispose()
 
 
+def copy_sqlite(source: Path, target: Path) -> None:
+    """sqlite3's backup: a consistent copy even with a server writing to `source`."""
+    a, b = sqlite3.connect(source), sqlite3.connect(target)
+    try:
+        a.backup(b)
+    finally:
+        a.close()
+        b.close()
+
+
 async def _on_a_copy(path: Path) -> None:
     folder = Path(tempfile.mkdtemp(prefix="omaha-check-"))
     try:
         copy = folder / path.name
-        if path.exists():  # sqlite3's backup: a consistent copy even with the server writing
-            source, target = sqlite3.connect(path), sqlite3.connect(copy)
-            try:
-                source.backup(target)
-            finally:
-                source.close()
-                target.close()
+        if path.exists():
+            copy_sqlite(path, copy)
         engine = create_engine(f"sqlite+aiosqlite:///{copy}")
         try:
             async with engine.begin() as connection:
