@@ -1,12 +1,12 @@
 """Browser contexts kept for the next test's players, so that a new player does not start a
 renderer process.
 
-A new player (a context, its page, its first load of the site) costs Chromium about 1.4 s of
-CPU on these machines, a player given a kept context about 0.9 s (the same join, measured
-with `/proc/stat` over twelve players each way): most of the difference is the renderer
-process a new page starts, which a context kept with its page on the site does not. A kept
-context is given back clean: its page on the server's `/healthz` (a new document), its
-cookies, local and session storage cleared, the mouse at the corner.
+A new player (a context, its page, its first load of the site) costs about 1.4 s of the
+machine's CPU (Chromium's, the server's, the driver's), a player given a kept context about
+0.9 s (the same join, measured with `/proc/stat` over twelve players each way): most of the
+difference is the renderer process a new page starts, which a context kept with its page on
+the site does not. A kept context is given back clean: its page on the server's `/healthz`
+(a new document), its cookies, local and session storage cleared, the mouse at the corner.
 
 What a test did that can be undone is undone: its listeners removed, its routes unrouted,
 the viewport, the network and the permissions set back (`_UNDONE`). A context or page on
