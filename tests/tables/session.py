@@ -29,7 +29,6 @@ import json
 import random
 import re
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from app.config import Settings
 from app.history.work import workers
 from app.main import create_app
 from tests.api.live import SERVERS, Client, live_server
+from tests.waits import within
 
 #: a bound on each wait (a failure, not a pace: every wait is for a message)
 PATIENCE = 60.0
@@ -182,17 +182,18 @@ async def settled_ledger(reader: Player, code: str) -> Message:
     app = SERVERS[reader.base].config.app
     table = next(t for t in app.state.tables.tables.values() if t.code == code)
     pool, store = workers(app.state), history_of(app.state)
-    deadline = time.monotonic() + 300  # (a bound for a broken worker, not a wait)
-    while True:
+
+    async def settled() -> bool:
         running = [t for t in getattr(app.state, "luck_tasks", {}).values() if not t.done()]
         if not running and pool.idle() and not await store.luck_pending(table.id):
-            break
-        assert time.monotonic() < deadline, "the all-in shares were never all stored"
+            return True
         await asyncio.gather(*running, return_exceptions=True)
-        if not pool.idle():
-            await asyncio.sleep(0.05)  # a job in the worker process
         r = await reader.http.get(f"/api/tables/{code}/ledger")  # starts what is left
         assert r.status_code == 200, r.text
+        return False
+
+    # (300 s: a bound for a broken worker, not a pace)
+    await within(settled, 300, 0.05, "every all-in share stored")
     r = await reader.http.get(f"/api/tables/{code}/ledger")
     assert r.status_code == 200, r.text
     ledger: Message = r.json()
