@@ -31,7 +31,7 @@ TEST_SYSTEM_TOOLS := redis-server:redis-server docker-compose:docker-compose chr
 	chromium-headless-shell:chromium-headless-shell caddy:caddy
 
 .PHONY: help run init test test-full lint typecheck migrate migration install install-test system-tools \
-	docker-check checks clean screenshots
+	docker-check checks clean screenshots test-tools
 
 help:
 	@echo "make run        install and serve on http://127.0.0.1:8000 (HOST, PORT settable)"
@@ -120,7 +120,7 @@ system-tools:
 # cycles the suite leaves while it waits on servers and browsers, instead of the half minute
 # they took after it. Their output follows the suite's; either failing fails `make test`.
 JOBS ?= auto
-test: $(TEST_STAMP) system-tools
+test: test-tools
 	@checks=$$(mktemp); \
 	nice -n 19 $(MAKE) --no-print-directory checks > "$$checks" 2>&1 & checker=$$!; \
 	echo "env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q -n $(JOBS) --maxprocesses 4 --dist worksteal"; \
@@ -130,6 +130,11 @@ test: $(TEST_STAMP) system-tools
 
 checks: lint typecheck docker-check
 
+# On a fresh machine the Python tools (pip) and the system's (apt-get, Chromium's download the
+# longest) are fetched side by side: neither needs the other, and each waits on the network.
+test-tools:
+	@$(MAKE) --no-print-directory -j2 $(TEST_STAMP) system-tools
+
 # The sampled tests at full size (tests/sizes.py): 20,000 deals per hole count against
 # pokerkit, 3,000 hands of each variant, 1,000 hands of every game through the table actors,
 # twenty hands of every game in the browser. `make test` runs seeded samples of them.
@@ -137,7 +142,7 @@ test-full:
 	@OMAHA_FULL=1 $(MAKE) --no-print-directory test
 
 # Real play on a throwaway server, in Debian's Chromium (installed like `make test` does).
-screenshots: $(TEST_STAMP) system-tools
+screenshots: test-tools
 	$(PY) -m tests.e2e.screenshots docs/screenshots
 
 lint: $(TEST_STAMP)
