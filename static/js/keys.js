@@ -34,6 +34,7 @@ export function tableKey(ctrl, e) {
   } else if (k === 'a' && ctrl.wagerKind()) {
     e.preventDefault();
     ctrl.ui.amount = legal.max_to;
+    ctrl.ui.amountText = null;
     ctrl.ui.raising = true;
     ctrl.redraw();
   } else if (k === 'a' && legal.actions.includes('call')) {

@@ -30,7 +30,7 @@ export class TableCtrl {
     this.state = null;
     this.conn = 'connecting';
     this.ui = {
-      amount: null, amountFor: null, raising: false, confirmFold: false, dialog: null,
+      amount: null, amountText: null, amountFor: null, raising: false, confirmFold: false, dialog: null,
       sitSeat: null, buyIn: null, post: false, topUp: null, message: null, hostStakes: {},
       preset: null, rebuy: null,
     };
@@ -162,6 +162,7 @@ export class TableCtrl {
     if (myTurn && this.ui.amountFor !== `${h.id}:${h.counter}`) {
       this.ui.amountFor = `${h.id}:${h.counter}`;
       this.ui.amount = h.legal.min_to != null ? h.legal.min_to : null;
+      this.ui.amountText = null;
       this.ui.preset = null;
       this.ui.raising = false;
       this.ui.confirmFold = false;
@@ -267,7 +268,21 @@ export class TableCtrl {
     let n = Math.round(Number(value));
     if (!Number.isFinite(n)) n = h.legal.min_to;
     this.ui.amount = Math.max(h.legal.min_to, Math.min(h.legal.max_to, n));
+    this.ui.amountText = null;
     this.ui.preset = preset;
+    this.redraw();
+  }
+
+  // A key typed in the amount box. The box keeps the text as typed (a redraw for a message
+  // that arrives mid-typing must not put the last amount back under the player's fingers),
+  // and what Enter sends follows it, within the legal range; leaving the box shows that.
+  typeAmount(text) {
+    const h = this.state.hand;
+    if (!h || !h.legal || h.legal.min_to == null) return;
+    this.ui.amountText = text;
+    const n = Math.round(Number(text));
+    if (text !== '' && Number.isFinite(n)) this.ui.amount = Math.max(h.legal.min_to, Math.min(h.legal.max_to, n));
+    this.ui.preset = null;
     this.redraw();
   }
 

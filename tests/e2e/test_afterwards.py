@@ -197,12 +197,30 @@ def test_my_hands_filters_and_the_hands_a_spectator_watched(
     shown(mine, [])
     until.fill(str(day))
     shown(mine, [h["number"] for h in listed if utc_day(h["ended_at"]) == day])
-    mine.click("[data-cmd=clear-filters]")
-    shown(mine, numbers)
-
     # The hand-number search: the number at a table (both tables' hand 2), or the server's.
+    # A list that arrives while a number is typed leaves the number as typed: the answer to
+    # "Clear filters" is held until "2" is in the box (it once came just then, and the box
+    # was emptied under the typing before Enter sent the search).
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    mine.route("**/api/hands?*", hold)
+    mine.click("[data-cmd=clear-filters]")
+    for _ in range(1500):  # the handler runs while Playwright waits (not in time.sleep)
+        if held:
+            break
+        mine.wait_for_timeout(20)
+    mine.unroute("**/api/hands?*")
     search = mine.locator("input[name=number]")
     search.fill("2")
+    with mine.expect_response(lambda r: "/api/hands?" in r.url) as late:
+        held[0].fallback()
+    late.value.finished()
+    mine.evaluate(FRAMES)  # the held answer has been read and drawn
+    shown(mine, numbers)
+    expect(search).to_have_value("2")
     search.press("Enter")
     twos = [h["number"] for h in listed if 2 in (h["hand_at_table"], h["number"])]
     assert 0 < len(twos) < len(numbers), twos

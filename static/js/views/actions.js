@@ -160,8 +160,9 @@ function bettingView(ctrl) {
         <input type="range" class="slider" min=${legal.min_to} max=${legal.max_to} step="1" value=${amount}
           aria-label="Amount" onInput=${(e) => ctrl.setAmount(e.target.value)} />
         <input id="amount" type="number" class="amount" inputmode="numeric" min=${legal.min_to} max=${legal.max_to}
-          value=${amount} aria-label="Amount to bet to"
+          value=${ctrl.ui.amountText != null ? ctrl.ui.amountText : String(amount ?? '')} aria-label="Amount to bet to"
           onFocus=${() => { ctrl.ui.raising = true; }}
+          onInput=${(e) => ctrl.typeAmount(e.target.value)}
           onChange=${(e) => ctrl.setAmount(e.target.value)} />
       </div>
     </div>` : null}

@@ -73,6 +73,14 @@ function select(ctrl, key, label, options) {
     </select></label>`;
 }
 
+// A field typed into: the filter follows each key (a list that arrives mid-typing redraws the
+// form, and must not put the filter's old value back under the player's fingers), and the
+// list is asked for when the field is changed (Enter, leaving it, a date picked).
+function typed(ctrl, key, label, attrs) {
+  return html`<label class="field">${label} <input name=${key} ...${attrs} value=${ctrl.filter[key]}
+    onInput=${(e) => { ctrl.filter[key] = e.target.value; }} onChange=${(e) => ctrl.set(key, e.target.value)} /></label>`;
+}
+
 function filtersView(ctrl) {
   const f = ctrl.filter;
   const tables = ctrl.tables.map((t) => [t.code, t.name]);
@@ -86,10 +94,9 @@ function filtersView(ctrl) {
       ${select(ctrl, 'game', 'Game', Object.entries(GAMES).map(([k, g]) => [k, g.name]))}
       ${select(ctrl, 'position', 'Position', POSITIONS.map((p) => [p, p]))}
       ${select(ctrl, 'result', 'Result', Object.entries(RESULTS))}
-      <label class="field">From <input type="date" name="since" value=${f.since} onChange=${(e) => ctrl.set('since', e.target.value)} /></label>
-      <label class="field">To <input type="date" name="until" value=${f.until} onChange=${(e) => ctrl.set('until', e.target.value)} /></label>
-      <label class="field">Hand number <input type="number" name="number" min="1" inputmode="numeric" value=${f.number}
-        onChange=${(e) => ctrl.set('number', e.target.value)} placeholder="e.g. 4" /></label>
+      ${typed(ctrl, 'since', 'From', { type: 'date' })}
+      ${typed(ctrl, 'until', 'To', { type: 'date' })}
+      ${typed(ctrl, 'number', 'Hand number', { type: 'number', min: '1', inputmode: 'numeric', placeholder: 'e.g. 4' })}
     </div>
     <div class="row"><button type="button" class="btn ghost" data-cmd="clear-filters" onClick=${() => ctrl.clear()}>Clear filters</button></div>
     </details>
