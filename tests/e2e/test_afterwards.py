@@ -125,6 +125,8 @@ def test_older_hands_pages_back_to_the_first_hand(players: PlayerFactory, bots: 
         if held:
             break
         p.page.wait_for_timeout(20)
+    # (page_size's route stays: with a route left, Chromium keeps intercepting and the held
+    # request waits for its fallback; with none, it would go on its own, see below)
     p.page.unroute(by_table)
     p.page.locator(f"select[name={key}]").select_option(value)
     expect(p.page.locator("[data-my-hand]")).to_have_attribute("data-my-hand", str(matching[0]))
@@ -212,12 +214,14 @@ def test_my_hands_filters_and_the_hands_a_spectator_watched(
         if held:
             break
         mine.wait_for_timeout(20)
-    mine.unroute("**/api/hands?*")
     search = mine.locator("input[name=number]")
     search.fill("2")
     with mine.expect_response(lambda r: "/api/hands?" in r.url) as late:
         held[0].fallback()
     late.value.finished()
+    # Unrouted only now: the page's last route gone, Chromium stops intercepting and lets a
+    # held request go on its own (it once answered while "2" was typed, before the wait).
+    mine.unroute("**/api/hands?*")
     mine.evaluate(FRAMES)  # the held answer has been read and drawn
     shown(mine, numbers)
     expect(search).to_have_value("2")
