@@ -18,7 +18,7 @@ from .actions import (
     ActionKind,
     Street,
 )
-from .events import Acted, BetReturned, BettingRoundStarted, Event, PotsGathered
+from .events import Event, acted, bet_returned, betting_round_started, pots_gathered
 from .games import FIXED_LIMIT, MAX_SEATS, NO_LIMIT
 from .hand import Hand
 from .runout import all_in, deal_street, table_hands
@@ -122,7 +122,7 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
         bets[p] = bet
         hand.committed[p] += put
     hand.level_seen[p] = hand.max_bet
-    events.append(Acted(p, kind, put, bet, stack, stack == 0 and kind is not FOLD))
+    events.append(acted(p, kind, put, bet, stack, stack == 0 and kind is not FOLD))
     if kind is FOLD and hand.folded.count(False) == 1:
         close_round(hand, events)
         award(hand, events)
@@ -199,7 +199,7 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
         and hand.bet_count >= hand.config.raise_cap
         and hand.players_with_chips() >= 3
     )
-    events.append(BettingRoundStarted(street))
+    events.append(betting_round_started(street))
     hand.actor = next_to_act(hand, start)
     if hand.actor is None:
         finish_round_and_continue(hand, events)
@@ -215,12 +215,12 @@ def close_round(hand: Hand, events: list[Event]) -> None:
         hand.bets[top] -= excess
         hand.committed[top] -= excess
         hand.stacks[top] += excess
-        events.append(BetReturned(top, excess))
+        events.append(bet_returned(top, excess))
     hand.bets = [0] * hand.n
     hand.max_bet = 0
     hand.actor = None
     pots = hand.gathered()
-    events.append(PotsGathered(tuple([(pot.amount, pot.eligible) for pot in pots])))
+    events.append(pots_gathered(tuple([(pot.amount, pot.eligible) for pot in pots])))
 
 
 def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
