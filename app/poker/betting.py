@@ -229,7 +229,7 @@ def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
         award(hand, events)
         return
     if hand.street is RIVER:
-        if any(s == 0 and not f for s, f in zip(hand.stacks, hand.folded, strict=True)):
+        if hand.anyone_all_in():
             table_hands(hand, events)  # TDA: face up for all-ins, the river too
         start_showdown(hand, events)
         return

@@ -115,9 +115,16 @@ class Hand:
     def complete(self) -> bool:
         return self.phase is COMPLETE
 
+    # The counts below are loops, not comprehensions or ``any`` over a generator: in 3.11
+    # each of those builds a function or a generator and calls it, several times the cost
+    # of six turns of a loop (issue 29).
     def contenders(self) -> list[int]:
         folded = self.folded
-        return [p for p in range(self.n) if not folded[p]]
+        out = []
+        for p in range(self.n):
+            if not folded[p]:
+                out.append(p)
+        return out
 
     def may_show(self, p: object) -> bool:
         """After a pot nobody called: its winner may show their hand, once (TDA and most
@@ -136,7 +143,20 @@ class Hand:
         return not self.folded[p] and self.stacks[p] == 0
 
     def players_with_chips(self) -> int:
-        return len([s for s, f in zip(self.stacks, self.folded, strict=True) if s > 0 and not f])
+        folded = self.folded
+        count = 0
+        for p, stack in enumerate(self.stacks):
+            if stack > 0 and not folded[p]:
+                count += 1
+        return count
+
+    def anyone_all_in(self) -> bool:
+        """Whether a player still in has no chips behind."""
+        folded = self.folded
+        for p, stack in enumerate(self.stacks):  # noqa: SIM110 (a loop: see above)
+            if stack == 0 and not folded[p]:
+                return True
+        return False
 
     def pot_total(self) -> int:
         """Every chip in the middle, bets of this round included."""
