@@ -8,6 +8,7 @@ functions of ``betting``, ``runout`` and ``showdown``, which ``HandState`` drive
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import countOf
 
 from .actions import BETTING, COMPLETE, PREFLOP, Action
 from .cards import Card, card_str
@@ -24,13 +25,19 @@ from .pots import Pot, build_pots
 from .setup import HandSetup
 
 _CARDS = frozenset(range(52))
-_INT_TYPES = frozenset((int, bool))
 
 
 def check_deck(deck: Sequence[Card]) -> None:
-    if not (_INT_TYPES.issuperset(map(type, deck)) and _CARDS.issuperset(deck)) and any(
-        not isinstance(c, int) or not 0 <= c < 52 for c in deck
-    ):  # the usual case checked in C; the rule itself only when that fails
+    # The usual case checked in C, the types first (a set needs hashable cards): every card
+    # an int, as many different ones as the deck holds, all of them cards. ``countOf``
+    # compares by identity first: cheaper than a set of the types. The rules themselves
+    # only when that fails.
+    n = len(deck)
+    if countOf(map(type, deck), int) == n:
+        cards = set(deck)
+        if len(cards) == n and cards <= _CARDS:
+            return
+    if any(not isinstance(c, int) or not 0 <= c < 52 for c in deck):
         raise ConfigError("the deck holds something that is not a card")
     if len(set(deck)) != len(deck):
         raise ConfigError("the deck holds a card twice")
