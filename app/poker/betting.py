@@ -169,17 +169,26 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
     hand.last_aggressor = None
     size = hand.config.bet_size(street)
     if street is PREFLOP:
-        blinds = hand.setup.per_player(hand.setup.blinds, "blinds")
-        posts = hand.setup.per_player(hand.setup.posts, "posts")
+        setup = hand.setup
+        blinds = setup.per_player(setup.blinds, "blinds")
         # A blind, straddle or post all in for less must still be called in full (000:
         # the next player "must at least match" the big blind): the level to call is
         # what was due, not what was posted; the shortfall makes a side pot.
-        top_blind = max(blinds)  # (read once: a C call parsing its arguments each time)
-        hand.max_bet = max(top_blind, max(posts), max(hand.bets))
+        # (``max`` read as few times as it can be: a C call parsing its arguments.)
+        top_blind = max(blinds)
+        if setup.posts:
+            hand.max_bet = max(top_blind, max(setup.posts), max(hand.bets))
+        else:  # the usual case: nobody's live bet is above their blind
+            hand.max_bet = top_blind
         hand.min_increment = size if size > top_blind else top_blind
         hand.full_level = hand.max_bet
-        # The blinds count as the opening bet (and a straddle as a raise) for the cap.
-        hand.bet_count = len({level for level in blinds if level >= size})
+        # The blinds count as the opening bet (and a straddle as a raise) for the cap. (A
+        # loop: a set comprehension builds a function and calls it.)
+        bet_count = 0
+        for level in set(blinds):
+            if level >= size:
+                bet_count += 1
+        hand.bet_count = bet_count
         if hand.n == 2:
             # Heads-up the button (last) posts first, the other player last: the button
             # acts first, with equal blinds too.
