@@ -22,11 +22,12 @@ def start_showdown(hand: Hand, events: list[Event]) -> None:
     k = contenders.index(first)
     hand.showdown_order = contenders[k:] + contenders[:k]
     hand.phase = SHOWDOWN
-    pending = [p for p in hand.showdown_order if not hand.shown[p]]
-    if not pending:
-        award(hand, events)
-        return
-    hand.actor = pending[0]
+    shown = hand.shown
+    for p in hand.showdown_order:  # the first who has not shown (a loop: no comprehension)
+        if not shown[p]:
+            hand.actor = p
+            return
+    award(hand, events)
 
 
 def show_or_muck(hand: Hand, p: int, show: bool, events: list[Event]) -> None:
@@ -37,10 +38,10 @@ def show_or_muck(hand: Hand, p: int, show: bool, events: list[Event]) -> None:
         hand.mucked[p] = True
         events.append(mucked(p))
     shown, gone = hand.shown, hand.mucked
-    pending = [q for q in hand.showdown_order if not shown[q] and not gone[q]]
-    if pending:
-        hand.actor = pending[0]
-        return
+    for q in hand.showdown_order:  # the next to show or muck, as ``start_showdown``
+        if not shown[q] and not gone[q]:
+            hand.actor = q
+            return
     award(hand, events)
 
 

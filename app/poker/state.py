@@ -87,8 +87,11 @@ class HandState(Hand):
         # One card at a time, clockwise from the first player left of the button.
         n = self.n
         dealt = self.draw(hole * n)
-        self.hole = [dealt[p::n] for p in range(n)]  # the p-th card of each round of the deal
-        for p, cards in enumerate(self.hole):  # (``map`` would call the builder from C)
+        # (A loop: ``map`` would call the builder from C, a comprehension build a function.)
+        self.hole = []
+        for p in range(n):
+            cards = dealt[p::n]  # the p-th card of each round of the deal
+            self.hole.append(cards)
             ev.append(hole_cards_dealt(p, cards))
         if cfg.game.courchevel:
             self.burns.extend(self.draw(1))
