@@ -18,7 +18,7 @@ from .actions import (
     ActionKind,
     Street,
 )
-from .events import Acted, BetReturned, BettingRoundStarted, Event, PotsGathered
+from .events import Event, acted, bet_returned, betting_round_started, pots_gathered
 from .games import FIXED_LIMIT, MAX_SEATS, NO_LIMIT
 from .hand import Hand
 from .runout import all_in, deal_street, table_hands
@@ -122,7 +122,7 @@ def wager(hand: Hand, action: Action, events: list[Event]) -> None:
         bets[p] = bet
         hand.committed[p] += put
     hand.level_seen[p] = hand.max_bet
-    events.append(Acted(p, kind, put, bet, stack, stack == 0 and kind is not FOLD))
+    events.append(acted(p, kind, put, bet, stack, stack == 0 and kind is not FOLD))
     if kind is FOLD and hand.folded.count(False) == 1:
         close_round(hand, events)
         award(hand, events)
@@ -169,17 +169,26 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
     hand.last_aggressor = None
     size = hand.config.bet_size(street)
     if street is PREFLOP:
-        blinds = hand.setup.per_player(hand.setup.blinds, "blinds")
-        posts = hand.setup.per_player(hand.setup.posts, "posts")
+        setup = hand.setup
+        blinds = setup.per_player(setup.blinds, "blinds")
         # A blind, straddle or post all in for less must still be called in full (000:
         # the next player "must at least match" the big blind): the level to call is
         # what was due, not what was posted; the shortfall makes a side pot.
-        top_blind = max(blinds)  # (read once: a C call parsing its arguments each time)
-        hand.max_bet = max(top_blind, max(posts), max(hand.bets))
+        # (``max`` read as few times as it can be: a C call parsing its arguments.)
+        top_blind = max(blinds)
+        if setup.posts:
+            hand.max_bet = max(top_blind, max(setup.posts), max(hand.bets))
+        else:  # the usual case: nobody's live bet is above their blind
+            hand.max_bet = top_blind
         hand.min_increment = size if size > top_blind else top_blind
         hand.full_level = hand.max_bet
-        # The blinds count as the opening bet (and a straddle as a raise) for the cap.
-        hand.bet_count = len({level for level in blinds if level >= size})
+        # The blinds count as the opening bet (and a straddle as a raise) for the cap. (A
+        # loop: a set comprehension builds a function and calls it.)
+        bet_count = 0
+        for level in set(blinds):
+            if level >= size:
+                bet_count += 1
+        hand.bet_count = bet_count
         if hand.n == 2:
             # Heads-up the button (last) posts first, the other player last: the button
             # acts first, with equal blinds too.
@@ -199,7 +208,7 @@ def open_round(hand: Hand, street: Street, events: list[Event]) -> None:
         and hand.bet_count >= hand.config.raise_cap
         and hand.players_with_chips() >= 3
     )
-    events.append(BettingRoundStarted(street))
+    events.append(betting_round_started(street))
     hand.actor = next_to_act(hand, start)
     if hand.actor is None:
         finish_round_and_continue(hand, events)
@@ -215,12 +224,12 @@ def close_round(hand: Hand, events: list[Event]) -> None:
         hand.bets[top] -= excess
         hand.committed[top] -= excess
         hand.stacks[top] += excess
-        events.append(BetReturned(top, excess))
+        events.append(bet_returned(top, excess))
     hand.bets = [0] * hand.n
     hand.max_bet = 0
     hand.actor = None
     pots = hand.gathered()
-    events.append(PotsGathered(tuple([(pot.amount, pot.eligible) for pot in pots])))
+    events.append(pots_gathered(tuple([(pot.amount, pot.eligible) for pot in pots])))
 
 
 def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
@@ -229,7 +238,7 @@ def finish_round_and_continue(hand: Hand, events: list[Event]) -> None:
         award(hand, events)
         return
     if hand.street is RIVER:
-        if any(s == 0 and not f for s, f in zip(hand.stacks, hand.folded, strict=True)):
+        if hand.anyone_all_in():
             table_hands(hand, events)  # TDA: face up for all-ins, the river too
         start_showdown(hand, events)
         return

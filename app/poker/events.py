@@ -4,40 +4,12 @@ burns never appear; mucked cards never appear."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import ClassVar, TypeVar
+from dataclasses import dataclass
+from typing import ClassVar
 
 from .actions import ActionKind, Street
 from .cards import Card
-
-_E = TypeVar("_E", bound="Event")
-
-
-def _quick(cls: type[_E]) -> type[_E]:
-    """Give a frozen event class a quicker ``__init__`` (a hand makes ~40 events; issue 29).
-    The frozen dataclass's own stores each field through ``object.__setattr__``; a slot's
-    descriptor is a C call a field too. So a class of three fields or more is built as an
-    unfrozen twin (the same slots, plain attribute stores, which CPython specialises) and
-    switched back to itself: two class switches cost about two of those calls. The fields,
-    their order and the frozen behaviour after ``__init__`` are the dataclass's."""
-    names = [f.name for f in fields(cls)]
-    args = ", ".join(["self", *names])
-    if len(names) < 3:
-        scope = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
-        body = "".join(f"    _set_{n}(self, {n})\n" for n in names) or "    pass\n"
-    else:
-        # The twin adds no slot, so an instance may switch between the two classes.
-        unfrozen = {"__slots__": (), "__setattr__": object.__setattr__}
-        unfrozen["__delattr__"] = object.__delattr__  # both, or CPython keeps the slow path
-        twin = type(f"_Unfrozen{cls.__name__}", (cls,), unfrozen)
-        scope = {"_switch": object.__setattr__, "_cls": cls, "_twin": twin}
-        stores = "".join(f"    self.{n} = {n}\n" for n in names)
-        body = f"    _switch(self, '__class__', _twin)\n{stores}    self.__class__ = _cls\n"
-    exec(f"def __init__({args}):\n{body}", scope)
-    init = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign]
-    return cls
+from .frozen import builder
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +17,6 @@ class Event:
     type: ClassVar[str] = "event"
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class ForcedBet(Event):
     type: ClassVar[str] = "forced_bet"
@@ -55,7 +26,6 @@ class ForcedBet(Event):
     all_in: bool
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt(Event):
     type: ClassVar[str] = "hole_cards"
@@ -63,7 +33,6 @@ class HoleCardsDealt(Event):
     cards: tuple[Card, ...]
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class BoardDealt(Event):
     type: ClassVar[str] = "board"
@@ -73,14 +42,12 @@ class BoardDealt(Event):
     cards: tuple[Card, ...]  # the cards this deal added
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class BettingRoundStarted(Event):
     type: ClassVar[str] = "round"
     street: Street
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class Acted(Event):
     type: ClassVar[str] = "acted"
@@ -92,7 +59,6 @@ class Acted(Event):
     all_in: bool
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class BetReturned(Event):
     type: ClassVar[str] = "bet_returned"
@@ -100,21 +66,18 @@ class BetReturned(Event):
     amount: int
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class PotsGathered(Event):
     type: ClassVar[str] = "pots"
     pots: tuple[tuple[int, tuple[int, ...]], ...]  # (amount, eligible players), main pot first
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class RunItTwiceOffered(Event):
     type: ClassVar[str] = "run_it_twice_offered"
     players: tuple[int, ...]
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class RunItTwiceVoted(Event):
     type: ClassVar[str] = "run_it_twice_voted"
@@ -122,14 +85,12 @@ class RunItTwiceVoted(Event):
     agree: bool
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class RunsDecided(Event):
     type: ClassVar[str] = "runs"
     runs: int
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class CardsShown(Event):
     type: ClassVar[str] = "shown"
@@ -137,14 +98,12 @@ class CardsShown(Event):
     cards: tuple[Card, ...]
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class Mucked(Event):
     type: ClassVar[str] = "mucked"
     player: int
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
     type: ClassVar[str] = "award"
@@ -158,8 +117,26 @@ class PotAwarded(Event):
     cards: tuple[Card, ...]  # the five cards used; empty when uncontested
 
 
-@_quick
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     type: ClassVar[str] = "hand_ended"
     stacks: tuple[int, ...]
+
+
+# The engine builds its events with these (``frozen.builder``: about half the cost of a class
+# call, and a hand builds ~40); ``Acted(...)`` and the others are the same events for
+# everyone else.
+forced_bet = builder(ForcedBet)
+hole_cards_dealt = builder(HoleCardsDealt)
+board_dealt = builder(BoardDealt)
+betting_round_started = builder(BettingRoundStarted)
+acted = builder(Acted)
+bet_returned = builder(BetReturned)
+pots_gathered = builder(PotsGathered)
+run_it_twice_offered = builder(RunItTwiceOffered)
+run_it_twice_voted = builder(RunItTwiceVoted)
+runs_decided = builder(RunsDecided)
+cards_shown = builder(CardsShown)
+mucked = builder(Mucked)
+pot_awarded = builder(PotAwarded)
+hand_ended = builder(HandEnded)

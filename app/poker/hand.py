@@ -8,6 +8,7 @@ functions of ``betting``, ``runout`` and ``showdown``, which ``HandState`` drive
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import countOf
 
 from .actions import BETTING, COMPLETE, PREFLOP, Action
 from .cards import Card, card_str
@@ -24,13 +25,19 @@ from .pots import Pot, build_pots
 from .setup import HandSetup
 
 _CARDS = frozenset(range(52))
-_INT_TYPES = frozenset((int, bool))
 
 
 def check_deck(deck: Sequence[Card]) -> None:
-    if not (_INT_TYPES.issuperset(map(type, deck)) and _CARDS.issuperset(deck)) and any(
-        not isinstance(c, int) or not 0 <= c < 52 for c in deck
-    ):  # the usual case checked in C; the rule itself only when that fails
+    # The usual case checked in C, the types first (a set needs hashable cards): every card
+    # an int, as many different ones as the deck holds, all of them cards. ``countOf``
+    # compares by identity first: cheaper than a set of the types. The rules themselves
+    # only when that fails.
+    n = len(deck)
+    if countOf(map(type, deck), int) == n:
+        cards = set(deck)
+        if len(cards) == n and cards <= _CARDS:
+            return
+    if any(not isinstance(c, int) or not 0 <= c < 52 for c in deck):
         raise ConfigError("the deck holds something that is not a card")
     if len(set(deck)) != len(deck):
         raise ConfigError("the deck holds a card twice")
@@ -115,9 +122,16 @@ class Hand:
     def complete(self) -> bool:
         return self.phase is COMPLETE
 
+    # The counts below are loops, not comprehensions or ``any`` over a generator: in 3.11
+    # each of those builds a function or a generator and calls it, several times the cost
+    # of six turns of a loop (issue 29).
     def contenders(self) -> list[int]:
         folded = self.folded
-        return [p for p in range(self.n) if not folded[p]]
+        out = []
+        for p in range(self.n):
+            if not folded[p]:
+                out.append(p)
+        return out
 
     def may_show(self, p: object) -> bool:
         """After a pot nobody called: its winner may show their hand, once (TDA and most
@@ -136,7 +150,20 @@ class Hand:
         return not self.folded[p] and self.stacks[p] == 0
 
     def players_with_chips(self) -> int:
-        return len([s for s, f in zip(self.stacks, self.folded, strict=True) if s > 0 and not f])
+        folded = self.folded
+        count = 0
+        for p, stack in enumerate(self.stacks):
+            if stack > 0 and not folded[p]:
+                count += 1
+        return count
+
+    def anyone_all_in(self) -> bool:
+        """Whether a player still in has no chips behind."""
+        folded = self.folded
+        for p, stack in enumerate(self.stacks):  # noqa: SIM110 (a loop: see above)
+            if stack == 0 and not folded[p]:
+                return True
+        return False
 
     def pot_total(self) -> int:
         """Every chip in the middle, bets of this round included."""

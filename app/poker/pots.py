@@ -11,11 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .frozen import builder
+
 
 @dataclass(frozen=True, slots=True)
 class Pot:
     amount: int
     eligible: tuple[int, ...]  # players still in who may win it, in seat order from the button
+
+
+_pot = builder(Pot)  # ``Pot(...)``, quicker: every round's close builds the pots
 
 
 def build_pots(
@@ -32,19 +37,30 @@ def build_pots(
         staked = [c - d for c, d in zip(committed, dead, strict=True)]
         layered = build_pots(staked, folded)
         if layered:
-            layered[0] = Pot(layered[0].amount + money, layered[0].eligible)
+            layered[0] = _pot(layered[0].amount + money, layered[0].eligible)
         elif money:
-            layered = [Pot(money, tuple(i for i, f in enumerate(folded) if not f))]
+            layered = [_pot(money, tuple(i for i, f in enumerate(folded) if not f))]
         return layered
     if len(committed) != len(folded):
         raise ValueError("committed and folded list different players")
-    live = [i for i in range(len(committed)) if committed[i] > 0 and not folded[i]]
+    # The players still in with chips in, and whether they all staked alike (the usual
+    # case: one pot). A loop, not comprehensions: each builds a function and calls it.
+    live: list[int] = []
+    first = 0
+    alike = True
+    for i in range(len(committed)):
+        c = committed[i]
+        if c > 0 and not folded[i]:
+            if not live:
+                first = c
+            elif c != first:
+                alike = False
+            live.append(i)
     if not live:
         return []
-    levels = {committed[i] for i in live}
-    if len(levels) == 1:  # the usual case: everyone still in staked alike, one pot
-        return [Pot(sum(committed), tuple(live))]
-    live_levels = sorted(levels)
+    if alike:
+        return [_pot(sum(committed), tuple(live))]
+    live_levels = sorted({committed[i] for i in live})
     pots: list[Pot] = []
     previous = 0
     last = live_levels[-1]
@@ -56,9 +72,9 @@ def build_pots(
         amount = sum(c if c < cap else cap for c in above) - previous * len(above)
         eligible = tuple([i for i in live if committed[i] >= level])
         if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            pots[-1] = _pot(pots[-1].amount + amount, eligible)
         elif amount:
-            pots.append(Pot(amount, eligible))
+            pots.append(_pot(amount, eligible))
         previous = level
     return pots
 

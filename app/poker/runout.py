@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from .actions import FLOP, RIVER, STREETS, Phase, Street
 from .cards import Card
-from .events import BoardDealt, CardsShown, Event, RunItTwiceOffered, RunItTwiceVoted, RunsDecided
+from .events import (
+    Event,
+    board_dealt,
+    cards_shown,
+    run_it_twice_offered,
+    run_it_twice_voted,
+    runs_decided,
+)
 from .hand import Hand
 from .showdown import award
 
@@ -20,7 +27,7 @@ def deal_street(hand: Hand, street: Street, run: int, events: list[Event]) -> No
     for b in range(hand.config.boards):
         cards = hand.draw(count)
         hand.boards[run][b].extend(cards)
-        events.append(BoardDealt(street, b, run, cards))
+        events.append(board_dealt(street, b, run, cards))
     hand.street = street
 
 
@@ -28,7 +35,7 @@ def table_hands(hand: Hand, events: list[Event]) -> None:
     for p in hand.contenders():
         if not hand.shown[p]:
             hand.shown[p] = True
-            events.append(CardsShown(p, hand.hole[p]))
+            events.append(cards_shown(p, hand.hole[p]))
 
 
 def all_in(hand: Hand, events: list[Event]) -> None:
@@ -38,7 +45,7 @@ def all_in(hand: Hand, events: list[Event]) -> None:
         hand.phase = Phase.RUN_IT_TWICE
         hand.votes = {}
         voters = tuple(hand.contenders())
-        events.append(RunItTwiceOffered(voters))
+        events.append(run_it_twice_offered(voters))
         hand.actor = voters[0]
         return
     run_out(hand, events)
@@ -61,13 +68,13 @@ def _second_run_fits(hand: Hand) -> bool:
 
 def vote(hand: Hand, p: int, agree: bool, events: list[Event]) -> None:
     hand.votes[p] = agree
-    events.append(RunItTwiceVoted(p, agree))
+    events.append(run_it_twice_voted(p, agree))
     voters = hand.contenders()
     if agree and len(hand.votes) < len(voters):
         hand.actor = voters[voters.index(p) + 1]
         return
     hand.runs = 2 if agree else 1
-    events.append(RunsDecided(hand.runs))
+    events.append(runs_decided(hand.runs))
     run_out(hand, events)
 
 

@@ -44,7 +44,28 @@ class HandSetup:
         return values
 
     def validate(self) -> None:
-        self.config.check_players(self.players)
+        stacks = self.stacks
+        players = len(stacks)  # ``players``, without a property call: read every hand
+        self.config.check_players(players)
+        # The usual case at once, checked in C (every hand passes here): each list empty or
+        # one for each player, plain non-negative ints, every stack positive. Anything else
+        # goes through the rules one by one, which name what is wrong.
+        blinds, antes, posts, dead = self.blinds, self.antes, self.posts, self.dead
+        every = (*stacks, *blinds, *antes, *posts, *dead)
+        if not (
+            (len(blinds) == players or not blinds)
+            and (len(antes) == players or not antes)
+            and (len(posts) == players or not posts)
+            and (len(dead) == players or not dead)
+            and _INT.issuperset(map(type, every))
+            and min(every) >= 0
+            and min(stacks) > 0
+        ):
+            self._validate_each()
+        if self.config.bomb_pot and (any(blinds) or any(posts)):
+            raise ConfigError("a bomb pot has antes only: no blinds and no pre-flop betting")
+
+    def _validate_each(self) -> None:
         for what, values in (
             ("stacks", self.stacks),
             ("blinds", self.blinds),
@@ -55,12 +76,8 @@ class HandSetup:
             if not values:
                 continue  # an empty tuple is all zero (``per_player``)
             self.per_player(values, what)  # one for each player
-            if _INT.issuperset(map(type, values)) and min(values) >= 0:
-                continue  # plain non-negative ints: the usual case, checked in C
             for v in values:
                 if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                     raise ConfigError(f"{what} must be whole, non-negative chip counts: {v!r}")
         if min(self.stacks) <= 0:  # ``check_players``: two players or more
             raise ConfigError("every player dealt in needs chips")
-        if self.config.bomb_pot and (any(self.blinds) or any(self.posts)):
-            raise ConfigError("a bomb pot has antes only: no blinds and no pre-flop betting")

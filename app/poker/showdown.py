@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .actions import COMPLETE, SHOWDOWN
 from .cards import Card, rank_of
-from .events import CardsShown, Event, HandEnded, Mucked, PotAwarded
+from .events import Event, cards_shown, hand_ended, mucked, pot_awarded
 from .games import POSITION
 from .hand import Hand
 from .pots import split_evenly, split_high_low
@@ -22,25 +22,26 @@ def start_showdown(hand: Hand, events: list[Event]) -> None:
     k = contenders.index(first)
     hand.showdown_order = contenders[k:] + contenders[:k]
     hand.phase = SHOWDOWN
-    pending = [p for p in hand.showdown_order if not hand.shown[p]]
-    if not pending:
-        award(hand, events)
-        return
-    hand.actor = pending[0]
+    shown = hand.shown
+    for p in hand.showdown_order:  # the first who has not shown (a loop: no comprehension)
+        if not shown[p]:
+            hand.actor = p
+            return
+    award(hand, events)
 
 
 def show_or_muck(hand: Hand, p: int, show: bool, events: list[Event]) -> None:
     if show:
         hand.shown[p] = True
-        events.append(CardsShown(p, hand.hole[p]))
+        events.append(cards_shown(p, hand.hole[p]))
     else:
         hand.mucked[p] = True
-        events.append(Mucked(p))
-    shown, mucked = hand.shown, hand.mucked
-    pending = [q for q in hand.showdown_order if not shown[q] and not mucked[q]]
-    if pending:
-        hand.actor = pending[0]
-        return
+        events.append(mucked(p))
+    shown, gone = hand.shown, hand.mucked
+    for q in hand.showdown_order:  # the next to show or muck, as ``start_showdown``
+        if not shown[q] and not gone[q]:
+            hand.actor = q
+            return
     award(hand, events)
 
 
@@ -154,7 +155,7 @@ def award(hand: Hand, events: list[Event]) -> None:
         (p,) = contenders
         for k, pot in enumerate(hand.gathered()):
             hand.stacks[p] += pot.amount
-            events.append(PotAwarded(k, 0, 0, "whole", p, pot.amount, None, ()))
+            events.append(pot_awarded(k, 0, 0, "whole", p, pot.amount, None, ()))
     else:
         for k, run, b, half, p, amount, contested in divide(hand):
             name: str | None = None
@@ -169,8 +170,8 @@ def award(hand: Hand, events: list[Event]) -> None:
                 dh = hand.describe_high(run, b, p)
                 name, used = dh.name, dh.cards
             hand.stacks[p] += amount
-            events.append(PotAwarded(k, run, b, half, p, amount, name, used))
+            events.append(pot_awarded(k, run, b, half, p, amount, name, used))
     hand.committed = [0] * hand.n
     hand.dead = [0] * hand.n
     hand.phase = COMPLETE
-    events.append(HandEnded(tuple(hand.stacks)))
+    events.append(hand_ended(tuple(hand.stacks)))

@@ -35,7 +35,7 @@ from .actions import (
 )
 from .cards import Card
 from .errors import ConfigError, IllegalAction
-from .events import BoardDealt, CardsShown, Event, ForcedBet, HoleCardsDealt
+from .events import Event, board_dealt, cards_shown, forced_bet, hole_cards_dealt
 from .hand import Hand
 from .setup import HandSetup
 
@@ -82,19 +82,23 @@ class HandState(Hand):
                     self.bets[p] += put
                 elif kind == "dead":
                     self.dead[p] += put
-                ev.append(ForcedBet(p, kind, put, self.stacks[p] == 0))
+                ev.append(forced_bet(p, kind, put, self.stacks[p] == 0))
         hole = cfg.game.hole_cards
         # One card at a time, clockwise from the first player left of the button.
         n = self.n
         dealt = self.draw(hole * n)
-        self.hole = [dealt[p::n] for p in range(n)]  # the p-th card of each round of the deal
-        ev.extend(map(HoleCardsDealt, range(n), self.hole))
+        # (A loop: ``map`` would call the builder from C, a comprehension build a function.)
+        self.hole = []
+        for p in range(n):
+            cards = dealt[p::n]  # the p-th card of each round of the deal
+            self.hole.append(cards)
+            ev.append(hole_cards_dealt(p, cards))
         if cfg.game.courchevel:
             self.burns.extend(self.draw(1))
             for b in range(cfg.boards):
                 card = self.draw(1)
                 self.boards[0][b].extend(card)
-                ev.append(BoardDealt(PREFLOP, b, 0, card))
+                ev.append(board_dealt(PREFLOP, b, 0, card))
         if cfg.bomb_pot:
             betting.finish_round_and_continue(self, ev)
         else:
@@ -127,7 +131,7 @@ class HandState(Hand):
             betting.wager(self, action, events)
         elif phase is COMPLETE:  # a show after an uncontested win
             self.shown[action.player] = True
-            events.append(CardsShown(action.player, self.hole[action.player]))
+            events.append(cards_shown(action.player, self.hole[action.player]))
         elif phase is RUN_IT_TWICE:
             runout.vote(self, action.player, bool(action.agree), events)
         else:
