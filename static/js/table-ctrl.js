@@ -265,9 +265,8 @@ export class TableCtrl {
   setAmount(value, preset = null) {
     const h = this.state.hand;
     if (!h || !h.legal || h.legal.min_to == null) return;
-    let n = Math.round(Number(value));
-    if (!Number.isFinite(n)) n = h.legal.min_to;
-    this.ui.amount = Math.max(h.legal.min_to, Math.min(h.legal.max_to, n));
+    const n = Math.round(Number(value));
+    this.ui.amount = Number.isFinite(n) ? legalAmount(h.legal, n) : h.legal.min_to;
     this.ui.amountText = null;
     this.ui.preset = preset;
     this.redraw();
@@ -281,7 +280,7 @@ export class TableCtrl {
     if (!h || !h.legal || h.legal.min_to == null) return;
     this.ui.amountText = text;
     const n = Math.round(Number(text));
-    if (text !== '' && Number.isFinite(n)) this.ui.amount = Math.max(h.legal.min_to, Math.min(h.legal.max_to, n));
+    if (text !== '' && Number.isFinite(n)) this.ui.amount = legalAmount(h.legal, n);
     this.ui.preset = null;
     this.redraw();
   }
@@ -294,7 +293,7 @@ export class TableCtrl {
     const mine = h.players[this.mySeat()];
     const callTo = (mine ? mine.bet : 0) + (legal.call || 0);
     const raw = callTo + Math.floor((legal.pot_to - callTo) * fraction);
-    return Math.max(legal.min_to, Math.min(legal.max_to, raw));
+    return legalAmount(legal, raw);
   }
 
   wager() {
@@ -522,4 +521,9 @@ export class TableCtrl {
     if (this.replay && !(e.ctrlKey || e.metaKey || e.altKey)) { this.replay.key(e); return; }
     tableKey(this, e);
   }
+}
+
+// An amount to bet or raise to, within the turn's legal range.
+function legalAmount(legal, n) {
+  return Math.max(legal.min_to, Math.min(legal.max_to, n));
 }
