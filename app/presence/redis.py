@@ -90,7 +90,11 @@ class RedisPresence:
 
     @classmethod
     def from_url(
-        cls, url: str, ttl: float = 30.0, max_connections: int = MAX_CONNECTIONS
+        cls,
+        url: str,
+        ttl: float = 30.0,
+        max_connections: int = MAX_CONNECTIONS,
+        timeout: float = 2.0,
     ) -> RedisPresence:
         # A bounded pool whose callers wait for a free connection: the default pool opens a
         # new connection whenever all are busy, and with every WebSocket refreshing its
@@ -99,10 +103,10 @@ class RedisPresence:
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
             max_connections=max_connections,
-            timeout=2,
+            timeout=timeout,
             decode_responses=True,
-            socket_connect_timeout=2,
-            socket_timeout=2,
+            socket_connect_timeout=timeout,
+            socket_timeout=timeout,
         )
         return cls(aioredis.Redis.from_pool(pool), ttl=ttl)
 

@@ -37,12 +37,21 @@ class Puppet:
         self.legal: dict[str, Any] | None = None
 
     def __call__(self, legal: dict[str, Any]) -> dict[str, Any]:
-        if self.auto:
-            return calling_station(legal)
+        # A turn held for the test is let go when `auto` comes back on: a test that switches
+        # it on while the bot's turn already waits (the next hand dealt before the test was
+        # done with the page) must not leave the bot holding the hand.
         self.legal = legal
-        action = self.feed.get(timeout=60)
-        self.legal = None
-        return action
+        try:
+            deadline = time.monotonic() + 60
+            while not self.auto:
+                try:
+                    return self.feed.get(timeout=0.05)
+                except queue.Empty:
+                    if time.monotonic() > deadline:
+                        raise
+            return calling_station(legal)
+        finally:
+            self.legal = None
 
 
 def actor(p: Player) -> int | None:

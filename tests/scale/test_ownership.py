@@ -42,10 +42,11 @@ async def registry(
 async def test_a_frozen_owner_loses_its_table_and_writes_nothing_after(
     postgres_url: str, redis_url: str
 ) -> None:
+    long = 60.0  # no lease lapses by itself in the test: a's lapses when the test says
     async with (
         two_processes(postgres_url) as (first, second),
-        registry(first, redis_url, "a") as a,
-        registry(second, redis_url, "b") as b,
+        registry(first, redis_url, "a", long) as a,
+        registry(second, redis_url, "b", long) as b,
     ):
         host, guest = await first.make_players(2)
         table = await a.create(host, TableConfig(seats=2, decision_time=0))
@@ -59,12 +60,15 @@ async def test_a_frozen_owner_loses_its_table_and_writes_nothing_after(
         assert hand is not None
         await table.request("act", hand.players[hand.state.actor or 0], hand=hand.id,
                             counter=0, action="call")  # fmt: skip
-        # b renews and sweeps from now on; a does neither: it stands for a frozen process.
-        # (Started only now: a's short lease lapses whenever a loaded machine is slower than
-        # it, and b must not take the table before the hand above is under way.)
+        # b renews and sweeps from now on; a does neither: it stands for a frozen process,
+        # whose lease lapses (expires in Redis) now rather than after a wall-clock wait
+        # that a loaded machine could outlast before the hand above was under way.
         await b.start()
+        leases = a.ownership
+        assert isinstance(leases, Leases)
+        assert await leases.client.pexpire(leases.key(table.id), 1)
 
-        # a's lease lapses: b's sweep takes the table within the lease and one renewal.
+        # b's sweep takes the lapsed lease at its next round.
         await within(lambda: table.id in b.tables)
         moved = b.tables[table.id]
         assert moved.hand is not None and moved.hand.id == hand.id and moved.hand.counter == 1
