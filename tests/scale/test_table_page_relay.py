@@ -76,6 +76,8 @@ async def test_a_page_from_the_other_process_carries_the_owners_snapshot(
         started = time.monotonic()
         text = await page(a, other, code)
         assert not BLOCK.findall(text) and "data-first-paint" not in text
-        assert 0.9 * VIEW_TIMEOUT <= time.monotonic() - started < VIEW_TIMEOUT + 2
+        # At the bound, not hung (the client gives up after 60 s): 30 s beside it for a
+        # loaded machine's slow request, which says nothing of the bound.
+        assert 0.9 * VIEW_TIMEOUT <= time.monotonic() - started < VIEW_TIMEOUT + 30
         for c in (a, b):
             await c.close()
