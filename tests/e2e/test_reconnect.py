@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Bot, Player, calling_station
-from tests.e2e.play import hand_number, wait_for_hand
+from tests.e2e.play import hand_number, mark, wait_for_hand, wait_moved_on
 from tests.e2e.test_games import new_table
 from tests.waits import within_sync
 
@@ -46,10 +46,9 @@ def test_reload_and_socket_cut_mid_hand(players: PlayerFactory, bots: BotFactory
     page.wait_for_selector(READY)
     assert hand_number(p) == number
     assert p.my_cards() == cards
-    hand = p.state("c.state.hand.id")
-    counter = p.state("c.state.hand.counter")
+    since = mark(p)
     page.locator(READY).first.click()
-    page.wait_for_function(f"() => window.__omaha.ctrl.state.hand.counter > {counter}")
+    wait_moved_on(p, since)  # the counter rose, or the hand ended (and the next began)
 
     # The next decision of this hand (or of a later one), taken while the network is down.
     page.wait_for_selector(READY)
