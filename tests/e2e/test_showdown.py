@@ -149,7 +149,9 @@ def test_an_idle_losers_showdown_ends_on_the_short_clock_and_spends_no_bank(
     screenshot_all([loser], "showdown-choice")  # the artifacts: Show / Muck on the short clock
     # Idle: nobody clicks. The page notes when the hand ends, and whether the bank ever ran.
     elapsed = ended_after(loser, number, turn["started"], DECISION_TIME + TIME_BANK)
-    assert SHOWDOWN_TIME - 0.2 <= elapsed <= SHOWDOWN_TIME + 1.5, elapsed  # never 20 s + 30 s
+    # The short clock, never the decision time and bank (20 s + 30 s): 5 s of slack for a
+    # loaded machine's delivery of the hand's end, which says nothing of the clock.
+    assert SHOWDOWN_TIME - 0.2 <= elapsed <= SHOWDOWN_TIME + 5, elapsed
     assert not page.evaluate("() => !!window.__bankRan")
     seat = loser.state("c.state.you.seat")
     ended = f"(c.state.hand.number === {number} ? c.state.hand : c.state.lastHand)"
@@ -219,7 +221,7 @@ def test_an_idle_voters_run_it_twice_vote_ends_on_the_short_clock_and_spends_no_
     expect(page.locator(".bank-row")).to_have_count(0)  # no "Need more time" on a vote
     # Idle: nobody clicks.
     elapsed = ended_after(idle, number, turn["started"], DECISION_TIME + TIME_BANK)
-    assert VOTE_TIME - 0.2 <= elapsed <= VOTE_TIME + 1.5, elapsed  # never 20 s + 30 s
+    assert VOTE_TIME - 0.2 <= elapsed <= VOTE_TIME + 5, elapsed  # never 20 s + 30 s
     assert not page.evaluate("() => !!window.__bankRan")
     seats = {p.name: p.state("c.state.you.seat") for p in ps}
     # (the next hand may be dealt already, when nobody busted: this one is then the last)
