@@ -87,8 +87,10 @@ class SqlTableStore(DealStore, ResumeStore, LedgerStore):
                 config=config.model_dump(mode="json"),
                 paused=False,
                 hand_number=0,
+                owner_epoch=1,
             )
             s.add(row)
+        self.epochs[str(row.id)] = 1  # created is taken (`TableStore.create_table`)
         return str(row.id)
 
     async def open_tables(self) -> list[str]:

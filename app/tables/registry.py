@@ -212,6 +212,8 @@ class TableRegistry:
         return await asyncio.shield(loading)
 
     async def create(self, host_id: str, config: TableConfig) -> Table:
+        if self.draining:
+            raise Elsewhere()
         code = invite_code()
         # Its lease first: another process's sweep must not take a table being created.
         table_id = str(uuid.uuid4())
@@ -219,13 +221,22 @@ class TableRegistry:
             raise Elsewhere()
         if config.tournament:  # its director's: runs here, with it
             self.adoptable.add(table_id)
+        self.launching.add(table_id)  # taken, not running yet (the relay keeps its cursor)
         try:
+            if self.on_take is not None:
+                await self.on_take(table_id)
             await self.store.create_table(host_id, config, code, table_id)
         except BaseException:
+            self.store.drop_table(table_id)
             with contextlib.suppress(Exception):
                 await self.ownership.release(table_id)
             raise
-        return await self.load(table_id)
+        finally:
+            self.launching.discard(table_id)
+        # Created is taken (the store wrote it with this process's epoch): it runs from what
+        # was just stored, with no load after the row exists. A load that timed out there
+        # answered 500 for a table that then stayed stored and open, never running.
+        return self._start(table_id, StoredTable(table_id, code, host_id, config))
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)

@@ -112,7 +112,9 @@ class TableStore(Protocol):
     async def create_table(
         self, host_id: str, config: TableConfig, code: str, table_id: str | None = None
     ) -> str:
-        """A new table (its id given, or a new one); returns its id."""
+        """A new table (its id given, or a new one); returns its id. Created is taken: the
+        table's epoch is this store's (as after `take_table`), so its creator runs it at once
+        from what it gave, without `load_table`."""
         ...
 
     async def open_tables(self) -> list[str]: ...

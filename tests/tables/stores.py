@@ -160,6 +160,7 @@ class MemoryTableStore(DealSeedStart):
     ) -> str:
         table_id = table_id or str(uuid.uuid4())
         self.tables[table_id] = StoredTable(table_id, code, host_id, config)
+        self.epochs[table_id] = 1  # created is taken
         return table_id
 
     async def open_tables(self) -> list[str]:

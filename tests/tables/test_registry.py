@@ -47,3 +47,26 @@ async def test_a_failing_table_restarts_from_the_store_without_disturbing_others
     assert restarted.hand.counter == 1
     assert registry.get(other.id) is other and not registry.tasks[other.id].done()
     await registry.close()
+
+
+async def test_a_created_table_runs_from_what_was_stored_without_a_load() -> None:
+    """A new table's load, after its row was stored, could time out on a busy database: the
+    host got a 500 and the table stayed stored and open, never running (404 to its code until
+    the process restarted), counting towards the host's tables. Created is taken: nothing is
+    read back, so nothing after the row's write can fail."""
+    store = MemoryTableStore()
+
+    async def no_load(table_id: str) -> None:
+        raise TimeoutError("the database is too busy to read")
+
+    store.load_table = no_load  # type: ignore[method-assign]
+    registry = TableRegistry(store, Runtime(between_hands=0, clock_enabled=False))
+    config = TableConfig(seats=3, decision_time=0)
+    table = await registry.create("h", config)
+    assert registry.get(table.id) is table and await registry.find(table.id) is table
+    assert store.epochs[table.id] == 1  # written with the epoch the store created it with
+    assert (table.id, table.code) == (store.tables[table.id].id, store.tables[table.id].code)
+    assert table.config == config and table.host_id == "h"
+    assert (await table.request("sit", "h", seat=0, buy_in=100, name="h"))["status"] == "seated"
+    assert store.tables[table.id].seats[0].player_id == "h"  # its writes are stored
+    await registry.close()
