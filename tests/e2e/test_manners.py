@@ -144,6 +144,9 @@ def test_seat_request_is_pending_cancellable_and_a_refusal_is_told(
     bob.page.click("[data-sit='2']")
     bob.page.click("[data-cmd=confirm-sit]")
     expect(pending).to_be_visible()
+    # Only Bob's row (Carol's gone): no redraw moves it under the click.
+    expect(requests.locator(".request", has_text="Carol")).to_have_count(0)
+    expect(requests.locator(".request")).to_have_count(1)
     requests.locator(".request", has_text="Bob").get_by_role("button", name="Refuse").click()
     expect(bob.page.locator("[data-notice=refused]")).to_have_text(
         "The host refused your seat request."
