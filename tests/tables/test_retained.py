@@ -31,7 +31,8 @@ def retained(table: Table) -> tuple[Counter[str], int]:
     """The objects reachable from the table (by type name) and their size, without the
     store, the clock, the viewers (the test's recorders), the hand in play and the
     broadcast texts (bounded by design, checked apart)."""
-    stop = {id(table.store), id(table.runtime), id(table.clock), id(table.broadcast.records)}
+    kept = (table.broadcast.current, table.broadcast._sealed)
+    stop = {id(table.store), id(table.runtime), id(table.clock), *map(id, kept)}
     seen: set[int] = set()
     counts: Counter[str] = Counter()
     size = 0
@@ -82,4 +83,5 @@ async def test_hands_played_leave_nothing_behind_in_the_table() -> None:
     # The broadcast texts: those of the hand in play and of the one before, no more.
     starts = table.broadcast._hand_starts
     assert len(starts) == 2
-    assert all(seq >= starts[0] for seq, _, _ in table.broadcast.records)
+    assert table.records[0][0] == starts[0]
+    assert [seq for seq, _, _ in table.records] == list(range(starts[0], table.seq + 1))
