@@ -113,6 +113,9 @@ def serve(args: argparse.Namespace) -> int:
             await super().startup(sockets)  # type: ignore[arg-type]
             if self.started:
                 tune_gc()
+                from app.resident import evaluator_tables
+
+                evaluator_tables()  # a fixed cost, paid now: RSS then grows with use only
                 if settings.memory_trace:
                     from app import memtrace
 

@@ -28,10 +28,29 @@ def start(frames: int) -> None:
 
 
 def rss_kib() -> int:
+    return status_kib()["VmRSS"]
+
+
+def status_kib() -> dict[str, int]:
+    """VmRSS and its parts, RssAnon (private: the heap, Python's arenas) and RssFile (pages
+    of mapped files: the code, and the hand evaluator's lookup tables as they are read)."""
+    out = {"VmRSS": 0, "RssAnon": 0, "RssFile": 0}
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+        key = line.split(":", 1)[0]
+        if key in out:
+            out[key] = int(line.split()[1])
+    return out
+
+
+def mapped_kib(part: str) -> int:
+    """Resident KiB of the mappings of files whose path contains `part` (/proc/self/smaps)."""
+    total, inside = 0, False
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        if line[:1] in "0123456789abcdef" and "-" in line.split(" ", 1)[0]:
+            inside = part in line
+        elif inside and line.startswith("Rss:"):
+            total += int(line.split()[1])
+    return total
 
 
 def type_counts(objects: list[object] | None = None) -> dict[str, int]:
@@ -73,7 +92,8 @@ def install(folder: Path) -> None:
         traced, peak = tracemalloc.get_traced_memory()
         facts = {"n": n, "collected": collect, "freed_objects": freed,
                  "garbage": garbage,
-                 "rss_kib": rss_kib(), "types": type_counts(), "traced": traced,
+                 "rss_kib": rss_kib(), "status_kib": status_kib(),
+                 "evaluator_kib": mapped_kib("_pheval"), "types": type_counts(), "traced": traced,
                  "traced_peak": peak, "gc_count": gc.get_count(),
                  "frozen": gc.get_freeze_count(),
                  "seconds": time.monotonic() - started}  # fmt: skip

@@ -73,11 +73,12 @@ def sqlite_server() -> Iterator[tuple[load.Target, list[int]]]:
 
 
 class Sampler:
-    """RSS of one process once a second in a thread; `mark` notes the window's start."""
+    """RSS of one process once a second in a thread, and its private part (RssAnon: not
+    the pages of mapped files); `mark` notes the window's start."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
-        self.samples: list[tuple[float, int]] = []  # (monotonic, VmRSS KiB)
+        self.samples: list[tuple[float, int, int]] = []  # (monotonic, VmRSS, RssAnon KiB)
         self.start = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -85,9 +86,10 @@ class Sampler:
     def _run(self) -> None:
         while not self._stop.wait(1.0):
             with contextlib.suppress(OSError):
-                self.samples.append(
-                    (time.monotonic(), load.ProcStat([self.pid]).memory_kib()["VmRSS"])
-                )
+                status = Path(f"/proc/{self.pid}/status").read_text().splitlines()
+                kib = {k: int(v.split()[0]) for k, v in (x.split(":", 1) for x in status)
+                       if k in ("VmRSS", "RssAnon")}  # fmt: skip
+                self.samples.append((time.monotonic(), kib["VmRSS"], kib["RssAnon"]))
 
     def __enter__(self) -> Sampler:
         self._thread.start()
@@ -102,19 +104,20 @@ class Sampler:
         return 0
 
     def window(self, seconds: float) -> tuple[int, int]:
-        """RSS at the end of the window's first third and at its end (KiB)."""
-        inside = [(t, r) for t, r in self.samples if self.start <= t <= self.start + seconds + 1]
+        """The growth of RSS and of its private part from the end of the window's first
+        third to its end (KiB)."""
+        inside = [s for s in self.samples if self.start <= s[0] <= self.start + seconds + 1]
         if not inside:
             return 0, 0
         third = self.start + seconds / 3
         early = min(inside, key=lambda s: abs(s[0] - third))
-        return early[1], inside[-1][1]
+        return inside[-1][1] - early[1], inside[-1][2] - early[2]
 
 
 def measure(kind: str, tables: int, seconds: float, bots: int, postgres: bool,
-            fanout: float = 1.0, size: int = 200) -> tuple[load.Result, int]:  # fmt: skip
-    """One phase on a fresh server: its result and the RSS growth over the window's last
-    two thirds (KiB)."""
+            fanout: float = 1.0, size: int = 200) -> tuple[load.Result, int, int]:  # fmt: skip
+    """One phase on a fresh server: its result and the growth of RSS and of its private
+    part (RssAnon) over the window's last two thirds (KiB)."""
     think = load.HUMAN_THINK
     with contextlib.ExitStack() as stack:
         if kind.startswith("ceiling"):
@@ -128,10 +131,10 @@ def measure(kind: str, tables: int, seconds: float, bots: int, postgres: bool,
         sampler = stack.enter_context(Sampler(pids[0]))
         result = load.drive(kind, target, pids, tables, seconds, think, bots, fanout, size,
                             on_go=sampler.mark)  # fmt: skip
-        early, end = sampler.window(seconds)
+        drift, private = sampler.window(seconds)
         print(f"{kind}: {per_connection(result):.1f} KiB per connection, peak RSS growth "
               f"(load average {os.getloadavg()[0]:.2f})", flush=True)  # fmt: skip
-        return result, end - early
+        return result, drift, private
 
 
 def per_connection(result: load.Result) -> float:
@@ -154,14 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {bots} bot processes; store "
           f"{'PostgreSQL' if args.postgres else 'SQLite'}", flush=True)  # fmt: skip
-    idle, _ = measure("server idle", args.tables, args.idle_seconds, bots, args.postgres)
-    human, drift = measure("server", args.tables, args.seconds, bots, args.postgres)
+    idle, _, _ = measure("server idle", args.tables, args.idle_seconds, bots, args.postgres)
+    human, drift, private = measure("server", args.tables, args.seconds, bots, args.postgres)
     s = human.counters
     fanout = s.messages / max(1, s.actions) / load.SEATS
     size = round(s.bytes / max(1, s.messages))
-    ceiling_idle, _ = measure("ceiling idle", args.tables, args.idle_seconds, bots, False)
-    ceiling, ceiling_drift = measure("ceiling", args.tables, args.seconds, bots, False,
-                                     fanout, size)  # fmt: skip
+    ceiling_idle, _, _ = measure("ceiling idle", args.tables, args.idle_seconds, bots, False)
+    ceiling, ceiling_drift, ceiling_private = measure("ceiling", args.tables, args.seconds,
+                                                      bots, False, fanout, size)  # fmt: skip
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     conns = s.connections
     print(f"{args.tables} tables x {load.SEATS} = {conns} connections; human pace: one action "
@@ -183,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     row("human pace: RSS growth, last 2/3 of window", drift / max(1, conns),
         ceiling_drift / max(1, ceiling.counters.connections), "~0")  # fmt: skip
+    row("  of which private (RssAnon)", private / max(1, conns),
+        ceiling_private / max(1, ceiling.counters.connections))  # fmt: skip
     print(f"server RSS before connections {human.rss_start_kib / 1024:.1f} MiB, peak "
           f"{human.hwm_kib / 1024:.1f} MiB (idle: {idle.rss_start_kib / 1024:.1f} -> "
           f"{idle.hwm_kib / 1024:.1f}); ceiling {ceiling.rss_start_kib / 1024:.1f} -> "

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -236,9 +235,9 @@ class Table:
         return self.broadcast.seq
 
     @property
-    def records(self) -> deque[tuple[int, str, dict[str, str] | None]]:
+    def records(self) -> list[tuple[int, str, dict[str, str] | None]]:
         """What was sent since the previous hand began (seq, public text, private texts)."""
-        return self.broadcast.records
+        return self.broadcast.kept()
 
     @property
     def seat_changes(self) -> asyncio.Event:
