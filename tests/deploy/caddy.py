@@ -101,7 +101,7 @@ def running_caddy(
 
 
 async def tls_ready(
-    folder: Path, port: int, process: subprocess.Popen[bytes], timeout: float = 30.0
+    folder: Path, port: int, process: subprocess.Popen[bytes], timeout: float = 90.0
 ) -> ssl.SSLContext:
     """Wait until Caddy answers a TLS handshake for localhost with a certificate of its
     internal CA (made at its start, in the background); the context that trusts that CA."""
@@ -112,8 +112,9 @@ async def tls_ready(
             raise AssertionError(f"caddy exited: {(process.args, process.returncode)}")
         root = root_certificate(folder)
         if root.is_file():
-            context = ssl.create_default_context(cafile=str(root))
             try:
+                # (the file can be there before Caddy has written it all)
+                context = ssl.create_default_context(cafile=str(root))
                 _, writer = await asyncio.open_connection(
                     "127.0.0.1", port, ssl=context, server_hostname="localhost"
                 )

@@ -163,5 +163,8 @@ def finished(players: list[Player]) -> Callable[[], bool]:
 
 
 def notice(p: Player) -> str:
-    """What the table page was told as it opened (the start, a move), shown as a toast."""
-    return str(p.page.evaluate("() => window.__omaha.notice || ''"))
+    """What the table page was told as it opened (the start, a move), shown as a toast;
+    waited for: the page's script reads it after its first await, and the page counts as live
+    before that once the server's drawing is up."""
+    p.page.wait_for_function("() => !!(window.__omaha && window.__omaha.notice)")
+    return str(p.page.evaluate("() => window.__omaha.notice"))
