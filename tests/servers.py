@@ -179,7 +179,7 @@ def redis_executable() -> str | None:
     return os.environ.get("REDIS_SERVER") or shutil.which("redis-server")
 
 
-def wait_for_port(host: str, port: int, timeout: float = 10.0) -> None:
+def wait_for_port(host: str, port: int, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:

@@ -138,8 +138,8 @@ def server(tmp: Path, **env: str) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
+        deadline = time.monotonic() + 120  # a bound (a dead process fails at once): a start
+        while True:  # is seconds of imports, and a clean clone compiles them at a load of 20+
             try:
                 with urllib.request.urlopen(base + "/healthz", timeout=1):
                     break

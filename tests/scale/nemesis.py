@@ -50,7 +50,7 @@ class RedisServer:
              "--maxmemory-policy", "noeviction"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        wait_for_port("127.0.0.1", self.port, timeout=10)
+        wait_for_port("127.0.0.1", self.port)
 
     def kill(self) -> None:
         if self.process is not None:
