@@ -9,6 +9,7 @@ import io
 import json
 import logging
 import random
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -78,4 +79,7 @@ async def test_a_session_at_debug_level_logs_no_secret(
             assert form[1:-1] not in text
     for cards in holes:
         for form in card_forms(cards):
-            assert form not in text, form
+            # Alone (not inside an id): "9d8c" is also four hex digits of some UUID in the
+            # log, one run in a few dozen.
+            alone = re.compile(rf"(?<![0-9A-Za-z-]){re.escape(form)}(?![0-9A-Za-z-])")
+            assert not alone.search(text), form
