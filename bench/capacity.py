@@ -1,0 +1,145 @@
+"""Capacity: the number of tables swept at a human pace for one and for two server processes,
+each point's action latency, and the knee (the most tables held at p99 <= 50 ms).
+
+``.venv/bin/python -m bench.capacity --tables 100,250,500,1000 --processes 1,2 --seconds 20``
+
+Each point is one `bench/load.py` run (its servers, bots, checks and latency, PostgreSQL at
+its default durability unless ``--fsync-off``), on fresh server processes and a fresh
+database. The process counts alternate at each table count, so a point's columns share the
+machine's state of that moment: compare them side by side, not across invocations. A process
+count whose p99 has passed ``--give-up`` times the target is not run at larger counts (its
+knee is behind it; the sweep spends its time where the curve is still open).
+
+Issue 29's target: 2 processes hold at least 1.6 times the tables of 1 at p99 <= 50 ms, and
+1 process holds 1,000 tables there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: make ``bench`` and ``app`` importable
+    sys.path.insert(0, str(ROOT))
+
+from bench import load  # noqa: E402
+
+TARGET_P99_MS = 50.0
+TARGET_RATIO = 1.6
+TARGET_ONE = 1000
+
+
+@dataclass
+class Point:
+    tables: int
+    processes: int
+    result: load.Result
+
+    @property
+    def p99(self) -> float:
+        return self.result.pct(0.99)
+
+    @property
+    def held(self) -> bool:
+        return load.ok(self.result) and self.p99 <= TARGET_P99_MS
+
+
+def knee(points: list[Point], processes: int) -> int:
+    """The most tables held at p99 <= target, below the first count that was not (a point
+    held after one that failed is noise on the way down, not capacity); 0 if none."""
+    best = 0
+    for p in sorted((p for p in points if p.processes == processes), key=lambda p: p.tables):
+        if not p.held:
+            break
+        best = p.tables
+    return best
+
+
+def sweep(tables: list[int], processes: list[int], seconds: float, think: float,
+          durable: bool, give_up: float) -> tuple[list[Point], str]:  # fmt: skip
+    points: list[Point] = []
+    open_counts = set(processes)
+    with load.backing_servers(durable=durable) as backing:
+        settings = load.durability(backing)
+        for t in sorted(tables):
+            for n in processes:
+                if n not in open_counts:
+                    continue
+                bots = max(1, min(4, t // 100 + 1))
+                result = load.run_server(backing, t, seconds, think, bots,
+                                         dbname=f"omaha_cap_{n}_{t}", servers=n)  # fmt: skip
+                point = Point(t, n, result)
+                points.append(point)
+                print(line(point), flush=True)
+                if point.p99 > give_up * TARGET_P99_MS or not load.ok(result):
+                    open_counts.discard(n)
+    return points, settings
+
+
+def line(p: Point) -> str:
+    r = p.result
+    c = r.counters
+    state = "held" if p.held else ("checks FAILED" if not load.ok(r) else "over")
+    return (f"{p.tables:>6} tables  {p.processes} process{'es' if p.processes > 1 else '  '}"
+            f"  p50 {r.pct(0.5):7.1f}  p95 {r.pct(0.95):7.1f}  p99 {p.p99:7.1f} ms"
+            f"  {r.rate(c.actions):7.1f} actions/s  servers {100 * r.server_cpu / r.seconds:4.0f}"
+            f" % of a core  {state}")  # fmt: skip
+
+
+def summary(points: list[Point], processes: list[int], settings: str, think: float) -> str:
+    lines = ["", f"human pace (think {think:g} s); PostgreSQL: {settings}"]
+    lines += [line(p) for p in sorted(points, key=lambda p: (p.processes, p.tables))]
+    knees = {n: knee(points, n) for n in processes}
+    tried = {n: max((p.tables for p in points if p.processes == n), default=0) for n in processes}
+    for n in processes:
+        at_end = knees[n] and knees[n] == tried[n]  # every count tried was held
+        lines.append(f"knee, {n} process(es): {knees[n]:,} tables"
+                     + (" (the largest count tried: at least this)" if at_end else ""))  # fmt: skip
+    if 1 in knees and len(processes) > 1:
+        top = max(processes)
+        ratio = knees[top] / knees[1] if knees[1] else float("nan")
+        lines.append(f"{top} processes / 1: {ratio:.2f} (target >= {TARGET_RATIO})")
+    if 1 in knees:
+        lines.append(f"1 process at {TARGET_ONE:,} tables: "
+                     + ("held" if knees[1] >= TARGET_ONE else "not held")
+                     + f" (target: held at p99 <= {TARGET_P99_MS:g} ms)")  # fmt: skip
+    return "\n".join(lines)
+
+
+def counts(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=counts, default=counts("100,250,500,1000"))
+    parser.add_argument("--processes", type=counts, default=counts("1,2"))
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--think", type=float, default=load.HUMAN_THINK)
+    parser.add_argument(
+        "--give-up",
+        type=float,
+        default=4.0,
+        help="stop a process count once its p99 passes this many times 50 ms",
+    )
+    parser.add_argument("--fsync-off", action="store_true")
+    args = parser.parse_args(argv)
+    load.raise_open_files()
+    with contextlib.suppress(OSError):
+        os.sched_setaffinity(0, load.bot_cpus())
+    print(f"machine: {os.cpu_count()} CPUs, load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)  # fmt: skip
+    points, settings = sweep(args.tables, args.processes, args.seconds, args.think,
+                             not args.fsync_off, args.give_up)  # fmt: skip
+    print(summary(points, args.processes, settings, args.think))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0 if all(load.ok(p.result) for p in points) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""bench/capacity.py's reading of a sweep: the knee is the most tables held at p99 <= 50 ms
+before the first count that was not, and the summary states the issue's two targets from it.
+(The runs themselves are bench/load.py's, exercised by tests/bench/test_load_*.py.)"""
+
+from __future__ import annotations
+
+from bench import capacity, load
+
+
+def point(tables: int, processes: int, p99_ms: float, violations: int = 0) -> capacity.Point:
+    counters = load.Counters(latencies=[p99_ms / 1000] * 100)
+    counters.violations = ["v"] * violations
+    return capacity.Point(tables, processes, load.Result("server", tables, 20.0, counters))
+
+
+def test_the_knee_is_the_last_count_held_before_the_first_over() -> None:
+    points = [point(100, 1, 10), point(250, 1, 40), point(500, 1, 80), point(1000, 1, 45),
+              point(100, 2, 8), point(250, 2, 9), point(500, 2, 30)]  # fmt: skip
+    assert capacity.knee(points, 1) == 250  # 1,000 held after 500 did not: noise, not capacity
+    assert capacity.knee(points, 2) == 500
+    assert capacity.knee(points, 3) == 0
+    text = capacity.summary(points, [1, 2], "fsync=on", 2.0)
+    assert "knee, 1 process(es): 250 tables\n" in text + "\n"
+    assert "knee, 2 process(es): 500 tables (the largest count tried: at least this)" in text
+    assert "2 processes / 1: 2.00 (target >= 1.6)" in text
+    assert "1 process at 1,000 tables: not held" in text
+
+
+def test_a_point_whose_checks_failed_is_not_held_whatever_its_latency() -> None:
+    points = [point(100, 1, 5), point(250, 1, 5, violations=1)]
+    assert not points[1].held
+    assert capacity.knee(points, 1) == 100
+    assert "checks FAILED" in capacity.line(points[1])
