@@ -3,15 +3,17 @@
 At start-up every file of `static/` is read once, gzipped once (when that makes it smaller)
 and given one version: a hash of all of them. The page carries its style sheet inline (allowed
 by its hash in the Content-Security-Policy, app/api/headers.py), so its first paint waits for
-no other request. The page (`index.html`, served at `/`, at
-every invite link `/t/{code}` and every hand link `/h/{number}`) names its assets under
-`/static/<version>/...` and preloads every module its own modules import (`{{modulepreload}}`,
-with those its address needs: `PAGES`); the rest a page fetches by a dynamic `import()` when
-it needs them (static/js/lazy.js). The ES modules import each other by relative paths, so they
-stay under the same version without rewriting. A changed
-file changes the version, so a browser never mixes old and new modules. A table page that the
-server drew (app/api/first_paint.py) names only the boot module, with the others it needs in
-its `data-later`: it fetches them once the drawing is on screen (`drawn_page_source`).
+no other request: the rules of a table's first view (`app.css`). The rest (`more.css`) the
+pages of other addresses link, and a table page links it with the first part that needs it.
+The page (`index.html`, served at `/`, at every invite link `/t/{code}` and every hand link
+`/h/{number}`) names its assets under `/static/<version>/...` and preloads every module its
+own modules import (`{{modulepreload}}`, with those its address needs: `PAGES`); the rest a
+page fetches by a dynamic `import()` when it needs them (static/js/lazy.js). The ES modules
+import each other by relative paths, so they stay under the same version without rewriting.
+A changed file changes the version, so a browser never mixes old and new modules. A table
+page that the server drew (app/api/first_paint.py) names only the boot module, with the
+others it needs in its `data-later`: it fetches them once the drawing is on screen
+(`drawn_page_source`).
 
 - `/static/<current version>/<path>`: `Cache-Control: public, max-age=31536000, immutable`;
 - an older version's URL still gets the current file, `no-cache` (a page open across a
@@ -40,6 +42,10 @@ PAGE = "index.html"
 #: the page's style sheet, inlined in it (`STYLE_LINK` replaced by a style element)
 STYLE = "app.css"
 STYLE_LINK = b'<link rel="stylesheet" href="{{static}}/app.css">'
+#: the rules of every page but the table's first view: linked after STYLE by the pages of the
+#: other addresses; a table page links it when it first draws a part that needs it (lazy.js)
+MORE = "more.css"
+MORE_LINK = b'<link rel="stylesheet" id="more-css" href="{{static}}/more.css">'
 #: the page writes its asset URLs as `{{static}}/app.css`
 PLACEHOLDER = b"{{static}}"
 #: where the page gets a `<link rel="modulepreload">` for every module its own modules import
@@ -167,8 +173,16 @@ class Assets:
         self.style_hashes: list[str] = []
         sheet = self.files.get(STYLE)
         if sheet is not None and STYLE_LINK in text:
-            text = text.replace(STYLE_LINK, b"<style>" + sheet.body + b"</style>")
+            style = b"<style>" + sheet.body + b"</style>"
             self.style_hashes.append(base64.b64encode(hashlib.sha256(sheet.body).digest()).decode())
+            # The pages of the other addresses (`PAGES`) link MORE after it: drawn by their
+            # modules, they are painted after those came anyway. (Inlined, its hash would be
+            # in the policy, which every response of the server carries: 54 bytes each.)
+            more = MORE_LINK if MORE in self.files else b""
+            others = text.replace(STYLE_LINK, style + more)
+            text = text.replace(STYLE_LINK, style)
+        else:
+            others = text
         # The modules the page's own import (statically, at any depth), but those it names
         # itself (the boot module and its imports, first); for a page of another address, with
         # those its address needs (`PAGES`).
@@ -181,7 +195,7 @@ class Assets:
 
         def preloaded(kind: str) -> bytes:
             links = "\n  ".join(f'<link rel="modulepreload" href="{url}">' for url in later(kind))
-            return text.replace(PRELOADS, links.encode())
+            return (text if kind == "table" else others).replace(PRELOADS, links.encode())
 
         # A page with the table drawn in it is on screen before any module runs: there the
         # modules wait until it has been painted (boot.js), rather than their requests and

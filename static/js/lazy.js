@@ -6,12 +6,14 @@
 // `lazy(load)` gives `get()`, the module's promise (a failed fetch is tried again next time),
 // and `get.now(redraw)` for a view: the module once it is here, else null, asking for it
 // and redrawing when it comes (one frame without the part, as for any data still on its way).
-export function lazy(load) {
+// `styled`: the part's rules are in more.css, which comes with it (never drawn unstyled).
+export function lazy(load, { styled = false } = {}) {
   let mod = null;
   let loading = null;
   const get = () => {
     if (!loading) {
-      loading = load().then((m) => { mod = m; return m; }, (e) => { loading = null; throw e; });
+      loading = Promise.all([load(), styled ? moreStyles() : null])
+        .then(([m]) => { mod = m; return m; }, (e) => { loading = null; throw e; });
     }
     return loading;
   };
@@ -22,3 +24,18 @@ export function lazy(load) {
   return get;
 }
 
+// more.css, linked once (the other pages link it themselves: #more-css); resolved once it has
+// loaded, or failed to (then the part is drawn all the same).
+let more = null;
+export function moreStyles() {
+  if (!more) {
+    more = document.getElementById('more-css') ? Promise.resolve() : new Promise((resolve) => {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = new URL('../more.css', import.meta.url).href;
+      link.onload = link.onerror = resolve;
+      document.head.append(link);
+    });
+  }
+  return more;
+}

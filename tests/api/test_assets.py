@@ -106,10 +106,15 @@ def test_the_page_preloads_every_module_its_own_import(tmp_path: Path) -> None:
 async def test_the_page_carries_its_style_sheet_allowed_by_its_hash(
     client: httpx.AsyncClient,
 ) -> None:
-    page = (await client.get("/")).text
-    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
-    assert styles == [SHEET.decode()]  # the one inline style, exactly the file
-    assert 'rel="stylesheet"' not in page and " style=" not in page
+    for path in ("/", "/t/x", "/h/1", "/hands", "/signin"):
+        page = (await client.get(path)).text
+        styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+        assert styles == [SHEET.decode()]  # the one inline style, exactly the file
+        # The rules of the other pages and of the table's parts drawn once used: linked (a
+        # table page links it when it draws one of those: static/js/lazy.js).
+        sheets = re.findall(r'<link rel="stylesheet"[^>]*href="(/static/[^"]+)"', page)
+        assert [s.split("/", 3)[3] for s in sheets] == ["more.css"]
+        assert " style=" not in page
     digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
     policy = (await client.get("/")).headers["content-security-policy"]
     assert f"style-src 'self' 'sha256-{digest}';" in policy

@@ -66,6 +66,8 @@ def drawn_page_loads_its_modules_later(page: str) -> None:
     rest = {u.removeprefix(f"/static/{version}/") for u in later}
     assert len(later) == len(rest)
     assert rest | set(preloaded) | {"js/boot.js", "js/main.js"} == modules() - ON_DEMAND
+    # the table's first view needs none of more.css: linked with the parts that do
+    assert "more.css" not in page
 
 
 def test_the_data_block_escapes_what_could_end_it() -> None:

@@ -17,10 +17,11 @@ import { lazy } from '../lazy.js';
 // Parts drawn only once used (lazy.js): a dialog, the host's open panel, the hand log, the
 // replayer's panel, a tournament table's bar. Their code is fetched then, and drawn when it
 // is here (a frame later); the table's first load carries none of it.
-const dialogs = lazy(() => import('./dialogs.js'));
-const host = lazy(() => import('./host.js'));
-const handLog = lazy(() => import('./hand-log.js'));
-const replay = lazy(() => import('./replay.js'));
+const STYLED = { styled: true }; // their rules: more.css
+const dialogs = lazy(() => import('./dialogs.js'), STYLED);
+const host = lazy(() => import('./host.js'), STYLED);
+const handLog = lazy(() => import('./hand-log.js'), STYLED);
+const replay = lazy(() => import('./replay.js'), STYLED);
 const tournament = lazy(() => import('./tournament.js'));
 const part = (get, ctrl, draw) => { const m = get.now(ctrl.redraw); return m ? draw(m) : null; };
 
