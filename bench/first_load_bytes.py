@@ -73,8 +73,8 @@ def main() -> None:
     for spec, r in zip(args.versions, results, strict=True):
         settled = sum(n for _, n in r["files"])
         print(
-            f"{spec}: {r['mark'] / 1024:.1f} KB in {r['mark_count']} responses by the live view"
-            f" drawn; {settled / 1024:.1f} KB in {len(r['files'])} once settled"
+            f"{spec}: {r['mark'] / 1024:.1f} KB ({r['mark']:,d} B) in {r['mark_count']} responses"
+            f" by the live view drawn; {settled / 1024:.1f} KB in {len(r['files'])} once settled"
         )
         for path, n in r["files"]:
             print(f"  {n:7,d}  {path}")

@@ -466,9 +466,10 @@ export class TableCtrl {
 
   // ---------------------------------------------------------------- screen-reader mode
   setScreenReader(on) {
+    // Straight to the command box, once it is drawn (views/screen-reader.js, which may still
+    // be on its way).
+    this.ui.focusCommand = on;
     this.setSetting('screenReader', on);
-    // Straight to the command box, once it is drawn.
-    if (on) requestAnimationFrame(() => { const el = document.getElementById('command'); if (el) el.focus(); });
   }
 
   // (its code comes with the mode: at once, unless the mode was only just turned on)

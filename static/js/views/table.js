@@ -7,7 +7,6 @@ import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
 import { lastHandsView } from './last-hands.js';
 import { chatView } from './chat.js';
-import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
 import { reactionBubble, reactPicker, reactToggle } from './reactions.js';
@@ -23,6 +22,7 @@ const host = lazy(() => import('./host.js'), STYLED);
 const handLog = lazy(() => import('./hand-log.js'), STYLED);
 const replay = lazy(() => import('./replay.js'), STYLED);
 const tournament = lazy(() => import('./tournament.js'));
+const reader = lazy(() => import('./screen-reader.js')); // the screen-reader mode's panel
 const part = (get, ctrl, draw) => { const m = get.now(ctrl.redraw); return m ? draw(m) : null; };
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
@@ -41,7 +41,7 @@ export function tableView(ctrl) {
     ${banner(ctrl)}
     ${tableNotice(ctrl)}
     ${c.tournament ? part(tournament, ctrl, (m) => m.tournamentEnd(ctrl.tournament)) : null}
-    ${screenReaderView(ctrl)}
+    ${ctrl.settings.screenReader ? part(reader, ctrl, (m) => m.screenReaderView(ctrl)) : null}
     <div class=${log ? 'table-body with-log' : 'table-body'}>
     <div class="table-main">
     ${dealWarning(ctrl)}
@@ -140,6 +140,13 @@ function requestsView(ctrl) {
       <button type="button" class="btn small" onClick=${() => ctrl.command('refuse', { player_id: r.player_id })}>Refuse</button>
     </div>`)}
   </aside>`;
+}
+
+// The switch, first in the page's focus order (shown when focused, like a skip link).
+function screenReaderToggle(ctrl) {
+  const on = !!ctrl.settings.screenReader;
+  return html`<button type="button" class=${`btn small sr-toggle ${on ? 'on' : ''}`} aria-pressed=${on}
+    onClick=${() => ctrl.setScreenReader(!on)}>Screen reader mode</button>`;
 }
 
 function banner(ctrl) {
