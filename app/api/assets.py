@@ -3,13 +3,17 @@
 At start-up every file of `static/` is read once, gzipped once (when that makes it smaller)
 and given one version: a hash of all of them. The page carries its style sheet inline (allowed
 by its hash in the Content-Security-Policy, app/api/headers.py), so its first paint waits for
-no other request. The page (`index.html`, served at `/`, at
-every invite link `/t/{code}` and every hand link `/h/{number}`) names its assets under
-`/static/<version>/...` and preloads every module (`{{modulepreload}}`); the ES modules import
-each other by relative paths, so they stay under the same version without rewriting. A changed
-file changes the version, so a browser never mixes old and new modules. A table page that the
-server drew (app/api/first_paint.py) names only the boot module, with the others in its
-`data-later`: it fetches them once the drawing is on screen (`drawn_page_source`).
+no other request: the rules of a table's first view (`app.css`). The rest (`more.css`) the
+pages of other addresses link, and a table page links it with the first part that needs it.
+The page (`index.html`, served at `/`, at every invite link `/t/{code}` and every hand link
+`/h/{number}`) names its assets under `/static/<version>/...` and preloads every module its
+own modules import (`{{modulepreload}}`, with those its address needs: `PAGES`); the rest a
+page fetches by a dynamic `import()` when it needs them (static/js/lazy.js). The ES modules
+import each other by relative paths, so they stay under the same version without rewriting.
+A changed file changes the version, so a browser never mixes old and new modules. A table
+page that the server drew (app/api/first_paint.py) names only the boot module, with the
+others it needs in its `data-later`: it fetches them once the drawing is on screen
+(`drawn_page_source`).
 
 - `/static/<current version>/<path>`: `Cache-Control: public, max-age=31536000, immutable`;
 - an older version's URL still gets the current file, `no-cache` (a page open across a
@@ -23,6 +27,8 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +42,37 @@ PAGE = "index.html"
 #: the page's style sheet, inlined in it (`STYLE_LINK` replaced by a style element)
 STYLE = "app.css"
 STYLE_LINK = b'<link rel="stylesheet" href="{{static}}/app.css">'
+#: the rules of every page but the table's first view: linked after STYLE by the pages of the
+#: other addresses; a table page links it when it first draws a part that needs it (lazy.js)
+MORE = "more.css"
+MORE_LINK = b'<link rel="stylesheet" id="more-css" href="{{static}}/more.css">'
 #: the page writes its asset URLs as `{{static}}/app.css`
 PLACEHOLDER = b"{{static}}"
-#: where the page gets a `<link rel="modulepreload">` for every module: the browser fetches
-#: them all at once instead of one level of imports at a time
+#: where the page gets a `<link rel="modulepreload">` for every module its own modules import
+#: (statically, at any depth): the browser fetches them all at once instead of one level of
+#: imports at a time. A module reached only by a dynamic `import()` is not preloaded: the page
+#: fetches it when it needs it (static/js/lazy.js), unless the page's address needs it (PAGES).
 PRELOADS = b"{{modulepreload}}"
+#: a static import or re-export (`import x from './x.js'`, `export { y } from`, `import './z.js'`),
+#: never `import('./x.js')`
+IMPORT = re.compile(
+    rb"""(?:^|[;}\n])[ \t]*(?:import|export)\s*(?:[\w$*{},\s]*?\s*from\s*)?['"]([^'"]+)['"]"""
+)
+#: the modules each kind of page (by its address) imports dynamically at once (main.js): its
+#: page preloads them with the rest. A table page's are all static imports of main.js.
+PAGES: dict[str, tuple[str, ...]] = {
+    "table": (),
+    "home": ("js/views/home.js", "js/views/past.js", "js/views/tournament-form.js"),
+    "hand": ("js/replay.js", "js/views/replay.js"),
+    "hands": ("js/views/my-hands.js",),
+    "player": ("js/views/stats.js",),
+    "signin": ("js/views/past.js",),
+    "tournament": (
+        "js/tournament-ctrl.js",
+        "js/views/tournament.js",
+        "js/views/tournament-page.js",
+    ),
+}
 #: the boot module's script element (up to its end) and the view's entry module's
 BOOT_SCRIPT = b'<script type="module" async src="{{static}}/js/boot.js"'
 MAIN_SCRIPT = b'<script type="module" src="{{static}}/js/main.js"></script>'
@@ -78,6 +110,29 @@ def _asset(body: bytes, suffix: str) -> Asset:
         TYPES.get(suffix, "application/octet-stream"),
         '"' + hashlib.sha256(body).hexdigest()[:20] + '"',
     )
+
+
+def static_imports(files: dict[str, Asset]) -> dict[str, list[str]]:
+    """Each module's static imports, as paths of `files` (relative specifiers resolved)."""
+    graph: dict[str, list[str]] = {}
+    for rel, asset in files.items():
+        if rel.endswith((".js", ".mjs")):
+            here = posixpath.dirname(rel)
+            found = [posixpath.join(here, m.decode()) for m in IMPORT.findall(asset.body)]
+            graph[rel] = [f for f in map(posixpath.normpath, found) if f in files]
+    return graph
+
+
+def reached(graph: dict[str, list[str]], roots: list[str]) -> set[str]:
+    """The modules `roots` import, at any depth, with the roots."""
+    seen: set[str] = set()
+    todo = [r for r in roots if r in graph]
+    while todo:
+        rel = todo.pop()
+        if rel not in seen:
+            seen.add(rel)
+            todo += graph[rel]
+    return seen
 
 
 def generated() -> dict[str, bytes]:
@@ -118,28 +173,54 @@ class Assets:
         self.style_hashes: list[str] = []
         sheet = self.files.get(STYLE)
         if sheet is not None and STYLE_LINK in text:
-            text = text.replace(STYLE_LINK, b"<style>" + sheet.body + b"</style>")
+            style = b"<style>" + sheet.body + b"</style>"
             self.style_hashes.append(base64.b64encode(hashlib.sha256(sheet.body).digest()).decode())
-        # Every module but those the page names itself (the boot module and its imports, first).
-        later = [
-            f"{{{{static}}}}/{rel}"
-            for rel in self.files
-            if rel.endswith((".js", ".mjs")) and f'{{{{static}}}}/{rel}"'.encode() not in text
-        ]
-        preloads = "\n  ".join(f'<link rel="modulepreload" href="{url}">' for url in later)
+            # The pages of the other addresses (`PAGES`) link MORE after it: drawn by their
+            # modules, they are painted after those came anyway. (Inlined, its hash would be
+            # in the policy, which every response of the server carries: 54 bytes each.)
+            more = MORE_LINK if MORE in self.files else b""
+            others = text.replace(STYLE_LINK, style + more)
+            text = text.replace(STYLE_LINK, style)
+        else:
+            others = text
+        # The modules the page's own import (statically, at any depth), but those it names
+        # itself (the boot module and its imports, first); for a page of another address, with
+        # those its address needs (`PAGES`).
+        graph = static_imports(self.files)
+        named = [rel for rel in graph if f'{{{{static}}}}/{rel}"'.encode() in text]
+
+        def later(kind: str) -> list[str]:
+            wanted = reached(graph, named + list(PAGES[kind]))
+            return [f"{{{{static}}}}/{rel}" for rel in graph if rel in wanted and rel not in named]
+
+        def preloaded(kind: str) -> bytes:
+            links = "\n  ".join(f'<link rel="modulepreload" href="{url}">' for url in later(kind))
+            return (text if kind == "table" else others).replace(PRELOADS, links.encode())
+
         # A page with the table drawn in it is on screen before any module runs: there the
-        # modules wait until it has been painted (boot.js), rather than 33 requests and their
-        # parsing competing with its first frame for the CPU (~40 ms of it on two cores).
-        drawn = preloaded = text.replace(PRELOADS, preloads.encode())
+        # modules wait until it has been painted (boot.js), rather than their requests and
+        # their parsing competing with its first frame for the CPU (~40 ms of it on two cores).
+        drawn = preloaded("table")
         if BOOT_SCRIPT in text and MAIN_SCRIPT in text:  # (else: as the others)
-            attribute = f' data-later="{" ".join(later)}"'.encode()
+            attribute = f' data-later="{" ".join(later("table"))}"'.encode()
             drawn = text.replace(PRELOADS, b"").replace(MAIN_SCRIPT, b"")
             drawn = drawn.replace(BOOT_SCRIPT, BOOT_SCRIPT + attribute)
         version = f"/static/{self.version}".encode()
         # with their marks, where a table page puts its data block and its drawing
-        self.page_source = preloaded.replace(PLACEHOLDER, version)
+        self.page_source = preloaded("table").replace(PLACEHOLDER, version)
         self.drawn_page_source = drawn.replace(PLACEHOLDER, version)
-        self.page = _asset(self.page_source.replace(MARK, b"").replace(PAINT_MARK, b""), ".html")
+        #: the page of each kind of address, without a data block (`PAGES`)
+        self.pages = {
+            kind: _asset(
+                preloaded(kind)
+                .replace(PLACEHOLDER, version)
+                .replace(MARK, b"")
+                .replace(PAINT_MARK, b""),
+                ".html",
+            )
+            for kind in PAGES
+        }
+        self.page = self.pages["home"]
 
     def response(self, request: Request, asset: Asset, cache: str) -> Response:
         headers = {"Cache-Control": cache, "ETag": asset.etag, "Vary": "Accept-Encoding"}
@@ -166,42 +247,43 @@ def router(assets: Assets) -> APIRouter:
         data = await boot_data(request, code)
         if data is not None:
             return page_with(assets.page_source, assets.drawn_page_source, data, request)
+        # no session (the page asks for a name), or nothing to draw: the home page's modules too
         return assets.response(request, assets.page, "no-cache")
 
     @r.get("/h/{number}")
     async def hand_page(number: str, request: Request) -> Response:
         """A hand's replayer: the client reads the hand number from the address."""
-        return assets.response(request, assets.page, "no-cache")
+        return assets.response(request, assets.pages["hand"], "no-cache")
 
     @r.get("/t/{code}/h/{number}")
     async def table_hand_page(code: str, number: str, request: Request) -> Response:
         """A hand by the number players say: its table's and its number there."""
-        return assets.response(request, assets.page, "no-cache")
+        return assets.response(request, assets.pages["hand"], "no-cache")
 
     @r.get("/hands")
     async def my_hands_page(request: Request) -> Response:
         """ "My hands", the viewer's hands at every table."""
-        return assets.response(request, assets.page, "no-cache")
+        return assets.response(request, assets.pages["hands"], "no-cache")
 
     @r.get("/players/{player_id}")
     async def player_page(player_id: str, request: Request) -> Response:
         """A player's statistics over the hands the viewer may review."""
-        return assets.response(request, assets.page, "no-cache")
+        return assets.response(request, assets.pages["player"], "no-cache")
 
     @r.get("/signin")
     async def sign_in_page(request: Request) -> Response:
         """A sign-in link's page (its token is in the fragment, which the server never
         sees)."""
-        return assets.response(request, assets.page, "no-cache")
+        return assets.response(request, assets.pages["signin"], "no-cache")
 
     @r.get("/tournaments/{code}")
     async def tournament_page(code: str, request: Request) -> Response:
         """A tournament's standings; `/clock`: its big-screen clock."""
-        return assets.response(request, assets.page, "no-cache")
+        return assets.response(request, assets.pages["tournament"], "no-cache")
 
     @r.get("/tournaments/{code}/clock")
     async def tournament_clock(code: str, request: Request) -> Response:
-        return assets.response(request, assets.page, "no-cache")
+        return assets.response(request, assets.pages["tournament"], "no-cache")
 
     @r.get("/static/{version}/{path:path}")
     async def asset(version: str, path: str, request: Request) -> Response:

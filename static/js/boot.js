@@ -80,7 +80,7 @@ function startSocket(tableCode, snapshot = null) {
 
 // A page the server drew the table into (app/api/first_paint.py) names no module but this one:
 // the view's modules are fetched once that drawing has been painted (a frame, then a task), so
-// that their 33 requests do not compete with its first frame for the CPU. In a hidden tab
+// that their 25 requests do not compete with its first frame for the CPU. In a hidden tab
 // (no frames there) at once, and never later than LATEST ms.
 const LATEST = 250;
 const later = document.querySelector('script[data-later]');

@@ -4,7 +4,6 @@
 // None of it delays anything: the state is applied and drawn at once, the chips in flight are
 // drawn over it for a moment.
 import { actionSound, turnSound } from './sound.js';
-import { TurnAlert } from './notify.js';
 import { turnOptions } from './speech.js';
 
 // How long each flight moves (app.css), in ms. It is taken off a few frames after it landed,
@@ -26,8 +25,26 @@ export class Cues {
     this.nextId = 1;
     this.timer = 0;
     this.wonIn = null; // the hand whose win was heard (one chord for all its awards)
-    this.alert = new TurnAlert();
+    this.alert = null; // the turn alert (notify.js), once the tab has been hidden: `alertWhenHidden`
+    this.missed = null; // what its notification would have said, while it was on its way
+    this.alertWhenHidden();
     this.still = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
+  }
+
+  // The turn alert works only while the tab is hidden: its code is fetched once the tab is
+  // hidden (a turn that began while it was on its way is told when it is here).
+  alertWhenHidden() {
+    const hidden = () => {
+      if (!document.hidden) return;
+      document.removeEventListener('visibilitychange', hidden);
+      import('./notify.js').then(({ TurnAlert }) => {
+        this.alert = new TurnAlert();
+        if (this.missed != null) this.alert.update(true, true, this.missed, this.settings);
+        this.missed = null;
+      }, () => document.addEventListener('visibilitychange', hidden));
+    };
+    document.addEventListener('visibilitychange', hidden);
+    hidden();
   }
 
   moving() {
@@ -89,6 +106,7 @@ export class Cues {
     if (fresh && st.sound) turnSound();
     const h = state && state.hand;
     const text = fresh && h && h.legal ? `${state.table.config.name}: ${turnOptions(state, h.legal, h.phase)}` : '';
-    this.alert.update(turn, fresh, text, st);
+    if (this.alert) this.alert.update(turn, fresh, text, st);
+    else this.missed = turn ? (fresh ? text : this.missed) : null;
   }
 }

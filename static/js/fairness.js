@@ -3,8 +3,8 @@
 // in `hand_started`, before the first action: SHA-256 by Web Crypto. The first commitments of
 // a hand are the ones that count; a later different set (a snapshot after a restart) is a
 // failure too. While seated, a fresh random client seed goes to the server before each hand.
-
-import { verifySession } from './deal-replay.js';
+// The session's check (./deal-replay.js) is fetched when a seed is revealed: a table page
+// seldom sees that.
 
 const enc = new TextEncoder();
 const LABEL = enc.encode('deal-v1/commit');
@@ -138,6 +138,7 @@ export class DealCheck {
       const r = await fetch(`/api/tables/${encodeURIComponent(this.code)}/deals.json`, { credentials: 'same-origin' });
       if (!r.ok) throw new Error(`the export answered ${r.status}`);
       const live = new Map([...this.hands].filter(([, h]) => h.commitments).map(([id, h]) => [id, h.commitments]));
+      const { verifySession } = await import('./deal-replay.js');
       const { verified, problems } = await verifySession(await r.json(), seedHash, live);
       this.session = { state: problems.length ? 'failed' : 'verified', verified, problems };
     } catch (e) {

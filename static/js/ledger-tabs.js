@@ -1,7 +1,20 @@
 // What the ledger dialog asks of its controller, one copy for the live table's and for a
 // closed table's (opened from the home page): the session tab's graph and statistics, and
-// the payments as text to copy.
-import { tableGraph, tableStats } from './api.js';
+// the payments as text to copy. A table page fetches it when its ledger is first opened.
+import { tableGraph, tableStats, tableLedger } from './api.js';
+
+// The live table's ledger dialog, just opened: its code (the dialogs' and the ledger's, at
+// once rather than one after the other) and its figures.
+export async function openLedger(ctrl) {
+  Promise.all([import('./views/dialogs.js'), import('./views/ledger.js')]).catch(() => {});
+  if (ctrl.ui.ledgerTab === 'session') showLedgerTab(ctrl, 'session');
+  try {
+    ctrl.ui.ledger = await tableLedger(ctrl.code);
+  } catch (e) {
+    ctrl.ui.ledger = { error: e.message };
+  }
+  ctrl.redraw();
+}
 
 export function showLedgerTab(ctrl, name) {
   ctrl.ui.ledgerTab = name;

@@ -4,20 +4,15 @@ import { html, render } from './html.js';
 import * as api from './api.js';
 import { loadSettings, applySettings } from './settings.js';
 import { unlockAudio } from './sound.js';
-import { homeView, DEFAULTS } from './views/home.js';
-import { tableView } from './views/table.js';
 import { TableCtrl } from './table-ctrl.js';
-import { ReplayCtrl } from './replay.js';
-import { replayView } from './views/replay.js';
-import { clockView } from './views/tournament.js';
-import { TournamentCtrl, follow, takeNotice } from './tournament-ctrl.js';
-import { standingsView } from './views/tournament-page.js';
-import { TournamentForm } from './views/tournament-form.js';
-import { MyHandsCtrl, myHandsView } from './views/my-hands.js';
-import { PlayerCtrl, playerView } from './views/stats.js';
-import { PastCtrl, signIn, signInView } from './views/past.js';
+import { tableView } from './views/table.js';
 import { code, session, early } from './boot.js';
 import { afterRender } from './focus.js';
+
+// Only the table page's code is imported here (and preloaded: app/api/assets.py); every other
+// page's comes by a dynamic import once the address says which page this is.
+const homePage = () => Promise.all([import('./views/home.js'), import('./views/past.js'), import('./views/tournament-form.js')]);
+const tournaments = () => import('./tournament-ctrl.js');
 
 const root = document.getElementById('app');
 const settings = loadSettings();
@@ -52,12 +47,12 @@ function redraw() {
 }
 window.__omaha = { renders: 0, redrawNow: () => { cancelAnimationFrame(frame); frame = 0; paint(); } };
 
-function homeCtrl(me) {
+function homeCtrl(me, { PastCtrl }, { TournamentForm }) {
   const home = {
     me,
     nameDraft: me ? me.name : '',
     tables: [],
-    form: { ...DEFAULTS },
+    form: null, // the new table form's defaults (views/home.js)
     moreOpen: false,
     busy: false,
     message: null,
@@ -103,7 +98,7 @@ function homeCtrl(me) {
 }
 
 // A tournament's page: its state, and a first-time visitor's name (and registration).
-function tournamentPage(code, me) {
+function tournamentPage(code, me, { TournamentCtrl, follow }) {
   const page = {
     me,
     message: null,
@@ -143,6 +138,7 @@ async function start() {
     const where = replay
       ? { number: Number(replay[1]), code: new URLSearchParams(location.search).get('code') }
       : { at: { code: decodeURIComponent(atTable[1]), n: Number(atTable[2]) } };
+    const [{ ReplayCtrl }, { replayView }] = await Promise.all([import('./replay.js'), import('./views/replay.js')]);
     const r = new ReplayCtrl(where, redraw);
     window.addEventListener('keydown', (e) => r.key(e));
     window.__omaha.replay = r;
@@ -152,6 +148,7 @@ async function start() {
     return;
   }
   if (path === '/signin') {
+    const { signIn, signInView } = await import('./views/past.js');
     const page = { me: null, message: null };
     view = () => signInView(page);
     redraw();
@@ -160,6 +157,7 @@ async function start() {
   }
   const me = await session;
   if (path === '/hands') {
+    const { MyHandsCtrl, myHandsView } = await import('./views/my-hands.js');
     const mine = new MyHandsCtrl(me, redraw);
     window.__omaha.myHands = mine;
     view = () => myHandsView(mine);
@@ -169,6 +167,7 @@ async function start() {
   }
   const player = path.match(/^\/players\/([^/]+)$/);
   if (player) {
+    const { PlayerCtrl, playerView } = await import('./views/stats.js');
     const p = new PlayerCtrl(decodeURIComponent(player[1]), redraw);
     view = () => playerView(p);
     redraw();
@@ -177,7 +176,9 @@ async function start() {
   }
   const tournament = location.pathname.match(/^\/tournaments\/([^/]+)(\/clock)?$/);
   if (tournament) {
-    const page = tournamentPage(decodeURIComponent(tournament[1]), me);
+    const [t, { clockView }, { standingsView }] = await Promise.all([
+      tournaments(), import('./views/tournament.js'), import('./views/tournament-page.js')]);
+    const page = tournamentPage(decodeURIComponent(tournament[1]), me, t);
     window.__omaha.tournament = page.ctrl;
     view = () => (tournament[2] ? clockView(page.ctrl) : standingsView(page));
     page.ctrl.start();
@@ -187,18 +188,23 @@ async function start() {
     const ctrl = new TableCtrl(code, me, settings, redraw, await early);
     window.addEventListener('keydown', (e) => ctrl.key(e));
     window.__omaha.ctrl = ctrl;
-    // A tournament's table shows its clock: read every two seconds while the table is one.
-    // After a move the player's seat is at another table: the page goes there.
-    ctrl.tournament = new TournamentCtrl(null, me, redraw, {
-      url: `/api/tournaments/table/${encodeURIComponent(code)}`, every: 2000,
-      active: () => !!(ctrl.state && ctrl.state.table.config.tournament),
-      onState: (t) => {
-        if (t.your_table && t.your_table !== code) follow(t.your_table, `You moved to ${t.your_table_name || 'another table'}.`);
-      },
-    });
+    // A tournament's table shows its clock: read every two seconds, once its snapshot says
+    // it is one (a cash table never fetches this code). After a move the player's seat is at
+    // another table: the page goes there.
+    ctrl.onTournament = async () => {
+      ctrl.onTournament = null;
+      const { TournamentCtrl, follow } = await tournaments();
+      ctrl.tournament = new TournamentCtrl(null, me, redraw, {
+        url: `/api/tournaments/table/${encodeURIComponent(code)}`, every: 2000,
+        active: () => !!(ctrl.state && ctrl.state.table.config.tournament),
+        onState: (t) => {
+          if (t.your_table && t.your_table !== code) follow(t.your_table, `You moved to ${t.your_table_name || 'another table'}.`);
+        },
+      });
+      ctrl.tournament.start();
+    };
     view = () => tableView(ctrl);
     ctrl.start();
-    ctrl.tournament.start();
     const notice = takeNotice();
     if (notice) {
       window.__omaha.notice = notice; // what the page was told on arrival (the tests read it)
@@ -206,12 +212,24 @@ async function start() {
       redraw();
     }
   } else {
-    const home = homeCtrl(me);
+    const [{ homeView, DEFAULTS }, past, form] = await homePage();
+    const home = homeCtrl(me, past, form);
+    home.form = { ...DEFAULTS };
     home.next = code || null;
     view = () => (code ? html`<div class="join-note">You are invited to a table. Pick a name to join.</div>${homeView(home)}` : homeView(home));
     if (me) home.load();
   }
   redraw();
+}
+
+// The notice the previous page left for this one, once (tournament-ctrl.js's `follow`).
+const NOTICE = 'omaha.notice';
+function takeNotice() {
+  try {
+    const text = sessionStorage.getItem(NOTICE);
+    sessionStorage.removeItem(NOTICE);
+    return text;
+  } catch { return null; }
 }
 
 start();

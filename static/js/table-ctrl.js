@@ -7,18 +7,20 @@ import { TableSocket } from './socket.js';
 import { fromSnapshot, applyEvent, toCall } from './table-state.js';
 import { saveSettings } from './settings.js';
 import { lastHands } from './views/last-hands.js';
-import { tableLedger } from './api.js';
-import { showLedgerTab, copyPayments } from './ledger-tabs.js';
 import { Narrator, statusText } from './speech.js';
-import { runCommand } from './commands.js';
 import { rescueFocus, dropReturnFocus } from './focus.js';
 import { DealCheck } from './fairness.js';
 import { HandLog } from './hand-log.js';
 import { Cues } from './cues.js';
 import { Reactions } from './reactions.js';
-import { askNotifications } from './notify.js';
 import { tableKey } from './keys.js';
-import { ReplayCtrl } from './replay.js';
+import { lazy } from './lazy.js';
+
+// Fetched when first used (lazy.js): the ledger's tabs, the screen reader's commands, the
+// replayer (its controller and its view at once: the panel draws as soon as both are here).
+const ledgerTabs = lazy(() => import('./ledger-tabs.js'));
+const commands = lazy(() => import('./commands.js'));
+const replayer = lazy(() => Promise.all([import('./replay.js'), import('./views/replay.js')]));
 
 export class TableCtrl {
   // `early`: the socket `boot.js` opened before this code loaded, if any.
@@ -48,6 +50,7 @@ export class TableCtrl {
     this.early = early;
     this.handlers = { onMessage: (m) => this.receive(m), onStatus: (s) => this.status(s) };
     this.socket = early ? early.socket : new TableSocket(code, this.handlers);
+    if (settings.screenReader) commands().catch(() => {});
     this.ticker = setInterval(() => { if (this.state && this.state.hand && this.state.hand.deadline) this.redraw(); }, 1000);
   }
 
@@ -72,6 +75,7 @@ export class TableCtrl {
     if (m.type === 'snapshot') {
       this.state = fromSnapshot(m);
       this.switching = {}; // (a resync: what was asked and not answered shows as it stands)
+      if (this.state.table.config.tournament && this.onTournament) this.onTournament(); // main.js
       // Asked once the table answers (a link to no table asks nothing: a 404 in the console),
       // and again after a resync, which may follow hands missed.
       lastHands.load(this.code, this.redraw);
@@ -412,64 +416,20 @@ export class TableCtrl {
     this.setSetting('muted', [...muted]);
   }
 
-  // ---------------------------------------------------------------- ledger
-  async openLedger() {
+  // ---------------------------------------------------------------- ledger (ledger-tabs.js)
+  openLedger() {
     this.ui.dialog = 'ledger';
     this.redraw();
-    if (this.ui.ledgerTab === 'session') this.ledgerTab('session');
-    try {
-      this.ui.ledger = await tableLedger(this.code);
-    } catch (e) {
-      this.ui.ledger = { error: e.message };
-    }
-    this.redraw();
+    return ledgerTabs().then((m) => m.openLedger(this));
   }
 
-  // The ledger's session view: the graph and the statistics, from the stored hands.
-  ledgerTab(name) { showLedgerTab(this, name); }
+  ledgerTab(name) {
+    this.ui.ledgerTab = name; // (drawn at once; its figures follow)
+    return ledgerTabs().then((m) => m.showLedgerTab(this, name));
+  }
 
   copyPayments() {
-    copyPayments(this.ui.ledger);
-    this.flash('Payments copied.');
-    this.redraw();
-  }
-
-  // ---------------------------------------------------------------- host
-  setStakes() {
-    // Only what the host changed, against what the next hand would use.
-    const c = this.state.table.next_config || this.state.table.config;
-    const changes = {};
-    Object.entries(this.ui.hostStakes).forEach(([key, value]) => {
-      if (typeof value === 'boolean') {
-        if (value !== !!c[key]) changes[key] = value;
-        return;
-      }
-      const n = Math.round(Number(value));
-      if (Number.isFinite(n) && n !== c[key]) changes[key] = n;
-    });
-    this.ui.hostStakes = {};
-    if (!Object.keys(changes).length) { this.flash('Nothing changed.'); this.redraw(); return; }
-    this.request({ type: 'set_stakes', ...changes });
-  }
-
-  adjust() {
-    const s = this.state;
-    const seats = s.seats.map((x, i) => (x ? i : null)).filter((i) => i != null);
-    const seat = this.ui.adjustSeat != null && this.ui.adjustSeat !== '' ? Number(this.ui.adjustSeat) : seats[0];
-    const amount = Math.round(Number(this.ui.adjustAmount));
-    if (seat == null || !Number.isFinite(amount) || amount === 0) { this.flash('Give a whole amount, + to add or − to take.'); return; }
-    const reason = (this.ui.adjustReason || '').trim().slice(0, 100);
-    this.request({ type: 'adjust', seat, amount, ...(reason ? { reason } : {}) });
-    this.ui.adjustAmount = '';
-    this.ui.adjustReason = '';
-    this.redraw();
-  }
-
-  copyInvite() {
-    const url = `${location.origin}/t/${this.code}`;
-    if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
-    this.flash(`Link copied: ${url}`);
-    this.redraw();
+    return ledgerTabs().then((m) => { m.copyPayments(this.ui.ledger); this.flash('Payments copied.'); this.redraw(); });
   }
 
   closeDialog() { this.ui.dialog = null; this.redraw(); }
@@ -477,7 +437,8 @@ export class TableCtrl {
   // ---------------------------------------------------------------- replayer panel
   // A finished hand replayed over the live table (which goes on underneath), by its number
   // at this table.
-  openReplay(n) {
+  async openReplay(n) {
+    const [{ ReplayCtrl }] = await replayer();
     if (this.replay) this.replay.close();
     this.replay = new ReplayCtrl({ at: { code: this.code, n } }, this.redraw, {
       panel: true, onClose: () => { this.replay = null; this.redraw(); },
@@ -490,6 +451,7 @@ export class TableCtrl {
     this.settings[key] = value;
     saveSettings(this.settings);
     if (key === 'notify' && value) {
+      const { askNotifications } = await import('./notify.js');
       const answer = await askNotifications(); // asked from the click that turned it on
       if (answer !== 'granted') {
         this.settings.notify = false;
@@ -497,20 +459,24 @@ export class TableCtrl {
         this.flash(answer === 'unsupported' ? 'This browser has no notifications.' : 'The browser blocks notifications from this page.');
       }
     }
+    if (key === 'screenReader' && value) commands().catch(() => {}); // its command box's code
     if (key === 'screenReader' && value && this.state) this.narrator.say(statusText(this.state));
     this.redraw();
   }
 
   // ---------------------------------------------------------------- screen-reader mode
   setScreenReader(on) {
+    // Straight to the command box, once it is drawn (views/screen-reader.js, which may still
+    // be on its way).
+    this.ui.focusCommand = on;
     this.setSetting('screenReader', on);
-    // Straight to the command box, once it is drawn.
-    if (on) requestAnimationFrame(() => { const el = document.getElementById('command'); if (el) el.focus(); });
   }
 
-  runCommand(text) {
+  // (its code comes with the mode: at once, unless the mode was only just turned on)
+  async runCommand(text) {
     if (!String(text).trim()) return;
     this.ui.commandText = '';
+    const { runCommand } = await commands();
     this.narrator.say(runCommand(this, text));
     this.redraw();
   }

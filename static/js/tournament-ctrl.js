@@ -7,7 +7,7 @@
 // the page goes there (`follow`) with a short notice, kept in this tab for the next page.
 
 const POLL_MS = 1000;
-const NOTICE = 'omaha.notice';
+const NOTICE = 'omaha.notice'; // read by main.js's takeNotice
 
 export class TournamentCtrl {
   // `url`: where the state is read; `every`: the poll period; `active()`: whether to poll now
@@ -117,11 +117,3 @@ export function follow(table, notice) {
   location.assign(`/t/${encodeURIComponent(table)}`);
 }
 
-// The notice the previous page left for this one (once).
-export function takeNotice() {
-  try {
-    const text = sessionStorage.getItem(NOTICE);
-    sessionStorage.removeItem(NOTICE);
-    return text;
-  } catch { return null; }
-}

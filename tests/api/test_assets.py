@@ -75,16 +75,26 @@ def test_the_version_follows_the_content(tmp_path: Path) -> None:
     assert Assets(tmp_path).version != one.version
 
 
-def test_the_page_preloads_every_module_once(tmp_path: Path) -> None:
-    """One `modulepreload` per module, those the page names itself first and only there: the
-    browser fetches the whole module graph at once, not one level of imports at a time."""
+def test_the_page_preloads_every_module_its_own_import(tmp_path: Path) -> None:
+    """One `modulepreload` per module the page's modules import (statically, at any depth),
+    those the page names itself first and only there: the browser fetches that graph at once,
+    not one level of imports at a time. A module only imported dynamically is fetched when the
+    page needs it: not preloaded."""
     (tmp_path / "index.html").write_text(
         '<script type="module" src="{{static}}/boot.js"></script>\n'
         '<link rel="modulepreload" href="{{static}}/lib/a.js">\n{{modulepreload}}'
     )
-    for name in ("boot.js", "lib/a.js", "lib/b.js", "vendor/v.mjs", "app.css"):
+    bodies = {
+        "boot.js": "import { a } from './lib/a.js';\nimport './lib/b.js';\nexport const x = 1;",
+        "lib/a.js": "export const a = 1;",
+        "lib/b.js": "import {\n  v,\n} from '../vendor/v.mjs';\nconst c = () => import('./c.js');",
+        "lib/c.js": "export { v } from '../vendor/v.mjs';",  # only imported dynamically
+        "vendor/v.mjs": "export const v = 1;",
+        "app.css": "body { color: red }",
+    }
+    for name, body in bodies.items():
         (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_text("export const x = 1;")
+        (tmp_path / name).write_text(body)
     assets = Assets(tmp_path)
     page = assets.page.body.decode()
     urls = asset_urls(page)
@@ -96,10 +106,15 @@ def test_the_page_preloads_every_module_once(tmp_path: Path) -> None:
 async def test_the_page_carries_its_style_sheet_allowed_by_its_hash(
     client: httpx.AsyncClient,
 ) -> None:
-    page = (await client.get("/")).text
-    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
-    assert styles == [SHEET.decode()]  # the one inline style, exactly the file
-    assert 'rel="stylesheet"' not in page and " style=" not in page
+    for path in ("/", "/t/x", "/h/1", "/hands", "/signin"):
+        page = (await client.get(path)).text
+        styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+        assert styles == [SHEET.decode()]  # the one inline style, exactly the file
+        # The rules of the other pages and of the table's parts drawn once used: linked (a
+        # table page links it when it draws one of those: static/js/lazy.js).
+        sheets = re.findall(r'<link rel="stylesheet"[^>]*href="(/static/[^"]+)"', page)
+        assert [s.split("/", 3)[3] for s in sheets] == ["more.css"]
+        assert " style=" not in page
     digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
     policy = (await client.get("/")).headers["content-security-policy"]
     assert f"style-src 'self' 'sha256-{digest}';" in policy

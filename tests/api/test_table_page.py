@@ -32,10 +32,28 @@ def modules() -> set[str]:
     return files | set(generated())
 
 
+#: what a table page fetches only when it is used (a dynamic `import()`, static/js/lazy.js):
+#: the other pages' code, the dialogs, the host's open panel, the hand log's view, the
+#: replayer, a tournament's bar, the deal session's check, the command box, the turn alert
+ON_DEMAND = {
+    "js/commands.js", "js/deal-replay.js", "js/ledger-tabs.js", "js/notify.js", "js/replay.js",
+    "js/tournament-ctrl.js", "js/views/dialogs.js", "js/views/graph.js", "js/views/hand-log.js",
+    "js/views/home.js", "js/views/host.js", "js/views/ledger.js", "js/views/my-hands.js",
+    "js/views/past.js", "js/views/replay.js", "js/views/stats.js", "js/views/tournament-form.js",
+    "js/views/tournament-page.js", "js/views/tournament.js",
+}  # fmt: skip
+#: the home page's, which a plain table page (no session: it asks for a name) preloads too
+HOME = {
+    "js/ledger-tabs.js", "js/views/graph.js", "js/views/home.js", "js/views/ledger.js",
+    "js/views/past.js", "js/views/stats.js", "js/views/tournament-form.js",
+    "js/views/tournament.js",
+}  # fmt: skip
+
+
 def drawn_page_loads_its_modules_later(page: str) -> None:
-    """A page with the table drawn in it names one module, boot.js, which fetches all the
-    others once the drawing is painted (static/js/boot.js): its `data-later` lists each once
-    (main.js, which it imports itself, aside)."""
+    """A page with the table drawn in it names one module, boot.js, which fetches the others
+    the table needs once the drawing is painted (static/js/boot.js): its `data-later` lists
+    each once (main.js, which it imports itself, aside), and none of those fetched on demand."""
     assert "data-first-paint" in page
     scripts = re.findall(r"<script ([^>]*)>", page)
     named = [s for s in scripts if 'type="module"' in s]
@@ -47,7 +65,9 @@ def drawn_page_loads_its_modules_later(page: str) -> None:
     assert sorted(preloaded) == ["js/api.js", "js/socket.js"]  # boot.js's own imports
     rest = {u.removeprefix(f"/static/{version}/") for u in later}
     assert len(later) == len(rest)
-    assert rest | set(preloaded) | {"js/boot.js", "js/main.js"} == modules()
+    assert rest | set(preloaded) | {"js/boot.js", "js/main.js"} == modules() - ON_DEMAND
+    # the table's first view needs none of more.css: linked with the parts that do
+    assert "more.css" not in page
 
 
 def test_the_data_block_escapes_what_could_end_it() -> None:
@@ -122,7 +142,10 @@ async def test_the_page_holds_the_viewers_own_cards_only(tmp_path: Path, sqlite_
             # Nothing drawn: the modules load at once, every one preloaded.
             assert "data-first-paint" not in r.text and "data-later" not in r.text
             assert re.search(r'<script type="module" src="[^"]*/js/main\.js">', r.text)
-            # every module but the two the page names by their script elements
-            assert r.text.count('rel="modulepreload"') == len(modules()) - 2
+            # every module of the table's and the home page's (which asks for a name) but the
+            # two the page names by its script elements
+            preloaded = re.findall(r'rel="modulepreload" href="/static/[^/]+/([^"]+)"', r.text)
+            assert len(preloaded) == len(set(preloaded))
+            assert set(preloaded) == (modules() - ON_DEMAND - {"js/boot.js", "js/main.js"}) | HOME
         for c in (a, b, spectator, stranger):
             await c.close()

@@ -94,14 +94,14 @@ def test_a_typed_command_maps_to_what_the_server_offered(players: PlayerFactory)
     seated_page(p)
     for legal, typed, sent, said in CASES:
         out = p.page.evaluate(
-            """([legal, typed]) => {
+            """async ([legal, typed]) => {
               const c = window.__omaha.ctrl;
               c.ui.confirmFold = false;
               c.receive({type: 'turn', hand: 'fake-hand', counter: 0, seat: 0,
                          phase: legal.phase || 'betting', timeout: null, time_bank: null,
                          in_time_bank: false, legal});
               c.sent = [];
-              c.runCommand(typed);
+              await c.runCommand(typed);
               const lines = c.narrator.lines;
               return {sent: c.sent, said: lines[lines.length - 1].text};
             }""",
@@ -127,11 +127,11 @@ def test_the_turn_is_said_with_the_servers_figures(players: PlayerFactory) -> No
     )
     # With a clock, the seconds to decide.
     timed = p.page.evaluate(
-        """(legal) => {
+        """async (legal) => {
           const c = window.__omaha.ctrl;
           c.receive({type: 'turn', hand: 'fake-hand', counter: 0, seat: 0, phase: 'betting',
                      timeout: 30, time_bank: 60, in_time_bank: false, legal});
-          c.runCommand('time');
+          await c.runCommand('time');
           return c.narrator.lines.slice(-2).map((l) => l.text);
         }""",
         CALL_ONLY,

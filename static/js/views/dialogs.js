@@ -1,17 +1,20 @@
-// Dialogs over the table: sit down (buy-in), top up, invite, settings; the host's requests.
+// Dialogs over the table: sit down (buy-in), top up, invite, settings, the ledger (fetched
+// with its first opening: lazy.js). Loaded by the table's view when one opens.
 import { html } from '../html.js';
-import { ledgerDialog } from './ledger.js';
+import { lazy } from '../lazy.js';
 import { dialogRef } from '../focus.js';
+
+const ledger = lazy(() => import('./ledger.js'));
 
 export function dialogsView(ctrl) {
   const d = ctrl.ui.dialog;
+  const l = d === 'ledger' ? ledger.now(ctrl.redraw) : null;
   return html`
-    ${requestsView(ctrl)}
     ${d === 'sit' ? sitDialog(ctrl) : null}
     ${d === 'topup' ? topUpDialog(ctrl) : null}
     ${d === 'invite' ? inviteDialog(ctrl) : null}
     ${d === 'settings' ? settingsDialog(ctrl) : null}
-    ${d === 'ledger' ? ledgerDialog(ctrl) : null}`;
+    ${l ? l.ledgerDialog(ctrl) : null}`;
 }
 
 function modal(ctrl, title, body, name) {
@@ -90,16 +93,4 @@ function settingsDialog(ctrl) {
     ${toggle('animations', 'Animations')}
     ${toggle('screenReader', 'Screen reader mode: a command box, and every action said aloud')}
     <div class="row"><button type="button" class="btn primary" onClick=${() => ctrl.closeDialog()}>Done</button></div>`, 'settings');
-}
-
-function requestsView(ctrl) {
-  const s = ctrl.state;
-  if (!s.you.host || !s.requests.length) return null;
-  return html`<aside class="requests" aria-label="Seat requests">
-    ${s.requests.map((r) => html`<div class="request">
-      <span><b>${r.name}</b> asks for seat ${r.seat + 1} with ${r.buy_in}</span>
-      <button type="button" class="btn small primary" onClick=${() => ctrl.command('approve', { player_id: r.player_id })}>Approve</button>
-      <button type="button" class="btn small" onClick=${() => ctrl.command('refuse', { player_id: r.player_id })}>Refuse</button>
-    </div>`)}
-  </aside>`;
 }

@@ -1,4 +1,4 @@
-// The host's panel, below the table; only the host's page draws it (the server refuses these
+// The host's panel, below the table, open; only the host's page draws it (the server refuses these
 // commands from anyone else anyway). Every control sends one host command of the protocol.
 import { html } from '../html.js';
 
@@ -15,15 +15,9 @@ function stakesText(c) {
     + `${c.run_it_twice ? ', run it twice' : ''}${c.rabbit_hunt ? ', rabbit hunt' : ''}`;
 }
 
+// The panel open (the table's view draws the folded one, and loads this module on opening).
 export function hostView(ctrl) {
   const s = ctrl.state;
-  if (!s.you.host || !ctrl.ui.hostOpen) {
-    return s.you.host
-      ? html`<section class="host-panel folded" aria-label="Host">
-          <button type="button" class="btn" aria-expanded="false" onClick=${() => { ctrl.ui.hostOpen = true; ctrl.redraw(); }}>Host controls</button>
-        </section>`
-      : null;
-  }
   const t = s.table;
   const c = t.config;
   const n = t.next_config;
@@ -46,7 +40,7 @@ export function hostView(ctrl) {
       ${!cash ? null : t.bomb_pot_next
         ? html`<button type="button" class="btn" aria-pressed="true" onClick=${() => ctrl.command('bomb_pot_next', { on: false })}>Bomb pot next hand: on</button>`
         : html`<button type="button" class="btn" aria-pressed="false" onClick=${() => ctrl.command('bomb_pot_next', { on: true })}>Bomb pot next hand</button>`}
-      <button type="button" class="btn" onClick=${() => ctrl.copyInvite()}>Copy invite link</button>
+      <button type="button" class="btn" onClick=${() => copyInvite(ctrl)}>Copy invite link</button>
       <button type="button" class="btn" disabled=${!!s.hand && !s.hand.ended}
         title=${c.reveal_seed === false ? 'Start a new server seed for the next hands (this table keeps seeds secret)' : 'Reveal this session\'s server seed, so everyone can check every deal so far, and start a new one'}
         onClick=${() => ctrl.command('rotate_seed')}>${c.reveal_seed === false ? 'New deal seed' : 'Reveal the deal seed'}</button>
@@ -54,7 +48,7 @@ export function hostView(ctrl) {
         onChange=${(e) => ctrl.setSwitch('spectator_chat', e.target.checked)} /> Spectators may chat</label>
     </div>
     ${cash ? html`
-    <form class="host-form" aria-label="Stakes" onSubmit=${(e) => { e.preventDefault(); ctrl.setStakes(); }}>
+    <form class="host-form" aria-label="Stakes" onSubmit=${(e) => { e.preventDefault(); setStakes(ctrl); }}>
       ${STAKES.map(([key, label]) => html`<label class="field">${label}
         <input type="number" name=${`host_${key}`} min="0" value=${key in ui.hostStakes ? ui.hostStakes[key] : (n || c)[key]}
           onInput=${(e) => { ui.hostStakes[key] = e.target.value; }} /></label>`)}
@@ -65,7 +59,7 @@ export function hostView(ctrl) {
       <p class="hint" data-next-stakes>${n ? `From the next hand: ${stakesText(n)}.` : 'A change applies from the next hand.'}</p>
     </form>
 
-    <form class="host-form" aria-label="Adjust a stack" onSubmit=${(e) => { e.preventDefault(); ctrl.adjust(); }}>
+    <form class="host-form" aria-label="Adjust a stack" onSubmit=${(e) => { e.preventDefault(); adjust(ctrl); }}>
       <label class="field">Player <select name="adjust_seat" onChange=${(e) => { ui.adjustSeat = e.target.value; }}>
         ${seated.map(({ seat, i }) => html`<option value=${i} selected=${String(ui.adjustSeat) === String(i)}>${seat.name} (seat ${i + 1})</option>`)}
       </select></label>
@@ -98,4 +92,43 @@ export function hostView(ctrl) {
         : html`<button type="button" class="btn danger" onClick=${() => { ui.confirmClose = true; ctrl.redraw(); }}>Close table</button>`}
     </div>` : null}
   </section>`;
+}
+
+// What the panel sends (here rather than in table-ctrl.js: only the open panel uses them).
+// The stakes: only what the host changed, against what the next hand would use.
+function setStakes(ctrl) {
+  const c = ctrl.state.table.next_config || ctrl.state.table.config;
+  const changes = {};
+  Object.entries(ctrl.ui.hostStakes).forEach(([key, value]) => {
+    if (typeof value === 'boolean') {
+      if (value !== !!c[key]) changes[key] = value;
+      return;
+    }
+    const n = Math.round(Number(value));
+    if (Number.isFinite(n) && n !== c[key]) changes[key] = n;
+  });
+  ctrl.ui.hostStakes = {};
+  if (!Object.keys(changes).length) { ctrl.flash('Nothing changed.'); ctrl.redraw(); return; }
+  ctrl.request({ type: 'set_stakes', ...changes });
+}
+
+function adjust(ctrl) {
+  const s = ctrl.state;
+  const ui = ctrl.ui;
+  const seats = s.seats.map((x, i) => (x ? i : null)).filter((i) => i != null);
+  const seat = ui.adjustSeat != null && ui.adjustSeat !== '' ? Number(ui.adjustSeat) : seats[0];
+  const amount = Math.round(Number(ui.adjustAmount));
+  if (seat == null || !Number.isFinite(amount) || amount === 0) { ctrl.flash('Give a whole amount, + to add or − to take.'); return; }
+  const reason = (ui.adjustReason || '').trim().slice(0, 100);
+  ctrl.request({ type: 'adjust', seat, amount, ...(reason ? { reason } : {}) });
+  ui.adjustAmount = '';
+  ui.adjustReason = '';
+  ctrl.redraw();
+}
+
+function copyInvite(ctrl) {
+  const url = `${location.origin}/t/${ctrl.code}`;
+  if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+  ctrl.flash(`Link copied: ${url}`);
+  ctrl.redraw();
 }

@@ -1,5 +1,6 @@
 // The screen-reader mode's panel, first after the top bar: the command box (typed actions,
 // see commands.js) and the live region that says each action and each turn (speech.js).
+// Fetched with the mode (views/table.js draws its switch).
 import { html } from '../html.js';
 
 export function screenReaderView(ctrl) {
@@ -9,7 +10,7 @@ export function screenReaderView(ctrl) {
     <form class="command-form" onSubmit=${(e) => { e.preventDefault(); ctrl.runCommand(ui.commandText || ''); }}>
       <label for="command">Command</label>
       <input id="command" name="command" autocomplete="off" autocapitalize="off" spellcheck="false"
-        aria-describedby="command-help" value=${ui.commandText || ''}
+        aria-describedby="command-help" value=${ui.commandText || ''} ref=${(el) => focusOnce(ctrl, el)}
         onInput=${(e) => { ui.commandText = e.target.value; }} />
       <button type="submit" class="btn">Do it</button>
     </form>
@@ -20,9 +21,10 @@ export function screenReaderView(ctrl) {
   </section>`;
 }
 
-// The switch, first in the page's focus order (shown when focused, like a skip link).
-export function screenReaderToggle(ctrl) {
-  const on = !!ctrl.settings.screenReader;
-  return html`<button type="button" class=${`btn small sr-toggle ${on ? 'on' : ''}`} aria-pressed=${on}
-    onClick=${() => ctrl.setScreenReader(!on)}>Screen reader mode</button>`;
+
+// The mode just turned on from its switch: the focus goes to the command box once drawn.
+function focusOnce(ctrl, el) {
+  if (!el || !ctrl.ui.focusCommand) return;
+  ctrl.ui.focusCommand = false;
+  el.focus();
 }

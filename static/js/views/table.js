@@ -5,18 +5,25 @@ import { holeCount, seatMarks } from '../format.js';
 import { WORDS } from '../words.js';
 import { potTotal } from '../table-state.js';
 import { actionsView } from './actions.js';
-import { dialogsView } from './dialogs.js';
 import { lastHandsView } from './last-hands.js';
-import { hostView } from './host.js';
 import { chatView } from './chat.js';
-import { screenReaderView, screenReaderToggle } from './screen-reader.js';
 import { seatLabel } from '../speech.js';
 import { dealMark, dealWarning } from './deal-check.js';
-import { tournamentBar, tournamentClosed, tournamentEnd } from './tournament.js';
-import { handLogView } from './hand-log.js';
 import { reactionBubble, reactPicker, reactToggle } from './reactions.js';
-import { replayPanel } from './replay.js';
 import { notice, seatNotice, tableNotice } from './notices.js';
+import { lazy } from '../lazy.js';
+
+// Parts drawn only once used (lazy.js): a dialog, the host's open panel, the hand log, the
+// replayer's panel, a tournament table's bar. Their code is fetched then, and drawn when it
+// is here (a frame later); the table's first load carries none of it.
+const STYLED = { styled: true }; // their rules: more.css
+const dialogs = lazy(() => import('./dialogs.js'), STYLED);
+const host = lazy(() => import('./host.js'), STYLED);
+const handLog = lazy(() => import('./hand-log.js'), STYLED);
+const replay = lazy(() => import('./replay.js'), STYLED);
+const tournament = lazy(() => import('./tournament.js'));
+const reader = lazy(() => import('./screen-reader.js')); // the screen-reader mode's panel
+const part = (get, ctrl, draw) => { const m = get.now(ctrl.redraw); return m ? draw(m) : null; };
 
 const HALF = { whole: '', high: 'High', low: 'Low' };
 
@@ -33,8 +40,8 @@ export function tableView(ctrl) {
     ${topbar(ctrl)}
     ${banner(ctrl)}
     ${tableNotice(ctrl)}
-    ${c.tournament ? tournamentEnd(ctrl.tournament) : null}
-    ${screenReaderView(ctrl)}
+    ${c.tournament ? part(tournament, ctrl, (m) => m.tournamentEnd(ctrl.tournament)) : null}
+    ${ctrl.settings.screenReader ? part(reader, ctrl, (m) => m.screenReaderView(ctrl)) : null}
     <div class=${log ? 'table-body with-log' : 'table-body'}>
     <div class="table-main">
     ${dealWarning(ctrl)}
@@ -57,15 +64,16 @@ export function tableView(ctrl) {
       ${actionsView(ctrl)}
     </section>
     ${resultsView(ctrl)}
-    ${hostView(ctrl)}
+    ${hostPanel(ctrl)}
     ${lastHandsView(ctrl)}
     </div>
-    ${handLogView(ctrl)}
+    ${log ? part(handLog, ctrl, (m) => m.handLogView(ctrl)) : null}
     ${chatView(ctrl)}
     </div>
     ${ctrl.ui.message ? html`<div class="toast" role=${ctrl.settings.screenReader ? null : 'status'}>${ctrl.ui.message}</div>` : null}
-    ${dialogsView(ctrl)}
-    ${replayPanel(ctrl)}
+    ${requestsView(ctrl)}
+    ${ctrl.ui.dialog ? part(dialogs, ctrl, (m) => m.dialogsView(ctrl)) : null}
+    ${ctrl.replay ? part(replay, ctrl, (m) => m.replayPanel(ctrl)) : null}
   </div>`;
 }
 
@@ -89,7 +97,7 @@ function topbar(ctrl) {
       <span class="sub">${s.table.labels.game} · ${s.table.labels.stakes}${h ? html` · <span class="hand-no">Hand #${h.number}</span>${dealMark(ctrl, h)}` : null}
       ${s.table.paused ? html` · <span class="paused">paused</span>` : null}</span>
     </div>
-    ${c.tournament ? tournamentBar(ctrl.tournament) : null}
+    ${c.tournament ? part(tournament, ctrl, (m) => m.tournamentBar(ctrl.tournament)) : null}
     <nav class=${`menu ${ctrl.ui.menuOpen ? 'open' : ''}`}>
       <button type="button" class="btn ghost icon menu-toggle" aria-label="Menu" aria-expanded=${!!ctrl.ui.menuOpen}
         onClick=${() => { ctrl.ui.menuOpen = !ctrl.ui.menuOpen; ctrl.redraw(); }}>☰</button>
@@ -111,10 +119,40 @@ function topbar(ctrl) {
   </header>`;
 }
 
+// The host's panel, folded to its button until opened (then views/host.js draws it, once
+// fetched: the button stays until then).
+function hostPanel(ctrl) {
+  if (!ctrl.state.you.host) return null;
+  const open = ctrl.ui.hostOpen && host.now(ctrl.redraw);
+  return open ? open.hostView(ctrl) : html`<section class="host-panel folded" aria-label="Host">
+    <button type="button" class="btn" aria-expanded="false" onClick=${() => { ctrl.ui.hostOpen = true; ctrl.redraw(); }}>Host controls</button>
+  </section>`;
+}
+
+// The seats asked of the host, over the table.
+function requestsView(ctrl) {
+  const s = ctrl.state;
+  if (!s.you.host || !s.requests.length) return null;
+  return html`<aside class="requests" aria-label="Seat requests">
+    ${s.requests.map((r) => html`<div class="request">
+      <span><b>${r.name}</b> asks for seat ${r.seat + 1} with ${r.buy_in}</span>
+      <button type="button" class="btn small primary" onClick=${() => ctrl.command('approve', { player_id: r.player_id })}>Approve</button>
+      <button type="button" class="btn small" onClick=${() => ctrl.command('refuse', { player_id: r.player_id })}>Refuse</button>
+    </div>`)}
+  </aside>`;
+}
+
+// The switch, first in the page's focus order (shown when focused, like a skip link).
+function screenReaderToggle(ctrl) {
+  const on = !!ctrl.settings.screenReader;
+  return html`<button type="button" class=${`btn small sr-toggle ${on ? 'on' : ''}`} aria-pressed=${on}
+    onClick=${() => ctrl.setScreenReader(!on)}>Screen reader mode</button>`;
+}
+
 function banner(ctrl) {
   // The first connection (the table drawn from the page's own snapshot meanwhile): no banner.
   if (ctrl.conn === 'open' || ctrl.conn === 'connecting' && (!ctrl.state || !ctrl.socket.opened)) return null;
-  if (ctrl.conn === 'closed' && ctrl.state && ctrl.state.table.config.tournament) return tournamentClosed(ctrl.tournament);
+  if (ctrl.conn === 'closed' && ctrl.state && ctrl.state.table.config.tournament) return part(tournament, ctrl, (m) => m.tournamentClosed(ctrl.tournament));
   if (ctrl.conn === 'closed') return html`<div class="banner" role="alert" data-conn="closed">${ctrl.state ? 'The host closed this table.' : 'This table has closed.'} Its hands and ledger stay readable. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'gone') return html`<div class="banner error" role="alert">This table does not exist. <a href="/">Home</a></div>`;
   if (ctrl.conn === 'connecting') return html`<div class="banner" role="status">Reconnecting…</div>`;
