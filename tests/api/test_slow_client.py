@@ -115,7 +115,9 @@ async def test_a_client_that_stops_reading_does_not_delay_the_others(
             f"stalled client closed by the server after {closed_after:.1f}s"
         )
         assert await staller_dropped()
-        assert p90(during) < max(3 * p90(baseline), 0.1)
+        # A table that waited on the staller would stall the others for good (or for a send
+        # timeout, a second or more): half a second is a loaded machine's noise, not that.
+        assert p90(during) < max(3 * p90(baseline), 0.5)
         # When it reads again it finds the close (4008: too slow, reconnect for a snapshot).
         codes = []
 
