@@ -34,13 +34,14 @@ def modules() -> set[str]:
 
 #: what a table page fetches only when it is used (a dynamic `import()`, static/js/lazy.js):
 #: the other pages' code, the dialogs, the host's open panel, the hand log's view, the
-#: replayer, a tournament's bar, the deal session's check, the command box, the turn alert
+#: replayer, a tournament's bar, the deal session's check, the screen-reader panel and its
+#: command box, the turn alert
 ON_DEMAND = {
     "js/commands.js", "js/deal-replay.js", "js/ledger-tabs.js", "js/notify.js", "js/replay.js",
     "js/tournament-ctrl.js", "js/views/dialogs.js", "js/views/graph.js", "js/views/hand-log.js",
     "js/views/home.js", "js/views/host.js", "js/views/ledger.js", "js/views/my-hands.js",
-    "js/views/past.js", "js/views/replay.js", "js/views/stats.js", "js/views/tournament-form.js",
-    "js/views/tournament-page.js", "js/views/tournament.js",
+    "js/views/past.js", "js/views/replay.js", "js/views/screen-reader.js", "js/views/stats.js",
+    "js/views/tournament-form.js", "js/views/tournament-page.js", "js/views/tournament.js",
 }  # fmt: skip
 #: the home page's, which a plain table page (no session: it asks for a name) preloads too
 HOME = {
