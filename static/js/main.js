@@ -2,7 +2,7 @@
 // render on the next animation frame, however many messages arrived before it.
 import { html, render } from './html.js';
 import * as api from './api.js';
-import { loadSettings, applySettings } from './settings.js';
+import { loadSettings, applySettings, takeNotice } from './settings.js';
 import { unlockAudio } from './sound.js';
 import { TableCtrl } from './table-ctrl.js';
 import { tableView } from './views/table.js';
@@ -220,16 +220,6 @@ async function start() {
     if (me) home.load();
   }
   redraw();
-}
-
-// The notice the previous page left for this one, once (tournament-ctrl.js's `follow`).
-const NOTICE = 'omaha.notice';
-function takeNotice() {
-  try {
-    const text = sessionStorage.getItem(NOTICE);
-    sessionStorage.removeItem(NOTICE);
-    return text;
-  } catch { return null; }
 }
 
 start();

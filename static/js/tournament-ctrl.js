@@ -5,9 +5,9 @@
 //
 // Moves: a player's table is in the state (`your_table`); when it is another than the page's,
 // the page goes there (`follow`) with a short notice, kept in this tab for the next page.
+import { leaveNotice } from './settings.js';
 
 const POLL_MS = 1000;
-const NOTICE = 'omaha.notice'; // read by main.js's takeNotice
 
 export class TournamentCtrl {
   // `url`: where the state is read; `every`: the poll period; `active()`: whether to poll now
@@ -113,7 +113,7 @@ export class TournamentCtrl {
 
 // Go to the player's table, saying why on the page that opens there.
 export function follow(table, notice) {
-  try { sessionStorage.setItem(NOTICE, notice); } catch { /* storage off: no notice */ }
+  leaveNotice(notice);
   location.assign(`/t/${encodeURIComponent(table)}`);
 }
 

@@ -21,7 +21,6 @@ export function screenReaderView(ctrl) {
   </section>`;
 }
 
-
 // The mode just turned on from its switch: the focus goes to the command box once drawn.
 function focusOnce(ctrl, el) {
   if (!el || !ctrl.ui.focusCommand) return;
