@@ -200,14 +200,14 @@ class Assets:
         # A page with the table drawn in it is on screen before any module runs: there the
         # modules wait until it has been painted (boot.js), rather than their requests and
         # their parsing competing with its first frame for the CPU (~40 ms of it on two cores).
-        drawn = preloaded("table")
+        table_page = drawn = preloaded("table")
         if BOOT_SCRIPT in text and MAIN_SCRIPT in text:  # (else: as the others)
             attribute = f' data-later="{" ".join(later("table"))}"'.encode()
             drawn = text.replace(PRELOADS, b"").replace(MAIN_SCRIPT, b"")
             drawn = drawn.replace(BOOT_SCRIPT, BOOT_SCRIPT + attribute)
         version = f"/static/{self.version}".encode()
         # with their marks, where a table page puts its data block and its drawing
-        self.page_source = preloaded("table").replace(PLACEHOLDER, version)
+        self.page_source = table_page.replace(PLACEHOLDER, version)
         self.drawn_page_source = drawn.replace(PLACEHOLDER, version)
         #: the page of each kind of address, without a data block (`PAGES`)
         self.pages = {
