@@ -22,7 +22,11 @@ and prints each figure beside its reference from the same run:
    begin (the display's share) and the messages drawn later than the first frame that began
    after them ("frames late": the client's promise is every message in the next frame). Beside
    them, each browser's CPU while the table is idle and during the hands (an unlocked browser
-   must not draw frames while nothing changes).
+   must not draw frames while nothing changes). Both split by whether an animation was running
+   as the message arrived (a chip in flight: Chromium's frame clock is then already ticking and
+   the frame waits for its next tick; `bench.frame_clock` shows it on a plain page), and
+   message -> presented: to the frame's presentation (Element Timing of a 1 px image the probe
+   puts in each frame it times: Chromium's display feedback).
 3. Memory: the page's JS heap (after a forced garbage collection, over CDP) after 100 hands and
    after ``--heap-hands`` hands of the same session, each the median of five, one per hand.
 """
@@ -128,14 +132,46 @@ IDLE_S = 3
 PROBE = """
 (() => {
   const probe = window.__probe = {
-    on: false, latency: [], wait: [], own: [], late: 0, pending: [], armed: false,
+    on: false, latency: [], wait: [], own: [], moving: [], presented: [], presentedMoving: [],
+    late: 0, pending: [], armed: false,
   };
   const renders = () => (window.__omaha && window.__omaha.renders) || 0;
   const counted = () => !!(window.__omaha && 'renders' in window.__omaha); // (older pages: not)
   const raf = window.requestAnimationFrame.bind(window);
+  // Each frame the probe runs in gets a new 1 px image with an `elementtiming` name: its
+  // entry's renderTime is when that frame was presented (Chromium: the display's feedback).
+  const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4'
+    + '2mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const drawnIn = new Map(); // a frame's image name -> the messages that frame drew
+  let frames = 0, box = null;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const drawn = drawnIn.get(e.identifier);
+      if (!drawn) continue;
+      drawnIn.delete(e.identifier);
+      drawn.forEach((m) => {
+        probe.presented.push(e.renderTime - m.t);
+        probe.presentedMoving.push(m.moving);
+      });
+    }
+  }).observe({ type: 'element' });
+  const running = () => document.getAnimations().some((a) => a.playState === 'running');
   function frame() {
     probe.armed = false;
     const begin = performance.now();
+    const name = `probe-frame-${++frames}`;
+    if (!box && document.body) {
+      box = document.createElement('div');
+      box.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;'
+        + 'pointer-events:none;z-index:2147483647';
+      document.body.append(box);
+    }
+    if (box) {
+      const img = new Image(1, 1);
+      img.setAttribute('elementtiming', name);
+      img.src = PIXEL;
+      box.replaceChildren(img);
+    }
     probe.pending.forEach((m) => {
       if (m.wait == null) { m.wait = begin - m.t; m.begin = begin; }
       m.frames += 1;
@@ -144,9 +180,12 @@ PROBE = """
     after.port1.onmessage = () => {
       const end = performance.now();
       const now = renders();
+      const drawn = [];
       probe.pending = probe.pending.filter((m) => {
         if (counted() && now === m.renders) return true; // not drawn yet: the next frame
+        drawn.push(m);
         probe.latency.push(end - m.t);
+        probe.moving.push(m.moving);
         probe.wait.push(m.wait);
         // The page's own work: handling the message, then the frame that draws it, from its
         // beginning to the end of its paint; the wait between the two is the frame clock's.
@@ -154,6 +193,11 @@ PROBE = """
         if (m.frames > 1) probe.late += 1;
         return false;
       });
+      if (drawn.length) {
+        drawnIn.set(name, drawn);
+        // a frame whose image was never presented (a hidden page) is forgotten
+        while (drawnIn.size > 100) drawnIn.delete(drawnIn.keys().next().value);
+      }
       if (probe.pending.length && !probe.armed) { probe.armed = true; raf(frame); }
     };
     after.port2.postMessage(0);
@@ -172,8 +216,13 @@ PROBE = """
           : Number(!e.data.startsWith('{"type":"pong"'));
         if (!n) return;
         const batch = [];
+        // An animation running as it arrives (a chip in flight): the frame clock is then
+        // already ticking, and the message waits for its next tick (no frame at once).
+        const moving = running();
         for (let i = 0; i < n; i++) {
-          batch.push({ t, renders: renders(), wait: null, frames: 0, handled: null, begin: 0 });
+          batch.push({
+            t, renders: renders(), wait: null, frames: 0, handled: null, begin: 0, moving,
+          });
         }
         probe.pending.push(...batch);
         // A task posted now runs once every listener of this message (the page's) is done.
@@ -194,6 +243,8 @@ DRAIN = """() => {
   const p = window.__probe;
   const out = {
     latency: p.latency.splice(0), wait: p.wait.splice(0), own: p.own.splice(0), late: p.late,
+    moving: p.moving.splice(0), presented: p.presented.splice(0),
+    presentedMoving: p.presentedMoving.splice(0),
   };
   p.late = 0;
   return out;
@@ -291,6 +342,26 @@ def traced_frames(browser: Browser, page: Page, hands: int) -> dict[str, Any]:
 TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "cc"]
 
 
+def still_and_moving(xs: list[float], moving: list[bool]) -> tuple[list[float], list[float]]:
+    """The figures of the messages that arrived with no animation running, and of the others
+    (a chip in flight: the frame clock already ticking, so a frame waits for its next tick)."""
+    return (
+        sorted(x for x, m in zip(xs, moving, strict=True) if not m),
+        sorted(x for x, m in zip(xs, moving, strict=True) if m),
+    )
+
+
+def by_motion(label: str, xs: list[float], moving: list[bool]) -> str:
+    p = lambda v, q: v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")  # noqa: E731
+    still, moved = still_and_moving(xs, moving)
+    return (
+        f"{label}: all p50 {p(sorted(xs), 0.5):5.1f}, p95 {p(sorted(xs), 0.95):5.1f};"
+        f" nothing moving p50 {p(still, 0.5):5.1f}, p95 {p(still, 0.95):5.1f} ms ({len(still)});"
+        f" an animation running p50 {p(moved, 0.5):5.1f}, p95 {p(moved, 0.95):5.1f} ms"
+        f" ({len(moved)})"
+    )
+
+
 def heap(page: Page) -> int:
     cdp = page.context.new_cdp_session(page)
     cdp.send("HeapProfiler.collectGarbage")
@@ -386,6 +457,9 @@ def main() -> None:
         wait: dict[str, list[float]] = {}
         own: dict[str, list[float]] = {}
         late: dict[str, int] = {}
+        moving: dict[str, list[bool]] = {}
+        presented: dict[str, list[float]] = {}
+        presented_moving: dict[str, list[bool]] = {}
         busy: dict[str, float] = {}
         session: dict[str, float] = {}
         heap_100 = heap_end = None
@@ -399,6 +473,7 @@ def main() -> None:
             page.evaluate("() => { window.__probe.on = true; }")
             start, cpu, t = hands_seen(page), cpus[kind].seconds(), time.monotonic()
             latency[kind], wait[kind], own[kind], late[kind] = [], [], [], 0
+            moving[kind], presented[kind], presented_moving[kind] = [], [], []
             while True:
                 played = hands_seen(page) - start
                 if played % 50 == 0:
@@ -414,6 +489,9 @@ def main() -> None:
                 wait[kind] += drained["wait"]
                 own[kind] += drained["own"]
                 late[kind] += drained["late"]
+                moving[kind] += drained["moving"]
+                presented[kind] += drained["presented"]
+                presented_moving[kind] += drained["presentedMoving"]
                 if kind == "60 Hz" and heap_100 is None and played >= 100:
                     heap_100 = settled_heap(page)
                 if played >= hands:
@@ -473,6 +551,12 @@ def main() -> None:
             f"  {label}  p50 {p(xs, 0.5):5.1f}  p95 {p(xs, 0.95):5.1f}  max {xs[-1]:6.1f} ms"
             f"   waiting for the frame to begin p50 {p(ws, 0.5):4.1f}, p95 {p(ws, 0.95):4.1f} ms"
             f"   {len(xs)} messages ({len(xs) / session[kind]:.0f}/s)" + target
+        )
+    for kind in ("unlocked", "60 Hz"):
+        print(f"  {kind}: " + by_motion("message -> frame", latency[kind], moving[kind]))
+        print(
+            f"  {kind}: "
+            + by_motion("message -> presented", presented[kind], presented_moving[kind])
         )
     for kind in ("unlocked", "60 Hz"):
         xs = sorted(own[kind])

@@ -48,6 +48,7 @@ from bench.client import (
     hands_seen,
     random_bot,
     settled_heap,
+    still_and_moving,
     traced_frames,
     transferred,
     watch,
@@ -102,14 +103,17 @@ def watch_hands(page: Page, hands: int, cpu: BrowserCpu, bots: list[Bot]) -> dic
     """The probe's figures over `hands` hands of the table the page watches."""
     page.evaluate("() => { window.__probe.on = true; }")
     start, cpu0, t = hands_seen(page), cpu.seconds(), time.monotonic()
-    got: dict[str, Any] = {"latency": [], "wait": [], "own": [], "late": 0}
+    got: dict[str, Any] = {
+        "latency": [], "wait": [], "own": [], "late": 0, "moving": [], "presented": [],
+        "presentedMoving": [],
+    }  # fmt: skip
     while True:
         played = hands_seen(page) - start
         if played >= hands:
             page.evaluate("() => { window.__probe.on = false; }")
             page.wait_for_timeout(100)  # the last frame's stamps
         drained = page.evaluate(DRAIN)
-        for k in ("latency", "wait", "own", "late"):
+        for k in got:
             got[k] += drained[k]
         if played >= hands:
             break
@@ -202,12 +206,35 @@ def report(sites: list[Site], args: Any, load_start: Any, load_end: Any) -> None
         ("  its one-line reference, ms", col(lambda s: med(s, "reference", 1)), ""),
         ("  ratio to it", col(lambda s: med(s, "table", 1) / med(s, "reference", 1)), "<= 2"),
     ]
+
+    def split(kind: str, figure: str, flags: str, which: int, q: float) -> list[float]:
+        parts = lambda s: still_and_moving(s.hands[kind][figure], s.hands[kind][flags])  # noqa: E731
+        return col(lambda s: p(parts(s)[which], q) if parts(s)[which] else float("nan"))
+
+    def share(kind: str) -> list[float]:
+        return col(lambda s: sum(s.hands[kind]["moving"]) / max(1, len(s.hands[kind]["moving"])))
+
     for kind in ("unlocked", "60 Hz"):
         fig = lambda k, q, kind=kind: col(lambda s: p(s.hands[kind][k], q))  # noqa: E731
         rows += [
             (f"message -> frame p50, {kind}, ms", fig("latency", 0.5), ""),
             (f"message -> frame p95, {kind}, ms", fig("latency", 0.95), ""),
             (f"  frame wait p95, {kind}, ms", fig("wait", 0.95), ""),
+            (f"  p50, nothing moving, {kind}, ms", split(kind, "latency", "moving", 0, 0.5), ""),
+            (f"  p50, an animation running, {kind}", split(kind, "latency", "moving", 1, 0.5), ""),
+            (f"  share arriving mid-animation, {kind}", share(kind), ""),
+            (f"message -> presented p50, {kind}, ms", fig("presented", 0.5), ""),
+            (f"message -> presented p95, {kind}, ms", fig("presented", 0.95), ""),
+            (
+                f"  p50, nothing moving, {kind}",
+                split(kind, "presented", "presentedMoving", 0, 0.5),
+                "",
+            ),
+            (
+                f"  p50, an animation running, {kind}",
+                split(kind, "presented", "presentedMoving", 1, 0.5),
+                "",
+            ),
             (f"own work p50, {kind}, ms", fig("own", 0.5), ""),
             (f"own work p95, {kind}, ms", fig("own", 0.95), "<= 4"),
             (
