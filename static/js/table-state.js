@@ -280,14 +280,19 @@ export function applyEvent(state, ev) {
       state.seats[ev.seat] = null;
       if (ev.player_id === state.you.player_id) state.you.seat = null;
       break;
-    case 'seat_request':
-      state.requests = state.requests.filter((r) => r.player_id !== ev.player_id);
-      state.requests.push({ player_id: ev.player_id, name: ev.name, seat: ev.seat, buy_in: ev.buy_in });
+    case 'seat_request': {
+      // A request asked again (another seat, another buy-in) keeps its row: the host's rows
+      // do not move under the pointer.
+      const asked = { player_id: ev.player_id, name: ev.name, seat: ev.seat, buy_in: ev.buy_in };
+      const i = state.requests.findIndex((r) => r.player_id === ev.player_id);
+      if (i >= 0) state.requests[i] = asked;
+      else state.requests.push(asked);
       if (ev.player_id === state.you.player_id) {
-        state.you.request = { player_id: ev.player_id, name: ev.name, seat: ev.seat, buy_in: ev.buy_in };
+        state.you.request = { ...asked };
         state.you.refused = false;
       }
       break;
+    }
     case 'seat_refused':
     case 'seat_request_cancelled':
       state.requests = state.requests.filter((r) => r.player_id !== ev.player_id);

@@ -119,7 +119,9 @@ def test_seat_request_is_pending_cancellable_and_a_refusal_is_told(
     bob.reload()
     expect(pending).to_contain_text("Your request for seat 3 waits for the host.")
 
-    # Bob cancels: gone from the host's list, and Bob is told.
+    # Bob cancels: gone from the host's list, and Bob is told. The host's keyboard focus on
+    # Bob's Approve goes with his row: it never lands on Carol's (keyed rows).
+    requests.locator(".request", has_text="Bob").get_by_role("button", name="Approve").focus()
     bob.page.get_by_role("button", name="Cancel request").click()
     expect(pending).to_have_count(0)
     expect(
@@ -128,6 +130,8 @@ def test_seat_request_is_pending_cancellable_and_a_refusal_is_told(
     expect(requests.locator(".request", has_text="Bob")).to_have_count(0)
     expect(bob.page.locator("[data-sit='2']")).to_be_visible()
     expect(requests).to_contain_text("Carol asks for seat 4")
+    focused = "() => document.activeElement.closest('.request')?.textContent ?? ''"
+    assert "Carol" not in alice.page.evaluate(focused)
     assert bob.state("c.state.you.request") is None
 
     # Carol is refused: told so in her dock (and Bob, who is not asking, hears nothing).

@@ -21,7 +21,7 @@ export function chatView(ctrl) {
       </li>`)}
     </ol>
     ${hidden ? html`<p class="hint">${hidden} message${hidden > 1 ? 's' : ''} from muted players hidden.</p>` : null}
-    ${mutedNames.map((m) => html`<button type="button" class="btn small" onClick=${() => ctrl.mute(m.id, false)}>Unmute ${m.name}</button>`)}
+    ${mutedNames.map((m) => html`<button type="button" class="btn small" key=${m.id} onClick=${() => ctrl.mute(m.id, false)}>Unmute ${m.name}</button>`)}
     ${off
       ? html`<p class="hint">The host has turned spectators' chat off.</p>`
       : html`<form class="chat-form" onSubmit=${(e) => { e.preventDefault(); ctrl.sendChat(); }}>

@@ -73,10 +73,10 @@ export function hostView(ctrl) {
     <div class="host-seats" role="list" aria-label="Seats">
       ${empty.length ? html`<div class="host-line" role="listitem">
         <span>Empty seats</span>
-        ${empty.map((i) => html`<button type="button" class="btn small" aria-label=${`Add a bot to seat ${i + 1}`}
+        ${empty.map((i) => html`<button type="button" class="btn small" key=${i} aria-label=${`Add a bot to seat ${i + 1}`}
           onClick=${() => ctrl.command('add_bot', { seat: i })}>Bot to seat ${i + 1}</button>`)}
       </div>` : null}
-      ${others.map(({ seat, i }) => html`<div class="host-line" role="listitem" data-host-seat=${i}>
+      ${others.map(({ seat, i }) => html`<div class="host-line" role="listitem" key=${i} data-host-seat=${i}>
         <span>${seat.name}${seat.bot ? ' (bot)' : ''} · seat ${i + 1}</span>
         <button type="button" class="btn small" aria-label=${`Remove ${seat.name}`} onClick=${() => ctrl.command('remove', { seat: i })}>Remove</button>
         ${seat.bot ? null : html`<button type="button" class="btn small" aria-label=${`Make ${seat.name} the host`}

@@ -134,7 +134,7 @@ function requestsView(ctrl) {
   const s = ctrl.state;
   if (!s.you.host || !s.requests.length) return null;
   return html`<aside class="requests" aria-label="Seat requests">
-    ${s.requests.map((r) => html`<div class="request">
+    ${s.requests.map((r) => html`<div class="request" key=${r.player_id}>
       <span><b>${r.name}</b> asks for seat ${r.seat + 1} with ${r.buy_in}</span>
       <button type="button" class="btn small primary" onClick=${() => ctrl.command('approve', { player_id: r.player_id })}>Approve</button>
       <button type="button" class="btn small" onClick=${() => ctrl.command('refuse', { player_id: r.player_id })}>Refuse</button>
