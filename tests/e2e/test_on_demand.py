@@ -29,7 +29,10 @@ def test_a_table_loads_its_parts_when_they_are_used(players: PlayerFactory) -> N
     host.open(f"/t/{code}")
     page = host.page
     expect(page.get_by_role("button", name="Sit in seat 1")).to_be_visible()
-    page.wait_for_timeout(300)  # anything the page would fetch after its first view
+    # The live view drawn (not only the server's drawing), then no request for 500 ms:
+    # anything the page fetches after its first view has been asked for by then.
+    page.wait_for_function("() => window.__omaha && window.__omaha.drawn")
+    page.wait_for_load_state("networkidle")
     first = loaded(page)
     assert "js/views/table.js" in first and "js/table-ctrl.js" in first
     assert not first & (ON_DEMAND | {"more.css", "tournament.css"}), sorted(first & ON_DEMAND)
