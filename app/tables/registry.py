@@ -19,7 +19,7 @@ import contextlib
 import logging
 import secrets
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from app.scale.lease import Ownership, SoleLeases
@@ -221,18 +221,8 @@ class TableRegistry:
             raise Elsewhere()
         if config.tournament:  # its director's: runs here, with it
             self.adoptable.add(table_id)
-        self.launching.add(table_id)  # taken, not running yet (the relay keeps its cursor)
-        try:
-            if self.on_take is not None:
-                await self.on_take(table_id)
+        async with self._readying(table_id, timeout=None):
             await self.store.create_table(host_id, config, code, table_id)
-        except BaseException:
-            self.store.drop_table(table_id)
-            with contextlib.suppress(Exception):
-                await self.ownership.release(table_id)
-            raise
-        finally:
-            self.launching.discard(table_id)
         # Created is taken (the store wrote it with this process's epoch): it runs from what
         # was just stored, with no load after the row exists. A load that timed out there
         # answered 500 for a table that then stayed stored and open, never running.
@@ -264,13 +254,22 @@ class TableRegistry:
                 with contextlib.suppress(Exception):
                     await self.ownership.release(table_id)
                 raise TableError("unavailable", "the table is being restored; try again soon")
+        async with self._readying(table_id, timeout=self.runtime.store_timeout):
+            await self.store.take_table(table_id)
+            stored = await self.store.load_table(table_id)
+        return self._start(table_id, stored)
+
+    @contextlib.asynccontextmanager
+    async def _readying(self, table_id: str, timeout: float | None) -> AsyncIterator[None]:
+        """A table whose lease was just taken, readied (created or loaded) to run: taken, not
+        running yet (`launching`: the relay keeps its cursor); the process's `on_take` first;
+        on any failure what was taken is given back (its rows' cache, its lease)."""
         self.launching.add(table_id)
         try:
-            async with asyncio.timeout(self.runtime.store_timeout):
+            async with asyncio.timeout(timeout):
                 if self.on_take is not None:
                     await self.on_take(table_id)
-                await self.store.take_table(table_id)
-                stored = await self.store.load_table(table_id)
+                yield
         except BaseException:
             self.store.drop_table(table_id)
             with contextlib.suppress(Exception):
@@ -278,7 +277,6 @@ class TableRegistry:
             raise
         finally:
             self.launching.discard(table_id)
-        return self._start(table_id, stored)
 
     def _start(self, table_id: str, stored: StoredTable) -> Table:
         """The one place a table's actor is made: never a second one beside a running one."""
