@@ -75,27 +75,33 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
+def measure(seconds: float, rounds: int) -> dict[bool, dict[str, list[float]]]:
+    """Each figure's samples, nothing moving (False) and an animation running (True)."""
+    runs: dict[bool, dict[str, list[float]]] = {
+        m: {"frame": [], "wait": [], "presented": []} for m in (False, True)
+    }
+    with sync_playwright() as pw:
+        for _ in range(rounds):
+            for moving in (False, True):
+                browser = launch(pw)
+                page = browser.new_page()
+                page.set_content(PAGE)
+                page.evaluate(RUN, [moving, PIXEL])
+                page.wait_for_timeout(seconds * 1000)
+                got: dict[str, list[float]] = page.evaluate("() => window.__got")
+                browser.close()
+                for k, xs in got.items():
+                    runs[moving][k] += xs
+    return runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    runs: dict[bool, dict[str, list[float]]] = {
-        m: {"frame": [], "wait": [], "presented": []} for m in (False, True)
-    }
-    with sync_playwright() as pw:
-        for _ in range(args.rounds):
-            for moving in (False, True):
-                browser = launch(pw)
-                page = browser.new_page()
-                page.set_content(PAGE)
-                page.evaluate(RUN, [moving, PIXEL])
-                page.wait_for_timeout(args.seconds * 1000)
-                got: dict[str, list[float]] = page.evaluate("() => window.__got")
-                browser.close()
-                for k, xs in got.items():
-                    runs[moving][k] += xs
+    runs = measure(args.seconds, args.rounds)
 
     def row(k: str) -> str:
         still, moved = runs[False][k], runs[True][k]

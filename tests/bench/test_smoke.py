@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bench import engine, history, load
+from bench import engine, frame_clock, history, load
 
 
 def test_engine_rows_have_both_engines() -> None:
@@ -42,3 +42,12 @@ def test_history_list_is_printed_beside_its_reference(
     asyncio.run(history.bench_list(hands=30, tables=1, requests=3))
     out = capsys.readouterr().out
     assert "first page" in out and "reference: first page without the serial indexes" in out
+
+
+def test_frame_clock_times_both_pages() -> None:
+    runs = frame_clock.measure(seconds=1.5, rounds=1)
+    for moving in (False, True):
+        got = runs[moving]
+        assert len(got["frame"]) == len(got["wait"]) >= 5, (moving, got)
+        assert got["presented"], moving  # Element Timing answered for its frames
+        assert all(f >= w >= 0 for f, w in zip(got["frame"], got["wait"], strict=True))
