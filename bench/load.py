@@ -65,6 +65,7 @@ if str(ROOT) not in sys.path:  # run as a script: make ``app`` and ``tests`` imp
     sys.path.insert(0, str(ROOT))
 
 from app.bots.policy import random_action  # noqa: E402  (the bots' one policy module)
+from bench import commits as commits_figures  # noqa: E402
 
 SEATS = 6
 BUY_IN = 200
@@ -238,6 +239,7 @@ def server_env(database_url: str, redis_url: str, port: int, flat: bool,
         TABLES_PER_MINUTE="100000",
         TABLES_PER_HOST="100000",
         MAX_CONNECTIONS="100000",
+        METRICS_TOKEN=commits_figures.TOKEN,  # the group writer's figures (bench/commits.py)
     )
     return env
 
@@ -997,6 +999,8 @@ class Result:
     hwm_kib: int = 0  # peak RSS
     commits: int = 0
     setup_seconds: float = 0.0
+    #: the group writer's histograms over the window (bench/commits.py), the servers' sum
+    store: dict[str, commits_figures.Histogram] = field(default_factory=dict)
 
     def rate(self, n: float) -> float:
         return n / self.seconds if self.seconds else 0.0
@@ -1098,8 +1102,11 @@ def run_on(running: tuple[Target, list[int]], backing: Backing, tables: int, sec
     if commits_figure:
         time.sleep(2.0)  # pg_stat_database flushes about once a second
     spy: list[subprocess.Popen[bytes]] = []
+    scraped: list[dict[str, commits_figures.Histogram]] = []
+    store: dict[str, commits_figures.Histogram] = {}
 
     def go() -> int:
+        scraped[:] = [commits_figures.scrape(base) for base in target.bases]
         if profile:
             command = [str(Path(PY).parent / "py-spy"), "record", "--nonblocking",
                        "--format", "raw", "-o", profile, "-d", str(int(seconds)),
@@ -1109,14 +1116,17 @@ def run_on(running: tuple[Target, list[int]], backing: Backing, tables: int, sec
         return commits(backing, dbname) if commits_figure else 0
 
     def stop() -> int:
+        store.update(commits_figures.window(target.bases, scraped))
         if commits_figure:
             time.sleep(1.5)
         for p in spy:
             p.wait(60)
         return commits(backing, dbname) if commits_figure else 0
 
-    return drive("server+batch" if batch else "server", target, pids, tables, seconds,
-                 think, processes, on_go=go, on_stop=stop)  # fmt: skip
+    result = drive("server+batch" if batch else "server", target, pids, tables, seconds,
+                   think, processes, on_go=go, on_stop=stop)  # fmt: skip
+    result.store = store
+    return result
 
 
 def run_ceiling(tables: int, seconds: float, think: float, processes: int, fanout: float,
@@ -1185,6 +1195,9 @@ def report(server: Result, ceiling: Result | None, think: float) -> str:
     row("peak RSS per connection, all of it (KiB)", server.hwm_kib / max(1, conns),
         ceiling.hwm_kib / max(1, c.connections) if c and ceiling else None, ".1f")  # fmt: skip
     row("database commits /s", server.rate(server.commits), None, ",.0f")
+    if server.store:
+        for what, value in commits_figures.describe(server.store, server.seconds):
+            lines.append(f"{what:<44} {value:>14}")
     lines.append("")
     lines.append(f"checks: {s.tables_checked} tables checked, {s.errors} error frames, "
                  f"{len(s.violations)} violations, {s.closed} connections closed by the "

@@ -131,14 +131,14 @@ class GroupWriter:
         for item in group:
             item.sent = True
         try:
-            refused = await back_end.commit([item.write for item in group])
+            refused = await _timed(back_end, [item.write for item in group])
         except Exception as error:
             if len(group) == 1:
                 group[0].settle(error)
                 return
             for item in group:  # each on its own
                 try:
-                    refused = await back_end.commit([item.write])
+                    refused = await _timed(back_end, [item.write])
                 except Exception as own:
                     item.settle(own)
                 else:
@@ -146,3 +146,12 @@ class GroupWriter:
         else:
             for item in group:
                 item.settle_fenced(refused)
+
+
+async def _timed(back_end: Committer, writes: list[TableWrite]) -> set[uuid.UUID]:
+    """`back_end.commit`, its size and duration counted (app/metrics.py)."""
+    start = time.perf_counter()
+    refused = await back_end.commit(writes)
+    metrics.COMMITS.observe(time.perf_counter() - start)
+    metrics.GROUP_WRITES.observe(len(writes))
+    return refused

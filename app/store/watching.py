@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import Integer, Table, Uuid, and_, func, literal, select, update
+from sqlalchemy import Integer, Table, Uuid, and_, bindparam, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -31,41 +31,67 @@ VISITS = 100
 _W = cast(Table, WatchedRow.__table__)
 #: (player id, first hand, last hand) of a visit
 Visit = tuple[str, int, int]
+#: on PostgreSQL the note's commit does not wait for its WAL to reach the disk: who watched is
+#: no part of a table's state (a note is never waited for; a failed one is only logged), and a
+#: commit of its own a hand on every table was as many fsyncs as the group writer's
+#: (bench/load.py). A crash may lose the last fraction of a second of notes, never a table's
+#: write, which still waits for its own flush (and flushes these with it).
+_NOT_WAITED = text("SET LOCAL synchronous_commit TO OFF")
+
+
+def _statements(insert: Any) -> tuple[Any, Any]:
+    """The two statements, built once with bound parameters `pid`, `tid`, `first`, `last`
+    (each call then runs them for all its visits at once). The subqueries read the table
+    under another name: never correlated with the row being written."""
+    pid, tid = bindparam("pid", type_=Uuid), bindparam("tid", type_=Uuid)
+    first, last = bindparam("first", type_=Integer), bindparam("last", type_=Integer)
+    other = _W.alias("other")
+    theirs = and_(other.c.player_id == pid, other.c.table_id == tid)
+    count = select(func.count()).select_from(other).where(theirs).scalar_subquery()
+    new = select(pid, tid, first, last).where(count < VISITS)
+    columns = ["player_id", "table_id", "first_hand", "last_hand"]
+    add = insert(_W).from_select(columns, new).on_conflict_do_nothing()
+    newest = (
+        select(func.max(other.c.first_hand))
+        .where(theirs, other.c.first_hand <= first)
+        .scalar_subquery()
+    )
+    mine = and_(_W.c.player_id == pid, _W.c.table_id == tid)
+    move = (
+        update(_W)
+        .where(mine, _W.c.first_hand == newest, _W.c.last_hand < last)
+        .values(last_hand=last)
+    )
+    return add, move
+
+
+_BUILT: dict[tuple[str, int], tuple[Any, Any]] = {}
+
+
+def _built(dialect: str) -> tuple[Any, Any]:
+    """The statements for `dialect`, again if `VISITS` changed (a test lowers it)."""
+    key = (dialect, VISITS)
+    if key not in _BUILT:
+        _BUILT[key] = _statements(postgresql.insert if dialect == "postgresql" else sqlite.insert)
+    return _BUILT[key]
 
 
 async def note(
     sessions: async_sessionmaker[AsyncSession], table_id: str, visits: Sequence[Visit]
 ) -> None:
     """Keep that each player watched the table's hands `first` to `last` (committed before it
-    returns). Idempotent, and in any order: a visit's last hand only moves on."""
+    returns; on PostgreSQL not flushed to disk yet, `_NOT_WAITED`). Idempotent, and in any
+    order: a visit's last hand only moves on."""
     tid = uuid.UUID(table_id)
     async with sessions.begin() as s:
         dialect = s.get_bind().dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        for player_id, first, last in visits:
-            pid = uuid.UUID(player_id)
-            mine = and_(_W.c.player_id == pid, _W.c.table_id == tid)
-            # The subqueries read the table under another name: never correlated with the
-            # row being written.
-            other = _W.alias("other")
-            theirs = and_(other.c.player_id == pid, other.c.table_id == tid)
-            count = select(func.count()).select_from(other).where(theirs).scalar_subquery()
-            new = select(
-                literal(pid, Uuid), literal(tid, Uuid), literal(first, Integer),
-                literal(last, Integer),
-            ).where(count < VISITS)  # fmt: skip
-            columns = ["player_id", "table_id", "first_hand", "last_hand"]
-            await s.execute(insert(_W).from_select(columns, new).on_conflict_do_nothing())
-            newest = (
-                select(func.max(other.c.first_hand))
-                .where(theirs, other.c.first_hand <= first)
-                .scalar_subquery()
-            )
-            await s.execute(
-                update(_W)
-                .where(mine, _W.c.first_hand == newest, _W.c.last_hand < last)
-                .values(last_hand=last)
-            )
+        add, move = _built(dialect)
+        if dialect == "postgresql":
+            await s.execute(_NOT_WAITED)
+        for player_id, first, last in visits:  # in order: a later visit sees an earlier one
+            params = {"pid": uuid.UUID(player_id), "tid": tid, "first": first, "last": last}
+            await s.execute(add, params)
+            await s.execute(move, params)
 
 
 async def visits_of(

@@ -1,6 +1,7 @@
 """Group commit (`app.store.group.GroupWriter`): writes pending at once share one
 transaction; each caller returns only after its own write committed, and one bad write
-refuses only its own table's write."""
+refuses only its own table's write; each commit's size and duration are counted
+(app/metrics.py, read by bench/load.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import uuid
 from typing import Any
 
+from app import metrics
 from app.store.group import GroupWriter
 from app.store.rows import ActionInsert, TableWrite
 
@@ -49,9 +51,15 @@ async def test_pending_writes_share_a_transaction() -> None:
     await back_end.started.wait()  # the writer is busy with it while the others queue
     rest = [asyncio.ensure_future(group.submit(action(n))) for n in range(10)]
     await asyncio.sleep(0)  # (each queued)
+    sizes, commits = list(metrics.GROUP_WRITES.counts), sum(metrics.COMMITS.counts)
     release.set()
     await asyncio.gather(first, *rest)
     assert back_end.transactions == [[100], list(range(10))]  # the ten pending: one
+    # Counted: a commit of one write and one of ten (the bucket of bound 12), both timed.
+    bounds = metrics.GROUP_WRITES.bounds
+    grown = [a - b for a, b in zip(metrics.GROUP_WRITES.counts, sizes, strict=True)]
+    assert grown[bounds.index(1)] == 1 and grown[bounds.index(12)] == 1 and sum(grown) == 2
+    assert sum(metrics.COMMITS.counts) == commits + 2
     await group.close()
 
 

@@ -6,9 +6,10 @@ are idempotent, only move on, and are bounded per player and table."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, text, update
 
 from app.store import watching
 from app.store.history import HistoryStore
@@ -108,3 +109,30 @@ async def test_visits_only_move_on_and_are_bounded(
         # Others' visits are counted apart.
         await store.note_watching(table_id, [(other, 8, 8)])
         assert await watching.visits_of(store.sessions, other, table_id) == [(2, 3), (8, 8)]
+
+
+async def test_a_note_on_postgresql_does_not_wait_for_its_flush(database_url: str) -> None:
+    """Who watched is no part of a table's state: on PostgreSQL the note's own transaction
+    commits without waiting for the disk (a write per hand on every table was as many fsyncs
+    as the group writer's), and the setting ends with it: the next transaction of the same
+    pooled connection waits for its flush again."""
+    async with sql_store(database_url) as store:
+        host, sam = await store.make_players(2)
+        table_id = await store.create_table(host, TableConfig(seats=3), "n")
+        said: list[str] = []
+        engine = store.sessions.kw["bind"].sync_engine
+
+        def heard(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+            said.append(statement)
+
+        event.listen(engine, "before_cursor_execute", heard)
+        try:
+            await store.note_watching(table_id, [(sam, 1, 1)])
+        finally:
+            event.remove(engine, "before_cursor_execute", heard)
+        postgres = engine.dialect.name == "postgresql"
+        assert ("SET LOCAL synchronous_commit TO OFF" in said) == postgres
+        assert await watching.visits_of(store.sessions, sam, table_id) == [(1, 1)]
+        if postgres:
+            async with store.sessions() as s:
+                assert (await s.execute(text("SHOW synchronous_commit"))).scalar() == "on"
