@@ -9,11 +9,9 @@ one `Streams`; the gateway hands the calls it reads to the owner through a callb
 gives it, so this module imports neither side, and neither side imports the other.
 
 Every entry either side adds goes through `Streams.add_all` (or `add`): encoded once when it
-is handed over, then written with whatever else this process handed over in the same turn
-of its event loop, in one `MULTI`/`EXEC` (one round trip, one connection of the pool; a
-reader blocked on a stream sees all of it at once). One such write is in flight at a time:
-what is handed over meanwhile goes in the next, so the entries of a stream are added in the
-order they were handed over, and a burst of sends takes a round trip, not a connection each.
+is handed over, then written by the one `Writer` (app/scale/writer.py) with whatever else
+this process handed over in the same turn of its event loop, in one `MULTI`/`EXEC`, pipelined
+on one connection: a burst of sends takes one round trip and no connection of its own.
 """
 
 from __future__ import annotations
@@ -23,13 +21,13 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 
-from app.scale.keys import STREAM_TTL_MS, Keys
+from app.scale.keys import Keys
 from app.scale.wire import Entry, Wire
+from app.scale.writer import Writer
 
 log = logging.getLogger("omaha.relay")
 T = TypeVar("T")
@@ -41,16 +39,6 @@ MOVED = "the table moved to another server: reconnect"
 #: a table list, the ledger, the snapshot a table page carries: the one its player's socket
 #: would get); nothing else is asked of an owner without a connection
 READS = frozenset({"view", "facts", "ledger", "snapshot"})
-
-
-@dataclass(eq=False)
-class _Batch:
-    """Entries handed over together for one stream, encoded, and their caller's future."""
-
-    key: str
-    fields: list[dict[str, str]]
-    maxlen: int
-    done: asyncio.Future[list[str]]
 
 
 class Quiet:
@@ -95,9 +83,8 @@ class Streams:
         self.closing = False
         self._ids = itertools.count(1)
         self.pending: set[asyncio.Future[Any]] = set()
-        #: what was handed over since the write in flight began (`add_all`)
-        self._waiting: list[_Batch] = []
-        self._writer: asyncio.Future[None] | None = None
+        #: every entry this process adds, pipelined (`add_all`)
+        self.writer = Writer(client, self.spawn)
 
     def number(self) -> int:
         """The next number of this process's connections and calls (one count for both)."""
@@ -108,46 +95,11 @@ class Streams:
         return (await self.add_all(key, [entry], maxlen))[0]
 
     async def add_all(self, key: str, entries: Sequence[Entry], maxlen: int) -> list[str]:
-        """Add entries to the stream `key` in order, with the next write (see the module):
-        their ids, or the error of that write (some may have been added: entries are
-        numbered, or answered once, so the caller may add them again)."""
-        batch = _Batch(key, [self.wire.encode(e) for e in entries], maxlen,
-                       asyncio.get_running_loop().create_future())  # fmt: skip
-        self._waiting.append(batch)
-        if self._writer is None or self._writer.done():
-            self._writer = self.spawn(self._write())
-        return await batch.done
-
-    async def _write(self) -> None:
-        """Write what is waiting, one `MULTI`/`EXEC` at a time, until nothing is."""
-        while self._waiting:
-            batches = [b for b in self._waiting if not b.done.done()]  # (a caller gave up)
-            self._waiting = []
-            if not batches:
-                continue
-            try:
-                async with self.client.pipeline(transaction=True) as pipe:
-                    for b in batches:
-                        for fields in b.fields:
-                            pipe.xadd(b.key, fields, maxlen=b.maxlen, approximate=True)  # type: ignore[arg-type]
-                    for key in {b.key: None for b in batches}:
-                        pipe.pexpire(key, STREAM_TTL_MS)
-                    results = await pipe.execute(raise_on_error=False)
-            except Exception as error:
-                for b in batches:
-                    if not b.done.done():
-                        b.done.set_exception(error)
-                continue
-            at = 0
-            for b in batches:
-                mine, at = results[at : at + len(b.fields)], at + len(b.fields)
-                failed = next((r for r in mine if isinstance(r, Exception)), None)
-                if b.done.done():
-                    continue
-                if failed is not None:
-                    b.done.set_exception(failed)
-                else:
-                    b.done.set_result([str(r) for r in mine])
+        """Add entries to the stream `key` in order, with what else this turn of the loop
+        adds (`app.scale.writer`): their ids, or the error of their write (some may have
+        been added: entries are numbered, or answered once, so the caller may add them
+        again)."""
+        return await self.writer.add(key, [self.wire.encode(e) for e in entries], maxlen)
 
     def spawn(self, work: Awaitable[T]) -> asyncio.Future[T]:
         """Background work whose failure is logged, never left unretrieved."""
