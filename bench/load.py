@@ -375,12 +375,14 @@ class Counters:
     connections: int = 0
     owned: dict[str, int] = field(default_factory=dict)  # tables per owning process
     relayed: int = 0  # connections to a process that does not own their table
+    connect_retries: int = 0  # set-up connections refused (403: "try again") and retried
 
     def merge(self, other: Counters) -> None:
         for name, n in other.owned.items():
             self.owned[name] = self.owned.get(name, 0) + n
         for name in ("actions", "sent", "messages", "frames", "bytes", "hands", "errors", "closed",
-                     "unfinished", "tables_checked", "connections", "relayed"):  # fmt: skip
+                     "unfinished", "tables_checked", "connections", "relayed",
+                     "connect_retries"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.cpu += other.cpu
         self.latencies += other.latencies
@@ -490,17 +492,29 @@ class Seat:
         self.tasks: set[asyncio.Task[Any]] = set()
 
     async def connect(self, ws_base: str, origin: str) -> None:
+        """Connect, trying again as the browser client does when the server closes before
+        accepting (an HTTP 403: the table's lookup failed or it is changing hands, "come back
+        in a moment"; under a relayed set-up on a busy machine a lookup can time out)."""
         from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidStatus
 
-        self.ws = await connect(
-            f"{ws_base}/ws/tables/{self.table.code}" + ("?batch=1" if BATCH["on"] else ""),
-            origin=origin,  # type: ignore[arg-type]
-            additional_headers={"Cookie": f"omaha_session={self.token}"},
-            compression=None,
-            max_size=2**20,
-            ping_interval=None,
-            open_timeout=60,
-        )
+        for attempt in range(6):
+            try:
+                self.ws = await connect(
+                    f"{ws_base}/ws/tables/{self.table.code}" + ("?batch=1" if BATCH["on"] else ""),
+                    origin=origin,  # type: ignore[arg-type]
+                    additional_headers={"Cookie": f"omaha_session={self.token}"},
+                    compression=None,
+                    max_size=2**20,
+                    ping_interval=None,
+                    open_timeout=60,
+                )
+                break
+            except InvalidStatus as refused:
+                if refused.response.status_code != 403 or attempt == 5:
+                    raise
+                self.run.c.connect_retries += 1
+                await asyncio.sleep(0.5 * (attempt + 1))
         self.reader = asyncio.create_task(self.read())
 
     async def request(self, **message: Any) -> dict[str, Any]:
@@ -1233,6 +1247,9 @@ def side_by_side(results: list[tuple[str, Result]], think: float, settings: str)
     row("per-seat messages delivered /s", lambda r: r.rate(r.counters.messages))
     for q in (0.50, 0.95, 0.99):
         row(f"latency p{int(q * 100)} (ms), action to last seat", lambda r, q=q: r.pct(q), ".1f")
+    for q in (0.50, 0.99):  # what the last run adds to the first (the relay's target: ms)
+        added = results[-1][1].pct(q) - first.pct(q)
+        lines.append(f"{f'  p{int(q * 100)} added (ms), last - first':<40} {added:>{width}.1f}")
     row("latency max (ms)", lambda r: max(r.counters.latencies, default=0) * 1000, ".1f")
     row("hands completed /s", lambda r: r.rate(r.counters.hands), ",.1f")
     row("servers' CPU (% of one core, all)", lambda r: 100 * r.server_cpu / r.seconds)
@@ -1244,7 +1261,8 @@ def side_by_side(results: list[tuple[str, Result]], think: float, settings: str)
         c = r.counters
         owned = ", ".join(f"{n} {name}" for name, n in sorted(c.owned.items()))
         lines.append(f"{label}: tables owned {owned}; {c.relayed} of {c.connections} "
-                     "connections relayed")  # fmt: skip
+                     f"connections relayed; {c.connect_retries} set-up connections "
+                     "refused and tried again")  # fmt: skip
     for label, r in results:
         c = r.counters
         lines.append(f"checks {label}: {c.tables_checked} tables checked, {c.errors} error "

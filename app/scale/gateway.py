@@ -77,7 +77,7 @@ class RelayedConnection:
     attached: bool = False
     #: set once the owner attached it, or it was closed
     settled: asyncio.Event = field(default_factory=asyncio.Event)
-    #: entries for the table's in stream, added one at a time, in order
+    #: entries for the table's in stream, added in order (those queued, at once)
     queue: deque[InEntry] = field(default_factory=deque)
     sender: asyncio.Future[None] | None = None
 
@@ -205,14 +205,16 @@ class Gateway:
             relayed.sender = self.streams.spawn(self._send(relayed))
 
     async def _send(self, relayed: RelayedConnection) -> None:
-        """Add the connection's entries in order, each until Redis takes it (its number makes
-        a repeat harmless); after `reply_timeout` of failures, give up and close."""
+        """Add the connection's entries in order, all those queued at once, until Redis takes
+        them (their numbers make a repeat harmless); after `reply_timeout` of failures, give
+        up and close."""
         key, loop = self.streams.keys.table_in(relayed.table.id), asyncio.get_running_loop()
         failing: float | None = None
         delay = 0.05
         while relayed.queue and not self.streams.closing:
+            entries = list(relayed.queue)
             try:
-                await self.streams.add(key, relayed.queue[0], IN_MAX)
+                await self.streams.add_all(key, entries, IN_MAX)
             except Exception as error:
                 failing = failing if failing is not None else loop.time()
                 if loop.time() - failing > self.reply_timeout:
@@ -224,7 +226,8 @@ class Gateway:
                 await asyncio.sleep(delay)
                 delay = min(1.0, delay * 2)
                 continue
-            relayed.queue.popleft()
+            for _ in entries:  # (what was queued meanwhile is behind them)
+                relayed.queue.popleft()
             failing, delay = None, 0.05
 
     def _forget(self, conn: str, table_id: str) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.presence import Presence, connection_id
 from app.presence.keeper import keep_online
-from app.scale.keys import OUT_MAX, STREAM_TTL_MS
+from app.scale.keys import OUT_MAX
 from app.scale.streams import BLOCK_MS, MOVED, READS, Streams
 from app.scale.wire import (
     Answer,
@@ -347,18 +347,14 @@ class Owner:
                 self.end_remote(remote.conn)
 
     async def _deliver(self, remote: RemoteViewer, key: str, entries: list[ToConnection]) -> bool:
-        """Add a batch in one MULTI/EXEC (the gateway's blocked XREAD sees the whole burst
-        at once, so a connection that asked for batched frames gets it as one frame), until
-        Redis takes it; False if the connection ended meanwhile."""
+        """Add a batch in one MULTI/EXEC, with the other connections' of this turn
+        (`Streams.add_all`: the gateway's blocked XREAD sees the whole burst at once, so a
+        connection that asked for batched frames gets it as one frame), until Redis takes
+        it; False if the connection ended meanwhile."""
         delay = 0.05
         while True:
             try:
-                async with self.streams.client.pipeline(transaction=True) as pipe:
-                    for entry in entries:
-                        pipe.xadd(key, self.streams.wire.encode(entry), maxlen=OUT_MAX,  # type: ignore[arg-type]
-                                  approximate=True)  # fmt: skip
-                    pipe.pexpire(key, STREAM_TTL_MS)
-                    await pipe.execute()
+                await self.streams.add_all(key, entries, OUT_MAX)
                 return True
             except Exception as error:
                 if remote.stop.is_set() or self.streams.closing:

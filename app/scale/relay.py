@@ -22,8 +22,10 @@ gateway writes those texts to the socket as they come. The entries are app/scale
 
 `Relay` composes its two sides, each an object with its own state and a module:
 `Gateway` (app/scale/gateway.py) and `Owner` (app/scale/owner.py), both over one `Streams`
-(app/scale/streams.py: the Redis client, keys, codec and incarnation); this module adds the
-process's own part: its name, its mark of life, the watch, start and close.
+(app/scale/streams.py: the Redis client, keys, codec and incarnation; every entry either side
+adds goes through its one `Writer`, app/scale/writer.py: what a turn of the event loop adds
+is one MULTI/EXEC, pipelined on one connection); this module adds the process's own part:
+its name, its mark of life, the watch, start and close.
 """
 
 from __future__ import annotations

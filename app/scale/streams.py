@@ -7,6 +7,11 @@ process's connections to tables other processes own) and `Owner` (app/scale/owne
 processes' connections to this process's tables, and answers to their calls). Each holds the
 one `Streams`; the gateway hands the calls it reads to the owner through a callback the relay
 gives it, so this module imports neither side, and neither side imports the other.
+
+Every entry either side adds goes through `Streams.add_all` (or `add`): encoded once when it
+is handed over, then written by the one `Writer` (app/scale/writer.py) with whatever else
+this process handed over in the same turn of its event loop, in one `MULTI`/`EXEC`, pipelined
+on one connection: a burst of sends takes one round trip and no connection of its own.
 """
 
 from __future__ import annotations
@@ -15,13 +20,14 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 
-from app.scale.keys import STREAM_TTL_MS, Keys
+from app.scale.keys import Keys
 from app.scale.wire import Entry, Wire
+from app.scale.writer import Writer
 
 log = logging.getLogger("omaha.relay")
 T = TypeVar("T")
@@ -77,17 +83,23 @@ class Streams:
         self.closing = False
         self._ids = itertools.count(1)
         self.pending: set[asyncio.Future[Any]] = set()
+        #: every entry this process adds, pipelined (`add_all`)
+        self.writer = Writer(client, self.spawn)
 
     def number(self) -> int:
         """The next number of this process's connections and calls (one count for both)."""
         return next(self._ids)
 
     async def add(self, key: str, entry: Entry, maxlen: int) -> str:
-        async with self.client.pipeline(transaction=False) as pipe:
-            pipe.xadd(key, self.wire.encode(entry), maxlen=maxlen, approximate=True)  # type: ignore[arg-type]
-            pipe.pexpire(key, STREAM_TTL_MS)
-            added, _ = await pipe.execute()
-        return str(added)
+        """Add one entry to the stream `key` (kept to about `maxlen`): its id."""
+        return (await self.add_all(key, [entry], maxlen))[0]
+
+    async def add_all(self, key: str, entries: Sequence[Entry], maxlen: int) -> list[str]:
+        """Add entries to the stream `key` in order, with what else this turn of the loop
+        adds (`app.scale.writer`): their ids, or the error of their write (some may have
+        been added: entries are numbered, or answered once, so the caller may add them
+        again)."""
+        return await self.writer.add(key, [self.wire.encode(e) for e in entries], maxlen)
 
     def spawn(self, work: Awaitable[T]) -> asyncio.Future[T]:
         """Background work whose failure is logged, never left unretrieved."""
