@@ -4,7 +4,8 @@ While running, `app.state` holds:
 - `settings`: the `Settings` it was built with;
 - `engine`: the SQLAlchemy `AsyncEngine`; `sessions`: an `async_sessionmaker` on it;
 - `presence`: the `Presence` backend (Redis or in process);
-- `secret_key`: the key that signs session cookies.
+- `secret_key`: the key that signs session cookies;
+- `assets`: the client's files (`app.api.assets.Assets`), whose version a page's socket names.
 Routes get them through the dependencies in `app.api.deps`.
 """
 
@@ -195,6 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AccessLogMiddleware)
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
     client = assets.Assets(static_dir(), assets.generated())
+    app.state.assets = client  # its version: a socket's page may be out of date (ws.py)
     # outermost: every response, errors included; the page's inlined style sheet by its hash
     app.add_middleware(SecurityHeaders, policy=csp(client.style_hashes))
     # First: the router tries routes in order at ~13 µs each, and a cold table page is the

@@ -16,8 +16,10 @@ others it needs in its `data-later`: it fetches them once the drawing is on scre
 (`drawn_page_source`).
 
 - `/static/<current version>/<path>`: `Cache-Control: public, max-age=31536000, immutable`;
-- an older version's URL still gets the current file, `no-cache` (a page open across a
-  restart keeps working);
+- an older version's URL still gets the current file, `no-cache` (a page that is loading
+  while the server restarts still loads). A table page open across a restart would then get
+  its parts loaded on demand in the new version, beside its older modules: it names its
+  version on its socket and reloads when the server has another (app/api/client_version.py);
 - the page itself: `no-cache` (revalidated with its ETag each time, so a new version is seen
   at once).
 """

@@ -24,6 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from app.api.client_version import version_news
 from app.api.hosts import origin_allowed
 from app.api.identity import player_for
 from app.api.limits import Connections, client_address
@@ -223,6 +224,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         return
     query = dict(websocket.query_params)
     resume, batch = resume_point(query), batching(query)
+    news = version_news(query, app.state.assets.version)  # the page is out of date?
     if resume is None or batch is None:
         log_ws_event("refused", table_id=None, seat=None, reason="bad stream, since or batch")
         await websocket.close(CLOSE_POLICY)
@@ -275,6 +277,9 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     del player, query, headers
     try:
         await websocket.accept()
+        if news is not None:  # first, without `seq`: outside the table's stream
+            with contextlib.suppress(Exception):  # gone already: `_serve` reads its close
+                await websocket.send_text(news)
         await _serve(websocket, table, player_id, name, settings, resume, batch)
     finally:
         connections.release(player_id, table.id)

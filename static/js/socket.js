@@ -3,6 +3,10 @@
 // is sent while the connection is down (docs/protocol.md section 3).
 
 const BACKOFF = [250, 500, 1000, 2000, 4000, 8000];
+// The client's version this page runs: its modules' URLs are /static/<version>/ (app/api/
+// assets.py). Named on the socket, so the server can say when it has a newer one
+// (new-version.js); null (not named) for modules served from anywhere else.
+export const CLIENT = (import.meta.url.match(/\/static\/([0-9a-f]{1,32})\//) || [])[1] || null;
 const PING_EVERY = 25000;
 
 export class TableSocket {
@@ -30,6 +34,7 @@ export class TableSocket {
     // batch=1: a burst of messages comes as one frame, a JSON array (applied, then drawn once)
     let url = `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.code)}?batch=1`;
     if (this.stream) url += `&stream=${encodeURIComponent(this.stream)}&since=${this.seq}`;
+    if (CLIENT) url += `&client=${CLIENT}`;
     return url;
   }
 

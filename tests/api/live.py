@@ -86,6 +86,7 @@ class Client:
         self.seq = 0
         self.changed = asyncio.Event()
         self.batch = False  # ask for batched frames (`batch=1`) when connecting
+        self.client: str | None = None  # the client version it names (`client=`), if any
         self.frames: list[int] = []  # per text frame: how many messages it held (0: one, bare)
         self.frame_of: list[int] = []  # per message: the index of the frame it came in
         self.closed: tuple[int | None, str] | None = None  # the close frame, once closed
@@ -104,6 +105,8 @@ class Client:
     async def connect(self, code: str, *, resume: bool = False, origin: str | None = None) -> None:
         url = self.base.replace("http", "ws", 1) + f"/ws/tables/{code}"
         query = ["batch=1"] if self.batch else []
+        if self.client is not None:
+            query.append(f"client={self.client}")
         if resume and self.stream:
             query += [f"stream={self.stream}", f"since={self.seq}"]
         if query:
