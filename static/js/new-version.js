@@ -50,8 +50,19 @@ export class NewVersion {
   }
 }
 
+// Whether reloading the page now would lose something of the viewer's (TableCtrl `ctrl`):
+// the table not known yet, their turn or an action unanswered, a pre-action (kept only in the
+// page), something typed or open (a dialog, a menu, a form, the replayer).
+export function busy(ctrl) {
+  const ui = ctrl.ui;
+  return !ctrl.state || ctrl.isMyTurn() || !!ctrl.pending || !!ctrl.pre || !!ctrl.replay
+    || !!(ui.dialog || ui.menuOpen || ui.reacting || ui.confirmClose || ui.rebuy != null)
+    || !!(ui.chat || ui.commandText || ui.adjustAmount || ui.adjustReason)
+    || Object.keys(ui.hostStakes).length > 0 || typing();
+}
+
 // A text field has the focus: the viewer may be typing.
-export function typing() {
+function typing() {
   const el = document.activeElement;
   if (!el) return false;
   if (el.isContentEditable || el.tagName === 'TEXTAREA') return true;

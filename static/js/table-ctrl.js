@@ -15,7 +15,7 @@ import { Cues } from './cues.js';
 import { Reactions } from './reactions.js';
 import { tableKey } from './keys.js';
 import { lazy } from './lazy.js';
-import { NewVersion, typing } from './new-version.js';
+import { NewVersion, busy } from './new-version.js';
 
 // Fetched when first used (lazy.js): the ledger's tabs, the screen reader's commands, the
 // replayer (its controller and its view at once: the panel draws as soon as both are here).
@@ -31,7 +31,7 @@ export class TableCtrl {
     this.settings = settings;
     // After each change: a new version of the client waiting for a safe moment may reload now.
     this.redraw = () => { redraw(); this.newVersion.check(); };
-    this.newVersion = new NewVersion(() => this.busy(), (text) => { this.flash(text); redraw(); });
+    this.newVersion = new NewVersion(() => busy(this), (text) => { this.flash(text); redraw(); });
     this.state = null;
     this.conn = 'connecting';
     this.ui = {
@@ -214,17 +214,6 @@ export class TableCtrl {
     const s = this.state;
     const h = s && s.hand;
     return !!(h && !h.ended && h.legal && h.actor === s.you.seat && s.you.seat != null);
-  }
-
-  // Whether reloading the page now would lose something of the viewer's (new-version.js): the
-  // table not known yet, their turn or an action unanswered, a pre-action (kept only here),
-  // something typed or open (a dialog, a menu, a form, the replayer).
-  busy() {
-    const ui = this.ui;
-    return !this.state || this.isMyTurn() || !!this.pending || !!this.pre || !!this.replay
-      || !!(ui.dialog || ui.menuOpen || ui.reacting || ui.confirmClose || ui.rebuy != null)
-      || !!(ui.chat || ui.commandText || ui.adjustAmount || ui.adjustReason)
-      || Object.keys(ui.hostStakes).length > 0 || typing();
   }
 
   inHand() {

@@ -26,7 +26,7 @@ sessionStorage.setItem('test.loads', String(Number(sessionStorage.getItem('test.
 addEventListener('pagehide', () => {
   const o = window.__omaha; const c = o && o.ctrl;
   sessionStorage.setItem('test.left', JSON.stringify({
-    turn: !!(c && c.isMyTurn()), pending: !!(c && c.pending), busy: !!(c && c.busy()),
+    turn: !!(c && c.isMyTurn()), pending: !!(c && c.pending), busy: !!(c && c.newVersion.busy()),
     state: (o && o.newVersion) || null }));
 });
 """
@@ -121,7 +121,7 @@ def test_a_new_version_waits_for_the_end_of_the_turn(
     sockets.tell({"type": "client_version", "current": NEWER})
     page.wait_for_function("() => window.__omaha.newVersion === 'waiting'")
     # Heard on the viewer's turn: no reload under way (it would be scheduled at once).
-    assert p.state("[c.isMyTurn(), c.busy(), c.newVersion.timer]") == [True, True, 0]
+    assert p.state("[c.isMyTurn(), c.newVersion.busy(), c.newVersion.timer]") == [True, True, 0]
     assert loads(page) == 1
     # The viewer plays on; the page reloads at the first moment nothing of theirs is under way
     # (after this action, or a later one of theirs should their turn come straight back).
