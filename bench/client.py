@@ -331,11 +331,56 @@ def traced_frames(browser: Browser, page: Page, hands: int) -> dict[str, Any]:
     callbacks = sorted(e["ts"] for e in spans if e["name"] == "FireAnimationFrame")
     renders: list[float] = []
     others: list[float] = []
+    drawing: list[dict[str, Any]] = []
     for f in (e for e in spans if e["name"] == "ProxyMain::BeginMainFrame"):
         i = bisect.bisect_left(callbacks, f["ts"])
         drew = i < len(callbacks) and callbacks[i] <= f["ts"] + f["dur"]
         (renders if drew else others).append(f.get("tdur", f["dur"]) / 1000)
-    return {"renders": sorted(renders), "others": sorted(others), "seconds": seconds}
+        if drew:
+            drawing.append(f)
+    return {
+        "renders": sorted(renders),
+        "others": sorted(others),
+        "seconds": seconds,
+        "phases": phases(spans, drawing),
+    }
+
+
+#: a render frame's parts, by the trace event that times each (its outermost in the frame)
+PHASES = {
+    "FireAnimationFrame": "script",  # the page's render: the views, htm, Preact's diff
+    "UpdateLayoutTree": "style",
+    "Layout": "layout",
+    "PrePaint": "pre-paint",
+    "Paint": "paint",
+    "Layerize": "layerize",
+    "Commit": "commit",  # to the compositor thread
+}
+
+
+def phases(spans: list[dict[str, Any]], frames: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """Each of `frames`' main-thread CPU split into `PHASES` (ms, sorted, one per frame), the
+    rest as "other" (animations, lifecycle bookkeeping). A phase inside another (a style
+    recalc forced by script) counts in the outer one."""
+    spans = sorted(spans, key=lambda e: (e["ts"], -e["dur"]))
+    starts = [e["ts"] for e in spans]
+    out: dict[str, list[float]] = {name: [] for name in [*PHASES.values(), "other"]}
+    for f in frames:
+        end = f["ts"] + f["dur"]
+        cpu = dict.fromkeys(out, 0.0)
+        inside: list[int] = []  # the end of the phase being walked through
+        for e in spans[bisect.bisect_left(starts, f["ts"]) :]:
+            if e["ts"] > end:
+                break
+            while inside and e["ts"] >= inside[-1]:
+                inside.pop()
+            if e is not f and e["name"] in PHASES and not inside:
+                cpu[PHASES[e["name"]]] += e.get("tdur", e["dur"]) / 1000
+                inside.append(e["ts"] + e["dur"])
+        cpu["other"] = f.get("tdur", f["dur"]) / 1000 - sum(cpu.values())
+        for name, ms in cpu.items():
+            out[name].append(ms)
+    return {name: sorted(xs) for name, xs in out.items()}
 
 
 #: what `traced_frames` reads (the frames are cc events; thread CPU time, `tdur`, is in each)
@@ -582,6 +627,14 @@ def main() -> None:
             f"  main-thread CPU per frame (Chrome trace, unlocked, {args.trace_hands} hands):"
             f" frames that render {ps(traced['renders'])}; other frames"
             f" {len(traced['others']) / traced['seconds']:.0f}/s; all frames {cpu:.0f}% of a core"
+        )
+        mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+        print(
+            "  a render frame's CPU by part, mean (p95) ms: "
+            + ", ".join(
+                f"{name} {mean(xs):.2f} ({p(xs, 0.95):.2f})"
+                for name, xs in traced["phases"].items()
+            )
         )
     if heap_100 is not None and heap_end is not None:  # (under 100 hands: no heap figure)
         print(

@@ -265,6 +265,15 @@ def report(sites: list[Site], args: Any, load_start: Any, load_end: Any) -> None
                 "",
             ),
         ]
+        # a render frame's CPU by part (bench.client.phases), the mean over its frames
+        rows += [
+            (
+                f"  render frame: {name}, mean ms",
+                col(lambda s, name=name: statistics.fmean(s.trace["phases"][name])),
+                "",
+            )
+            for name in sites[0].trace["phases"]
+        ]
     a, b = sites
     print(
         f"A = {a.spec}   B = {b.spec}   {args.hands} hands per page, bots think {args.think} ms,"
