@@ -40,19 +40,9 @@ from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
-from bench.client import (
-    DRAIN,
-    PACE,
-    UNLOCKED,
-    BrowserCpu,
-    hands_seen,
-    random_bot,
-    settled_heap,
-    still_and_moving,
-    traced_frames,
-    transferred,
-    watch,
-)
+from bench.chromium import UNLOCKED, BrowserCpu, traced_frames
+from bench.client import PACE, random_bot, transferred
+from bench.probe import DRAIN, hands_seen, settled_heap, still_and_moving, watch
 from tests.e2e import harness
 from tests.e2e.harness import Bot, Player, launch, server
 from tests.e2e.test_games import new_table

@@ -26,8 +26,10 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from bench.client import PACE, UNLOCKED, hands_seen, random_bot, watch
+from bench.chromium import UNLOCKED
+from bench.client import PACE, random_bot
 from bench.client_ab import site_root
+from bench.probe import hands_seen, watch
 from tests.e2e import harness
 from tests.e2e.harness import Bot, Player, launch, server
 from tests.e2e.test_games import new_table

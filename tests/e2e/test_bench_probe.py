@@ -1,4 +1,4 @@
-"""bench/client.py's probe on a live table page (the benchmark itself is not in `make test`):
+"""bench/probe.py's probe on a live table page (the benchmark itself is not in `make test`):
 every message it times is drawn by a frame, each tagged with whether an animation ran as it
 arrived, and the frames it times are presented (their Element Timing entries come back)."""
 
@@ -8,7 +8,8 @@ from typing import Any
 
 from playwright.sync_api import Browser
 
-from bench.client import DRAIN, random_bot, still_and_moving, watch
+from bench.client import random_bot
+from bench.probe import DRAIN, still_and_moving, watch
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.test_games import new_table
 
