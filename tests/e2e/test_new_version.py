@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, Route, WebSocketRoute
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import calling_station
+from tests.e2e.harness import Player, calling_station
 from tests.e2e.play import act_once, wait_for_hand
 from tests.e2e.test_games import new_table
 
@@ -57,6 +58,25 @@ def rewritten(page: Page, module: str, old: str, new: str) -> None:
 def looks_stale(page: Page) -> None:
     """The page's modules say they are of version STALE (as a page open across a deploy)."""
     rewritten(page, "js/socket.js", "import.meta.url.match(", f"'/static/{STALE}/'.match(")
+
+
+def seated_against_a_bot(
+    p: Player, bots: BotFactory, before: Callable[[Page], None] | None = None
+) -> tuple[Page, Sockets, int]:
+    """`p` seated at a new two-seat table against a calling bot, its page's loads counted and
+    its sockets relayed (`before(page)`: more routes, before the page opens), a hand dealt:
+    the page, its sockets and the hand's number."""
+    p.join()
+    code = new_table(p, decision_time=0, seats=2)
+    page = p.page
+    page.add_init_script(COUNT_LOADS)
+    if before is not None:
+        before(page)
+    sockets = Sockets(page)
+    p.open(f"/t/{code}")
+    bots("Bot", calling_station).start(code, 1, 200)
+    p.sit(0)
+    return page, sockets, wait_for_hand(p)
 
 
 class Sockets:
@@ -108,15 +128,7 @@ def test_a_new_version_waits_for_the_end_of_the_turn(
     players: PlayerFactory, bots: BotFactory
 ) -> None:
     p = players("Tess")
-    p.join()
-    code = new_table(p, decision_time=0, seats=2)
-    page = p.page
-    page.add_init_script(COUNT_LOADS)
-    sockets = Sockets(page)
-    p.open(f"/t/{code}")
-    bots("Bot", calling_station).start(code, 1, 200)
-    p.sit(0)
-    wait_for_hand(p)
+    page, sockets, _ = seated_against_a_bot(p, bots)
     page.wait_for_function(f"() => {MY_TURN}")
     sockets.tell({"type": "client_version", "current": NEWER})
     page.wait_for_function("() => window.__omaha.newVersion === 'waiting'")
@@ -147,19 +159,14 @@ def test_a_client_that_does_not_know_the_message_plays_on(
     players: PlayerFactory, bots: BotFactory
 ) -> None:
     p = players("Olaf")
-    p.join()
-    code = new_table(p, decision_time=0, seats=2)
-    page = p.page
-    page.add_init_script(COUNT_LOADS)
-    # An older client: its controller has no word for `client_version`, which goes down the
-    # path of any message it does not know. The server tells it at each connection.
-    rewritten(page, "js/table-ctrl.js", "if (m.type === 'client_version')", "if (false)")
-    looks_stale(page)
-    sockets = Sockets(page)
-    p.open(f"/t/{code}")
-    bots("Bot", calling_station).start(code, 1, 200)
-    p.sit(0)
-    number = wait_for_hand(p)
+
+    def older(page: Page) -> None:
+        # An older client: its controller has no word for `client_version`, which goes down
+        # the path of any message it does not know. The server tells it at each connection.
+        rewritten(page, "js/table-ctrl.js", "if (m.type === 'client_version')", "if (false)")
+        looks_stale(page)
+
+    page, sockets, number = seated_against_a_bot(p, bots, older)
     # Told again mid-hand, at each of the viewer's turns: it plays the hand to its end.
     told = 0
     for _ in range(40):
