@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from bench.probe import hands_seen
+from bench.probe import wait_hands
 
 # Headless Chromium begins frames on a 60 Hz clock; with this switch it begins one as soon as
 # one is asked for (checked: a frame's wait p95 15 ms -> 0.2 ms; `--disable-gpu-vsync` alone
@@ -74,6 +74,19 @@ def _stat(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
+def trace_hands(
+    browser: Browser, page: Page, path: Path, categories: list[str], hands: int
+) -> float:
+    """A Chrome trace of `categories` into `path` over the page's next `hands` hands: the
+    seconds traced."""
+    browser.start_tracing(page=page, path=str(path), categories=categories)
+    t = time.monotonic()
+    wait_hands(page, hands)
+    seconds = time.monotonic() - t
+    browser.stop_tracing()
+    return seconds
+
+
 def traced_frames(browser: Browser, page: Page, hands: int) -> dict[str, Any]:
     """The renderer main thread's CPU time (not wall time: robust to a busy machine) per frame
     over `hands` hands, from a Chrome trace: the frames that run the page's render (an
@@ -81,12 +94,7 @@ def traced_frames(browser: Browser, page: Page, hands: int) -> dict[str, Any]:
     others (animations, the caret), with the seconds traced."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "trace.json"
-        browser.start_tracing(page=page, path=str(path), categories=TRACED)
-        start, t = hands_seen(page), time.monotonic()
-        while hands_seen(page) - start < hands:
-            time.sleep(0.2)
-        seconds = time.monotonic() - t
-        browser.stop_tracing()
+        seconds = trace_hands(browser, page, path, TRACED, hands)
         events = json.loads(path.read_text())
     events = events["traceEvents"] if isinstance(events, dict) else events
     main = {

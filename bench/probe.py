@@ -193,5 +193,12 @@ def settled_heap(page: Page, samples: int = 5) -> float:
     return statistics.median(sizes)
 
 
+def wait_hands(page: Page, hands: int) -> None:
+    """Until the page has seen `hands` more hands."""
+    start = hands_seen(page)
+    while hands_seen(page) - start < hands:
+        time.sleep(0.2)
+
+
 def hands_seen(page: Page) -> int:
     return int(page.evaluate("() => window.__omaha.ctrl.state.table.hands_played || 0"))

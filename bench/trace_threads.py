@@ -20,16 +20,15 @@ import collections
 import contextlib
 import json
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from bench.chromium import UNLOCKED
+from bench.chromium import UNLOCKED, trace_hands
 from bench.client import PACE, random_bot
 from bench.client_ab import site_root
-from bench.probe import hands_seen, watch
+from bench.probe import wait_hands, watch
 from tests.e2e import harness
 from tests.e2e.harness import Bot, Player, launch, server
 from tests.e2e.test_games import new_table
@@ -61,15 +60,8 @@ def trace(spec: str, hands: int, locked: bool, path: Path) -> float:
         for i, bot in enumerate(bots):
             bot.start(code, i, 10_000)
         page = watch(browser, base, code, "unlocked").page
-        start = hands_seen(page)
-        while hands_seen(page) - start < 2:  # past the first hands' joins
-            time.sleep(0.2)
-        browser.start_tracing(page=page, path=str(path), categories=CATEGORIES)
-        start, t = hands_seen(page), time.monotonic()
-        while hands_seen(page) - start < hands:
-            time.sleep(0.2)
-        seconds = time.monotonic() - t
-        browser.stop_tracing()
+        wait_hands(page, 2)  # past the first hands' joins
+        seconds = trace_hands(browser, page, path, CATEGORIES, hands)
         for bot in bots:
             bot.close()
     return seconds
