@@ -88,7 +88,17 @@ def line(p: Point) -> str:
     return (f"{p.tables:>6} tables  {p.processes} process{'es' if p.processes > 1 else '  '}"
             f"  p50 {r.pct(0.5):7.1f}  p95 {r.pct(0.95):7.1f}  p99 {p.p99:7.1f} ms"
             f"  {r.rate(c.actions):7.1f} actions/s  servers {100 * r.server_cpu / r.seconds:4.0f}"
-            f" % of a core  {state}")  # fmt: skip
+            f" % of a core  {state}{_commit_wait(r)}")  # fmt: skip
+
+
+def _commit_wait(r: load.Result) -> str:
+    """A write's wait for its commit over the window (p50 / p99): how much of the action's
+    latency is the commit (bench/commits.py; absent when the servers were not scraped)."""
+    wait = r.store.get("omaha_store_write_seconds")
+    if wait is None or not wait.count:
+        return ""
+    return (f"  (commit wait p50 {wait.quantile(0.5) * 1000:.1f}"
+            f" p99 {wait.quantile(0.99) * 1000:.1f} ms)")
 
 
 def summary(points: list[Point], processes: list[int], settings: str, think: float) -> str:

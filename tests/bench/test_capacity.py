@@ -31,3 +31,15 @@ def test_a_point_whose_checks_failed_is_not_held_whatever_its_latency() -> None:
     assert not points[1].held
     assert capacity.knee(points, 1) == 100
     assert "checks FAILED" in capacity.line(points[1])
+
+
+def test_a_point_says_how_long_its_writes_waited_for_their_commits() -> None:
+    from bench.commits import Histogram
+
+    p = point(250, 1, 40)
+    assert "commit wait" not in capacity.line(p)  # not scraped: nothing claimed
+    # 100 writes: 90 within 2 ms, 10 within 50 ms
+    p.result.store["omaha_store_write_seconds"] = Histogram(
+        [0.002, 0.05, float("inf")], [90, 100, 100], 0.5, 100
+    )
+    assert "(commit wait p50 1.1 p99 45.2 ms)" in capacity.line(p)
