@@ -45,6 +45,7 @@ from app.api.limits import BodyLimit, Connections
 from app.api.transport import bounded_protocol, lean_websocket_protocol
 from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
+from app.pauses import Pauses
 from app.presence import create_presence
 from app.rate import SharedWindow, SlidingWindow
 from app.scale.identity import new_incarnation
@@ -152,6 +153,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.relay.owner.on_tournament = partial(tournaments.answer_call,
                                                           app.state.tournaments)  # fmt: skip
         sealing = asyncio.get_running_loop().create_task(_seal_old_decks(app.state.engine))
+        pauses = Pauses()
+        pauses.start()
         log.info(
             "started: database %s, presence %s",
             app.state.engine.dialect.name,
@@ -160,6 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await pauses.stop()
             sealing.cancel()
             await asyncio.gather(sealing, return_exceptions=True)
             # Each step is bounded: a process asked to stop stops, even with a database write

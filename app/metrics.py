@@ -8,6 +8,9 @@ gauges read from the running server when asked.
 - `omaha_store_group_writes`: how many tables' writes each of the group writer's commits
   carried; `omaha_store_commit_seconds`: how long each of those commits took (the database's
   round trip, its fsync included);
+- `omaha_gc_young_pause_seconds`, `omaha_gc_full_pause_seconds`: each garbage collection's
+  time, and `omaha_loop_late_seconds`: by how much a timer woke late, every 0.1 s (what any
+  event waits at a random moment; app/pauses.py): the pauses that stop every table at once;
 - `omaha_tables`, `omaha_tournaments`: tables and tournament directors this process runs;
 - `omaha_websockets`: WebSocket connections this process holds;
 - `omaha_database_connections`: database connections the pool has lent out;
@@ -89,6 +92,24 @@ COMMITS = Histogram(
     "Seconds each commit of the group writer took, from its send to the database's answer.",
     WRITE_BUCKETS,
 )
+#: bounds of the pauses' histograms (app/pauses.py): a young collection takes well under 1 ms,
+#: a full one walks the heap (0.1-1.5 s at 500 tables)
+PAUSE_BUCKETS = (0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+GC_YOUNG = Histogram(
+    "omaha_gc_young_pause_seconds",
+    "Seconds each young garbage collection (generation 0 or 1) stopped the process.",
+    PAUSE_BUCKETS,
+)
+GC_FULL = Histogram(
+    "omaha_gc_full_pause_seconds",
+    "Seconds each full garbage collection stopped the process.",
+    PAUSE_BUCKETS,
+)
+LOOP_LATE = Histogram(
+    "omaha_loop_late_seconds",
+    "Seconds by which a timer asked every 0.1 s woke late (the event loop was busy).",
+    PAUSE_BUCKETS,
+)
 
 
 async def relay_lag(relay: Any) -> float:
@@ -115,6 +136,7 @@ def _ms(entry_id: bytes | str) -> int:
 async def render(state: Any) -> str:
     """The text of /metrics for the app whose `app.state` is `state`."""
     lines: list[str] = [*ACTIONS.lines(), *WRITES.lines(), *GROUP_WRITES.lines(), *COMMITS.lines()]
+    lines += [*GC_YOUNG.lines(), *GC_FULL.lines(), *LOOP_LATE.lines()]
     tables = getattr(state, "tables", None)
     lines += gauge("omaha_tables", "Tables this process runs.",
                    len(tables.tables) if tables is not None else 0)  # fmt: skip

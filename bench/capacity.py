@@ -92,13 +92,20 @@ def line(p: Point) -> str:
 
 
 def _commit_wait(r: load.Result) -> str:
-    """A write's wait for its commit over the window (p50 / p99): how much of the action's
-    latency is the commit (bench/commits.py; absent when the servers were not scraped)."""
+    """A write's wait for its commit over the window (p50 / p99), the servers' loop lateness
+    (p99) and full collections: which of them the tail is (bench/commits.py; app/pauses.py;
+    absent when the servers were not scraped)."""
     wait = r.store.get("omaha_store_write_seconds")
     if wait is None or not wait.count:
         return ""
-    return (f"  (commit wait p50 {wait.quantile(0.5) * 1000:.1f}"
-            f" p99 {wait.quantile(0.99) * 1000:.1f} ms)")
+    ms = 1000.0
+    text = f"  (commit wait p50 {wait.quantile(0.5) * ms:.1f} p99 {wait.quantile(0.99) * ms:.1f}"
+    late, full = r.store.get("omaha_loop_late_seconds"), r.store.get("omaha_gc_full_pause_seconds")
+    if late is not None and late.count:
+        text += f"; loop late p99 {late.quantile(0.99) * ms:.1f}"
+    if full is not None and full.count:
+        text += f"; {full.count:.0f} full GC {full.total * ms:.0f}"
+    return text + " ms)"
 
 
 def summary(points: list[Point], processes: list[int], settings: str, think: float) -> str:

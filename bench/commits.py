@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 
 #: the token bench/load.py's servers are given (METRICS_TOKEN): loopback, a throwaway server
 TOKEN = "bench-metrics-token"
-FIGURES = ("omaha_store_group_writes", "omaha_store_commit_seconds", "omaha_store_write_seconds")
+FIGURES = (
+    "omaha_store_group_writes",
+    "omaha_store_commit_seconds",
+    "omaha_store_write_seconds",
+    "omaha_gc_young_pause_seconds",
+    "omaha_gc_full_pause_seconds",
+    "omaha_loop_late_seconds",
+)
 
 
 @dataclass
@@ -119,4 +126,22 @@ def describe(figures: dict[str, Histogram], seconds: float) -> list[tuple[str, s
         ("  a write's wait for its commit p50 / p99 (ms)",
          f"{wait.quantile(0.5) * ms:.1f} / {wait.quantile(0.99) * ms:.1f}"),
         ("  a write's wait mean (ms)", f"{wait.mean() * ms:.1f}"),
+        *pauses(figures),
     ]  # fmt: skip
+
+
+def pauses(figures: dict[str, Histogram]) -> list[tuple[str, str]]:
+    """The servers' pauses over the window (app/pauses.py): what stops every table at once."""
+    young, full = figures["omaha_gc_young_pause_seconds"], figures["omaha_gc_full_pause_seconds"]
+    late = figures["omaha_loop_late_seconds"]
+    if not late.count:
+        return []
+    ms = 1000.0
+    lines = [("loop late p50 / p99 / max (ms)", f"{late.quantile(0.5) * ms:.1f} / "
+              f"{late.quantile(0.99) * ms:.1f} / <={late.maximum() * ms:.0f}"),
+             ("young collections: count, p99 / max (ms)", f"{young.count:.0f}, "
+              f"{young.quantile(0.99) * ms:.1f} / <={young.maximum() * ms:.1f}")]  # fmt: skip
+    if full.count:
+        lines.append(("full collections: count, total (ms)",
+                      f"{full.count:.0f}, {full.total * ms:.0f}"))  # fmt: skip
+    return lines
