@@ -365,6 +365,10 @@ class Counters:
     bytes: int = 0
     hands: int = 0  # hands ended (counted once per table)
     latencies: list[float] = field(default_factory=list)
+    #: with relayed seats (`split`): the last relayed seat's arrival minus the last direct
+    #: seat's, and the last direct seat's latency by whether the acting seat was relayed
+    out_hops: list[float] = field(default_factory=list)
+    direct_seats: dict[bool, list[float]] = field(default_factory=lambda: {False: [], True: []})
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
@@ -386,6 +390,9 @@ class Counters:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.cpu += other.cpu
         self.latencies += other.latencies
+        self.out_hops += other.out_hops
+        for relayed_actor, figures in other.direct_seats.items():
+            self.direct_seats[relayed_actor] += figures
         self.error_samples += other.error_samples[: max(0, 10 - len(self.error_samples))]
         self.violations += other.violations[: max(0, 50 - len(self.violations))]
 
@@ -422,7 +429,9 @@ class TableBots:
         self.code = ""
         self.seats: list[Seat] = []
         self.sent_at: dict[tuple[str, int], float] = {}
+        #: key -> [seats arrived, last arrival, last direct seat's, last relayed seat's]
         self.arrivals: dict[tuple[str, int], list[float]] = {}
+        self.relayed_actor: dict[tuple[str, int], bool] = {}
         self.top_ups = 0
         self.hands_started: set[str] = set()
         self.hands_ended: set[str] = set()
@@ -433,18 +442,23 @@ class TableBots:
         self.ended_seen: dict[str, int] = {}
         self.stacks: dict[int, int] = {}  # seat -> stack, as the host's connection last saw it
 
-    def arrive(self, key: tuple[str, int], t: float) -> None:
+    def arrive(self, key: tuple[str, int], t: float, relayed: bool = False) -> None:
         got = self.arrivals.get(key)
         if got is None:
-            got = self.arrivals[key] = [0, t]
+            got = self.arrivals[key] = [0, t, 0.0, 0.0]
         got[0] += 1
-        if t > got[1]:
-            got[1] = t
+        got[1] = max(got[1], t)
+        got[3 if relayed else 2] = max(got[3 if relayed else 2], t)
         if got[0] >= len(self.seats):
             del self.arrivals[key]
             sent = self.sent_at.pop(key, None)
+            relayed_actor = self.relayed_actor.pop(key, False)
             if sent is not None and self.run.measuring:
-                self.run.c.latencies.append(got[1] - sent)
+                c = self.run.c
+                c.latencies.append(got[1] - sent)
+                if got[2] and got[3]:  # both kinds of seat: the relay's hops apart
+                    c.out_hops.append(got[3] - got[2])
+                    c.direct_seats[relayed_actor].append(got[2] - sent)
 
     def hand_checked(self, hand: str) -> None:
         """Once every seat has seen the hand end: cards across seats never collide."""
@@ -477,6 +491,7 @@ class Seat:
         self.number = number
         self.token = token
         self.ws: Any = None
+        self.relayed = False  # connected to a process that does not own the table
         self.seq: int | None = None
         self.awaiting: tuple[str, int] | None = None
         self.hand: str | None = None
@@ -585,7 +600,7 @@ class Seat:
                               f"{self.seq}")  # fmt: skip
             self.seq = seq
             if self.awaiting is not None:
-                table.arrive(self.awaiting, t)
+                table.arrive(self.awaiting, t, self.relayed)
                 self.awaiting = None
         # (the hand's id: every kind below carries one; a snapshot's is not this one's)
         hand: str = m.get("hand", "") if kind != "snapshot" else ""
@@ -687,6 +702,7 @@ class Seat:
 
     def act(self, key: tuple[str, int], action: dict[str, Any]) -> None:
         self.table.sent_at[key] = time.perf_counter()
+        self.table.relayed_actor[key] = self.relayed
         if self.run.measuring:
             self.run.c.sent += 1
         message = {"type": "act", "id": 0, "hand": key[0], "counter": key[1], **action}
@@ -762,6 +778,7 @@ async def setup_table(table: TableBots, target: Target, redis: Any = None,
     run.c.relayed += relayed
     for seat in table.seats:
         index = owner if seat.number >= relayed else (owner + 1) % count
+        seat.relayed = index != owner
         base = target.bases[index]
         await seat.connect(base.replace("http", "ws", 1), base)
     if not sit:
@@ -1223,6 +1240,31 @@ def report(server: Result, ceiling: Result | None, think: float) -> str:
     return "\n".join(lines)
 
 
+def _q(data: list[float], q: float) -> float:
+    data = sorted(data)
+    return data[min(len(data) - 1, int(q * len(data)))] * 1000 if data else float("nan")
+
+
+def relay_split(c: Counters) -> list[str]:
+    """Where a relayed run's added latency goes, from the bots' own clocks: the way out (a
+    message's last relayed seat after its last direct seat, same table, same bot process)
+    and the way in (the direct seats' latency when the acting seat is relayed, against
+    when it is direct; their p50s' and p99s' difference)."""
+    if not c.out_hops:
+        return []
+    direct, relayed = c.direct_seats[False], c.direct_seats[True]
+    lines = [f"{'  relay out: last relayed - last direct':<40} p50 {_q(c.out_hops, 0.5):.1f}"
+             f"  p99 {_q(c.out_hops, 0.99):.1f} ms ({len(c.out_hops)} messages)"]  # fmt: skip
+    if direct and relayed:
+        lines.append(
+            f"{'  relay in: direct seats, relayed - direct':<40} "
+            f"p50 {_q(relayed, 0.5) - _q(direct, 0.5):+.1f}  "
+            f"p99 {_q(relayed, 0.99) - _q(direct, 0.99):+.1f} ms "
+            f"(actor direct p50 {_q(direct, 0.5):.1f}, relayed {_q(relayed, 0.5):.1f})"
+        )
+    return lines
+
+
 def side_by_side(results: list[tuple[str, Result]], think: float, settings: str) -> str:
     """Several runs of the same configuration side by side (1 and 2 processes; direct and
     relayed), the last column's ratio to the first."""
@@ -1251,6 +1293,7 @@ def side_by_side(results: list[tuple[str, Result]], think: float, settings: str)
         added = results[-1][1].pct(q) - first.pct(q)
         lines.append(f"{f'  p{int(q * 100)} added (ms), last - first':<40} {added:>{width}.1f}")
     row("latency max (ms)", lambda r: max(r.counters.latencies, default=0) * 1000, ".1f")
+    lines += relay_split(results[-1][1].counters)
     row("hands completed /s", lambda r: r.rate(r.counters.hands), ",.1f")
     row("servers' CPU (% of one core, all)", lambda r: 100 * r.server_cpu / r.seconds)
     row("bots' CPU (% of one core, all)", lambda r: 100 * r.counters.cpu / r.seconds)

@@ -40,3 +40,21 @@ def test_the_window_s_figures_are_the_difference_of_two_scrapes() -> None:
 def test_no_commit_in_the_window_says_so() -> None:
     empty = commits.parse(text(Histogram(GROUP_WRITES.name, "", GROUP_BUCKETS)))
     assert commits.describe(empty, 5.0) == [("group commits", "none")]
+
+
+def test_the_servers_pauses_are_described_when_scraped() -> None:
+    from app.metrics import GC_FULL, GC_YOUNG, LOOP_LATE, PAUSE_BUCKETS
+
+    young = Histogram(GC_YOUNG.name, "", PAUSE_BUCKETS)
+    full = Histogram(GC_FULL.name, "", PAUSE_BUCKETS)
+    late = Histogram(LOOP_LATE.name, "", PAUSE_BUCKETS)
+    assert commits.pauses(commits.parse(text(young, full, late))) == []  # nothing timed
+    for _ in range(99):
+        late.observe(0.0001)
+        young.observe(0.0003)
+    late.observe(0.3)
+    full.observe(0.3)
+    lines = dict(commits.pauses(commits.parse(text(young, full, late))))
+    assert lines["loop late p50 / p99 / max (ms)"].endswith("<=500"), lines
+    assert lines["full collections: count, total (ms)"] == "1, 300", lines
+    assert lines["young collections: count, p99 / max (ms)"].startswith("99, "), lines

@@ -40,3 +40,6 @@ def test_two_processes_side_by_side_with_relayed_seats() -> None:
         assert not c.violations and c.errors == 0 and c.unfinished == 0, text
         assert c.tables_checked == TABLES and c.actions > 0, text
         assert c.relayed == (0 if label == "direct" else TABLES * 3), text
+    # the relayed run's added latency split into the way out and the way in
+    assert not runs[0][1].counters.out_hops and runs[1][1].counters.out_hops, text
+    assert "relay out: last relayed - last direct" in text, text
