@@ -68,10 +68,16 @@ def prepare_database(settings: Settings) -> str | None:
 # ~1 million objects (FastAPI/uvicorn coroutines, tasks, frames; ~350 per connection) and
 # 0.5-1.5 s with the event loop stopped. With the default thresholds (700, 10, 10) one ran
 # every 3-8 s at 500 tables, which was the whole of the p95/p99 latency (docs/performance.md,
-# Load). After start-up the heap is frozen (never scanned again) and a full collection needs
-# 1,000 young-generation-1 collections instead of 10: minutes apart, not seconds. Young
-# collections stay small (at most ~10,000 objects, a few ms).
-GC_THRESHOLDS = (1_000, 10, 1_000)
+# Load). After start-up the heap is frozen (never scanned again) and full collections are
+# tens of minutes apart at 500 tables.
+# A young collection's count is allocations minus deallocations, and at a human pace the
+# objects that die are mostly old ones (timers, futures and coroutines that waited seconds,
+# a hand's events): the count crept to 1,000 while 10,000-30,000 new objects piled up, and
+# each young collection stopped the loop 5-100 ms (app/pauses.py's figures). At 100 they hold
+# ~1,000-3,000 (p99 ~3 ms), each object is still scanned at most twice before it is old, so
+# the collector's CPU is unchanged (bench/load.py, 500 tables: p99 142 -> 48 ms, server CPU
+# 58 -> 56 %).
+GC_THRESHOLDS = (100, 2, 100_000)
 
 
 def tune_gc() -> None:
