@@ -294,9 +294,20 @@ def table_servers(backing: Backing, dbname: str, flat: bool,
             text = (Path(env["DATA_DIR"]) / "server.log").read_text(errors="replace")
             problems = [ln for ln in text.splitlines() if "Traceback" in ln or "ERROR" in ln]
             if problems:
-                print(f"server log ({len(problems)} error lines), tail:\n" + text[-3000:],
+                print(f"server log ({len(problems)} error lines), the first of each kind:\n"
+                      + "\n".join(first_of_each_kind(problems)) + "\ntail:\n" + text[-1500:],
                       file=sys.stderr)  # fmt: skip
             shutil.rmtree(env["DATA_DIR"], ignore_errors=True)
+
+
+def first_of_each_kind(lines: list[str], most: int = 12) -> list[str]:
+    """The first line of each kind of error (a line's words past its time stamp, its ids and
+    numbers taken out): a burst of one failure reads as its cause, not its thousandth echo."""
+    seen: dict[str, str] = {}
+    for line in lines:
+        kind = re.sub(r"[0-9a-f]{8}-[0-9a-f-]{27}|\d+(\.\d+)?", "#", line.split(" ", 2)[-1])
+        seen.setdefault(kind, line)
+    return list(seen.values())[:most]
 
 
 @contextlib.contextmanager
