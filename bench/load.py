@@ -798,7 +798,10 @@ async def setup_table(table: TableBots, target: Target, redis: Any = None,
         return
     for seat in table.seats:
         for attempt in range(5):  # `unavailable` says "try again": SQLite under 3,000 sits
-            reply = await seat.request(type="sit", seat=seat.number, buy_in=BUY_IN)
+            # `post`: dealt in at the next hand, not after the big blind reaches the seat
+            # (one waiting seat a hand: a 20 s human-pace window was mostly 2-4 handed, and
+            # the seats sat last, the direct ones of a relayed run, had hardly acted)
+            reply = await seat.request(type="sit", seat=seat.number, buy_in=BUY_IN, post=True)
             if reply.get("code") != "unavailable":
                 break
             await asyncio.sleep(0.5 * (attempt + 1))

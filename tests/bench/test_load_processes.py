@@ -43,3 +43,4 @@ def test_two_processes_side_by_side_with_relayed_seats() -> None:
     # the relayed run's added latency split into the way out and the way in
     assert not runs[0][1].counters.out_hops and runs[1][1].counters.out_hops, text
     assert "relay out: last relayed - last direct" in text, text
+    assert "relay in: direct seats, relayed - direct" in text, text  # both kinds of actor
