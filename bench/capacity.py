@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make ``bench`` and ``app`` importable
     sys.path.insert(0, str(ROOT))
 
-from bench import load  # noqa: E402
+from bench import fleet, load, runs  # noqa: E402
 
 TARGET_P99_MS = 50.0
 TARGET_RATIO = 1.6
@@ -38,7 +38,7 @@ TARGET_ONE = 1000
 class Point:
     tables: int
     processes: int
-    result: load.Result
+    result: runs.Result
 
     @property
     def p99(self) -> float:
@@ -46,7 +46,7 @@ class Point:
 
     @property
     def held(self) -> bool:
-        return load.ok(self.result) and self.p99 <= TARGET_P99_MS
+        return runs.ok(self.result) and self.p99 <= TARGET_P99_MS
 
 
 def knee(points: list[Point], processes: int) -> int:
@@ -64,19 +64,19 @@ def sweep(tables: list[int], processes: list[int], seconds: float, think: float,
           durable: bool, give_up: float) -> tuple[list[Point], str]:  # fmt: skip
     points: list[Point] = []
     open_counts = set(processes)
-    with load.backing_servers(durable=durable) as backing:
-        settings = load.durability(backing)
+    with fleet.backing_servers(durable=durable) as backing:
+        settings = fleet.durability(backing)
         for t in sorted(tables):
             for n in processes:
                 if n not in open_counts:
                     continue
                 bots = max(1, min(4, t // 100 + 1))
-                result = load.run_server(backing, t, seconds, think, bots,
+                result = runs.run_server(backing, t, seconds, think, bots,
                                          dbname=f"omaha_cap_{n}_{t}", servers=n)  # fmt: skip
                 point = Point(t, n, result)
                 points.append(point)
                 print(line(point), flush=True)
-                if point.p99 > give_up * TARGET_P99_MS or not load.ok(result):
+                if point.p99 > give_up * TARGET_P99_MS or not runs.ok(result):
                     open_counts.discard(n)
     return points, settings
 
@@ -84,14 +84,14 @@ def sweep(tables: list[int], processes: list[int], seconds: float, think: float,
 def line(p: Point) -> str:
     r = p.result
     c = r.counters
-    state = "held" if p.held else ("checks FAILED" if not load.ok(r) else "over")
+    state = "held" if p.held else ("checks FAILED" if not runs.ok(r) else "over")
     return (f"{p.tables:>6} tables  {p.processes} process{'es' if p.processes > 1 else '  '}"
             f"  p50 {r.pct(0.5):7.1f}  p95 {r.pct(0.95):7.1f}  p99 {p.p99:7.1f} ms"
             f"  {r.rate(c.actions):7.1f} actions/s  servers {100 * r.server_cpu / r.seconds:4.0f}"
             f" % of a core  {state}{_commit_wait(r)}")  # fmt: skip
 
 
-def _commit_wait(r: load.Result) -> str:
+def _commit_wait(r: runs.Result) -> str:
     """A write's wait for its commit over the window (p50 / p99), the servers' loop lateness
     (p99) and full collections: which of them the tail is (bench/commits.py; app/pauses.py;
     absent when the servers were not scraped)."""
@@ -146,16 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--fsync-off", action="store_true")
     args = parser.parse_args(argv)
-    load.raise_open_files()
+    fleet.raise_open_files()
     with contextlib.suppress(OSError):
-        os.sched_setaffinity(0, load.bot_cpus())
+        os.sched_setaffinity(0, fleet.bot_cpus())
     print(f"machine: {os.cpu_count()} CPUs, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)  # fmt: skip
     points, settings = sweep(args.tables, args.processes, args.seconds, args.think,
                              not args.fsync_off, args.give_up)  # fmt: skip
     print(summary(points, args.processes, settings, args.think))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    return 0 if all(load.ok(p.result) for p in points) else 1
+    return 0 if all(runs.ok(p.result) for p in points) else 1
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import load, memory  # noqa: E402
+from bench import bots, fleet, memory  # noqa: E402
 from bench.memtrace import ask_snapshot, short  # noqa: E402
 from tests.raw_socket import PING, PONG, handshake, masked, read_frame  # noqa: E402
 
@@ -97,7 +97,7 @@ async def main_async(args: argparse.Namespace) -> int:
             codes = []
             for i in range(args.tables):
                 r = await http.post("/api/tables", json={"name": f"t{i}", "game": "omaha",
-                                    "seats": 6, "buy_in_max": load.BUY_IN},
+                                    "seats": 6, "buy_in_max": bots.BUY_IN},
                                     cookies={"omaha_session": host})  # fmt: skip
                 r.raise_for_status()
                 codes.append(r.json()["code"])
@@ -172,12 +172,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="copy the snapshots to this folder")
     parser.add_argument("--no-trace", dest="trace", action="store_false")
     args = parser.parse_args(argv)
-    load.raise_open_files()
+    fleet.raise_open_files()
     os.environ["WS_PER_SESSION"] = "10000"
     os.environ["MEMORY_TRACE"] = "1"
     os.environ["MEMORY_TRACE_FRAMES"] = "8" if args.trace else "0"
     with contextlib.suppress(OSError):
-        os.sched_setaffinity(0, load.bot_cpus())
+        os.sched_setaffinity(0, fleet.bot_cpus())
     return asyncio.run(main_async(args))
 
 

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import load, memory  # noqa: E402
+from bench import fleet, load, memory, runs  # noqa: E402
 from bench.memtrace import Snapper, report  # noqa: E402
 
 
@@ -52,9 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-trace", dest="trace", action="store_false",
                         help="no tracemalloc: RSS and live objects by type only")  # fmt: skip
     args = parser.parse_args(argv)
-    load.raise_open_files()
+    fleet.raise_open_files()
     with contextlib.suppress(OSError):
-        os.sched_setaffinity(0, load.bot_cpus())
+        os.sched_setaffinity(0, fleet.bot_cpus())
     os.environ["MEMORY_TRACE"] = "1"
     os.environ["MEMORY_TRACE_FRAMES"] = "8" if args.trace else "0"
     os.environ["STORE_TIMEOUT"] = "60"
@@ -85,12 +85,12 @@ def main(argv: list[str] | None = None) -> int:
             threading.Thread(target=every, daemon=True).start()
             return 0
 
-        result = load.drive("server", target, pids, args.tables, args.seconds, load.HUMAN_THINK,
+        result = runs.drive("server", target, pids, args.tables, args.seconds, load.HUMAN_THINK,
                             args.bots, on_go=go, on_stop=lambda: stopped(stop))  # fmt: skip
         take("end")
         c = result.counters
         print(f"{args.tables} tables, {c.connections} connections, {c.hands} hands, "
-              f"{c.actions} actions, checks {'ok' if load.ok(result) else 'FAILED'}")  # fmt: skip
+              f"{c.actions} actions, checks {'ok' if runs.ok(result) else 'FAILED'}")  # fmt: skip
         print("\nKiB per step: RSS = anonymous (private) + file-backed, of which the hand "
               "evaluator's tables (_pheval); traced by tracemalloc; and per hand")  # fmt: skip
         print(f"{'step':<10} {'hands':>6} {'RSS':>7} {'anon':>7} {'file':>7} {'_pheval':>8} "

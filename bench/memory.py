@@ -42,30 +42,30 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make ``app``, ``bench`` and ``tests`` importable
     sys.path.insert(0, str(ROOT))
 
-from bench import load  # noqa: E402
+from bench import bots, fleet, load, runs  # noqa: E402
 
 TARGET_KIB = 50.0
 
 
 @contextlib.contextmanager
-def sqlite_server() -> Iterator[tuple[load.Target, list[int]]]:
+def sqlite_server() -> Iterator[tuple[fleet.Target, list[int]]]:
     """``python -m app serve`` on its own SQLite database (migrated at start), as deployed
     without PostgreSQL: no Redis, one process."""
     from tests.servers import free_port
 
     port = free_port()
-    env = load.server_env("", "", port, flat=False)
+    env = fleet.server_env("", "", port, flat=False)
     del env["DATABASE_URL"], env["REDIS_URL"]
     folder = Path(env["DATA_DIR"])
     with open(folder / "server.log", "wb") as log:
-        proc = subprocess.Popen([load.PY, "-m", "app", "serve"], env=env, cwd=ROOT, stdout=log,
+        proc = subprocess.Popen([fleet.PY, "-m", "app", "serve"], env=env, cwd=ROOT, stdout=log,
                                 stderr=subprocess.STDOUT,
-                                preexec_fn=load._pin(load.server_cpus()))  # fmt: skip
+                                preexec_fn=fleet._pin(fleet.server_cpus()))  # fmt: skip
         try:
-            load.wait_http(f"http://127.0.0.1:{port}/healthz", proc)
-            yield load.Target((f"http://127.0.0.1:{port}",)), [proc.pid]
+            fleet.wait_http(f"http://127.0.0.1:{port}/healthz", proc)
+            yield fleet.Target((f"http://127.0.0.1:{port}",)), [proc.pid]
         finally:
-            load._stop(proc)
+            fleet._stop(proc)
     text = (folder / "server.log").read_text(errors="replace")
     if "Traceback" in text or "ERROR" in text:
         print("server log, tail:\n" + text[-3000:], file=sys.stderr)
@@ -115,21 +115,21 @@ class Sampler:
 
 
 def measure(kind: str, tables: int, seconds: float, bots: int, postgres: bool,
-            fanout: float = 1.0, size: int = 200) -> tuple[load.Result, int, int]:  # fmt: skip
+            fanout: float = 1.0, size: int = 200) -> tuple[runs.Result, int, int]:  # fmt: skip
     """One phase on a fresh server: its result and the growth of RSS and of its private
     part (RssAnon) over the window's last two thirds (KiB)."""
     think = load.HUMAN_THINK
     with contextlib.ExitStack() as stack:
         if kind.startswith("ceiling"):
-            base, pid = stack.enter_context(load.ceiling_server())
-            target, pids = load.Target((base,)), [pid]
+            base, pid = stack.enter_context(fleet.ceiling_server())
+            target, pids = fleet.Target((base,)), [pid]
         elif postgres:
-            backing = stack.enter_context(load.backing_servers())
-            target, pids = stack.enter_context(load.table_servers(backing, "omaha_memory", False))
+            backing = stack.enter_context(fleet.backing_servers())
+            target, pids = stack.enter_context(fleet.table_servers(backing, "omaha_memory", False))
         else:
             target, pids = stack.enter_context(sqlite_server())
         sampler = stack.enter_context(Sampler(pids[0]))
-        result = load.drive(kind, target, pids, tables, seconds, think, bots, fanout, size,
+        result = runs.drive(kind, target, pids, tables, seconds, think, bots, fanout, size,
                             on_go=sampler.mark)  # fmt: skip
         drift, private = sampler.window(seconds)
         print(f"{kind}: {per_connection(result):.1f} KiB per connection, peak RSS growth "
@@ -137,7 +137,7 @@ def measure(kind: str, tables: int, seconds: float, bots: int, postgres: bool,
         return result, drift, private
 
 
-def per_connection(result: load.Result) -> float:
+def per_connection(result: runs.Result) -> float:
     return (result.hwm_kib - result.rss_start_kib) / max(1, result.counters.connections)
 
 
@@ -151,23 +151,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="PostgreSQL (default durability), Redis; not SQLite")  # fmt: skip
     args = parser.parse_args(argv)
     bots = args.bots or max(1, min(4, args.tables // 100 + 1))
-    load.raise_open_files()
+    fleet.raise_open_files()
     with contextlib.suppress(OSError):
-        os.sched_setaffinity(0, load.bot_cpus())
+        os.sched_setaffinity(0, fleet.bot_cpus())
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {bots} bot processes; store "
           f"{'PostgreSQL' if args.postgres else 'SQLite'}", flush=True)  # fmt: skip
     idle, _, _ = measure("server idle", args.tables, args.idle_seconds, bots, args.postgres)
     human, drift, private = measure("server", args.tables, args.seconds, bots, args.postgres)
     s = human.counters
-    fanout = s.messages / max(1, s.actions) / load.SEATS
+    fanout = s.messages / max(1, s.actions) / bots.SEATS
     size = round(s.bytes / max(1, s.messages))
     ceiling_idle, _, _ = measure("ceiling idle", args.tables, args.idle_seconds, bots, False)
     ceiling, ceiling_drift, ceiling_private = measure("ceiling", args.tables, args.seconds,
                                                       bots, False, fanout, size)  # fmt: skip
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     conns = s.connections
-    print(f"{args.tables} tables x {load.SEATS} = {conns} connections; human pace: one action "
+    print(f"{args.tables} tables x {bots.SEATS} = {conns} connections; human pace: one action "
           f"every {load.HUMAN_THINK:g} s per table on average, window {human.seconds:.0f} s, "
           f"{s.hands} hands, {human.rate(s.actions):.0f} actions/s")  # fmt: skip
     print(f"{'KiB per connection':<44} {'server':>9} {'ceiling':>9} {'ratio':>6} {'target':>7}")
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{human.hwm_kib / 1024:.1f} MiB (idle: {idle.rss_start_kib / 1024:.1f} -> "
           f"{idle.hwm_kib / 1024:.1f}); ceiling {ceiling.rss_start_kib / 1024:.1f} -> "
           f"{ceiling.hwm_kib / 1024:.1f} MiB")  # fmt: skip
-    problems = [r for r in (idle, human, ceiling_idle, ceiling) if not load.ok(r)]
+    problems = [r for r in (idle, human, ceiling_idle, ceiling) if not runs.ok(r)]
     for r in problems:
         c = r.counters
         print(f"checks {r.kind}: {len(c.violations)} violations, {c.errors} error frames, "

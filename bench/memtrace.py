@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import load  # noqa: E402
+from bench import bots, fleet, load, runs  # noqa: E402
 
 TOP = 15
 
@@ -83,7 +83,7 @@ async def rest_burst(base: str, tables: int) -> None:
     async def one(index: int) -> None:
         async with limit, httpx.AsyncClient(base_url=base, timeout=60) as http:
             tokens = []
-            for i in range(load.SEATS):
+            for i in range(bots.SEATS):
                 http.cookies.clear()
                 r = await http.post("/api/session", json={"name": f"rest{index}-{i}"})
                 if r.status_code != 200:
@@ -91,7 +91,7 @@ async def rest_burst(base: str, tables: int) -> None:
                 tokens.append(r.cookies["omaha_session"])
             http.cookies.clear()
             r = await http.post("/api/tables", json={"name": f"rest {index}", "game": "omaha",
-                                "seats": load.SEATS, "buy_in_max": load.BUY_IN},
+                                "seats": bots.SEATS, "buy_in_max": bots.BUY_IN},
                                 cookies={"omaha_session": tokens[0]})  # fmt: skip
             r.raise_for_status()
 
@@ -145,17 +145,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-trace", dest="trace", action="store_false",
                         help="no tracemalloc: RSS and live objects by type only")  # fmt: skip
     args = parser.parse_args(argv)
-    load.raise_open_files()
+    fleet.raise_open_files()
     with contextlib.suppress(OSError):
-        os.sched_setaffinity(0, load.bot_cpus())
-    conns = args.tables * load.SEATS
+        os.sched_setaffinity(0, fleet.bot_cpus())
+    conns = args.tables * bots.SEATS
     os.environ["MEMORY_TRACE"] = "1"  # bench/load.py's server_env passes it on
     os.environ["MEMORY_TRACE_FRAMES"] = "8" if args.trace else "0"
     with contextlib.ExitStack() as stack:
         # PostgreSQL (fsync off, as the tests run it): SQLite's one writer, slowed by tracing,
         # answers "database is locked" to the bots' burst of sessions.
-        backing = stack.enter_context(load.backing_servers(durable=False))
-        target, pids = stack.enter_context(load.table_servers(backing, "omaha_memtrace", False))
+        backing = stack.enter_context(fleet.backing_servers(durable=False))
+        target, pids = stack.enter_context(fleet.table_servers(backing, "omaha_memtrace", False))
         environ = Path(f"/proc/{pids[0]}/environ").read_bytes().split(b"\0")
         entry = next(e for e in environ if e.startswith(b"DATA_DIR="))
         folder = Path(entry.split(b"=", 1)[1].decode())
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
 
         try:
-            result = load.drive(
+            result = runs.drive(
                 "server",
                 target,
                 pids,
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         snap("after, collected", collect=True)
         c = result.counters
         print(f"{args.tables} tables, {c.connections} connections, {c.hands} hands, "
-              f"{c.actions} actions, checks {'ok' if load.ok(result) else 'FAILED'}")  # fmt: skip
+              f"{c.actions} actions, checks {'ok' if runs.ok(result) else 'FAILED'}")  # fmt: skip
         report(snap, 1, 2, args.tables, "table (REST only)")
         report(snap, 2, 3, conns, "connection (REST burst + connect + sit)")
         report(snap, 3, 4, max(1, c.hands), "hand")

@@ -4,13 +4,13 @@ before the first count that was not, and the summary states the issue's two targ
 
 from __future__ import annotations
 
-from bench import capacity, load
+from bench import bots, capacity, runs
 
 
 def point(tables: int, processes: int, p99_ms: float, violations: int = 0) -> capacity.Point:
-    counters = load.Counters(latencies=[p99_ms / 1000] * 100)
+    counters = bots.Counters(latencies=[p99_ms / 1000] * 100)
     counters.violations = ["v"] * violations
-    return capacity.Point(tables, processes, load.Result("server", tables, 20.0, counters))
+    return capacity.Point(tables, processes, runs.Result("server", tables, 20.0, counters))
 
 
 def test_the_knee_is_the_last_count_held_before_the_first_over() -> None:

@@ -7,7 +7,7 @@ has ended, and each table's stacks add up to its buy-ins and top-ups."""
 
 from __future__ import annotations
 
-from bench import load
+from bench import bots, fleet, load, runs
 from tests.servers import PostgresServer
 from tests.sizes import sample
 
@@ -18,11 +18,11 @@ SECONDS = float(sample(5, 10))
 def test_five_tables_play_flat_out_and_stay_correct(
     postgres_server: PostgresServer, redis_url: str
 ) -> None:
-    load.raise_open_files()
-    backing = load.Backing(
+    fleet.raise_open_files()
+    backing = fleet.Backing(
         postgres_server.host, postgres_server.port, postgres_server.user, redis_url
     )
-    result = load.run_server(backing, TABLES, SECONDS, think=0.0, processes=1,
+    result = runs.run_server(backing, TABLES, SECONDS, think=0.0, processes=1,
                              dbname="omaha_bench_small", commits_figure=False)  # fmt: skip
     c = result.counters
     summary = load.report(result, None, 0.0)
@@ -31,5 +31,5 @@ def test_five_tables_play_flat_out_and_stay_correct(
     assert c.closed == 0, summary
     assert c.unfinished == 0, summary
     assert c.tables_checked == TABLES, summary
-    assert c.connections == TABLES * load.SEATS, summary
+    assert c.connections == TABLES * bots.SEATS, summary
     assert c.hands > 0 and c.actions > 0, summary

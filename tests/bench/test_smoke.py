@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bench import engine, frame_clock, history, load
+from bench import bots, engine, frame_clock, history, runs
 
 
 def test_engine_rows_have_both_engines() -> None:
@@ -22,9 +22,9 @@ def test_engine_rows_have_both_engines() -> None:
 
 
 def test_ceiling_delivers_to_every_seat() -> None:
-    result = load.run_ceiling(2, 2.0, 0.0, 1, 3.5, 140)
+    result = runs.run_ceiling(2, 2.0, 0.0, 1, 3.5, 140)
     c = result.counters
-    assert c.connections == 2 * load.SEATS
+    assert c.connections == 2 * bots.SEATS
     assert c.actions > 0 and c.latencies
     assert c.errors == 0 and c.closed == 0
 
