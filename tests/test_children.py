@@ -48,3 +48,19 @@ def test_the_workers_of_a_server_killed_with_sigkill_exit() -> None:
         server.wait(30)
     # the workers are init's children now: init reaps them once they exit
     within_sync(lambda: not any(alive(pid) for pid in workers), 30, 0.1, "the workers' exit")
+
+
+def test_both_workers_yield_the_cpu_to_the_server() -> None:
+    # niced: a long equity or deal computation waits for the event loop, never the reverse
+    from app.children import BACKGROUND
+
+    server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        workers = [int(pid) for pid in server.stdout.readline().split()]
+        own = os.getpriority(os.PRIO_PROCESS, server.pid)
+        for pid in workers:
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, own + BACKGROUND), pid
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait(30)

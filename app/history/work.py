@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from app.children import watch_parent
+from app.children import BACKGROUND, watch_parent
 
 T = TypeVar("T")
 
@@ -39,11 +39,12 @@ class Workers:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: a clean interpreter (a fork of a process with an event loop, threads
-            # and open sockets is not one)
+            # and open sockets is not one); niced (`watch_parent`): an equity yields the CPU
+            # to the server's event loop
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(self.processes, mp_context=context,
                                              initializer=watch_parent,
-                                             initargs=(os.getpid(),))  # fmt: skip
+                                             initargs=(os.getpid(), BACKGROUND))  # fmt: skip
         return self._pool
 
     def busy(self) -> bool:

@@ -10,7 +10,7 @@ import multiprocessing
 import os
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
-from app.children import watch_parent
+from app.children import BACKGROUND, watch_parent
 from app.tables.errors import TableError
 from app.tournaments.icm import chip_chop, cost, icm, whole
 
@@ -35,7 +35,7 @@ def _worker() -> ProcessPoolExecutor:
         # and niced: a long computation yields the CPU to the server's own process
         context = multiprocessing.get_context("spawn")
         _pool = ProcessPoolExecutor(1, mp_context=context, initializer=watch_parent,
-                                    initargs=(os.getpid(), 10))  # fmt: skip
+                                    initargs=(os.getpid(), BACKGROUND))  # fmt: skip
     return _pool
 
 
