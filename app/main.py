@@ -23,6 +23,8 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app import __version__
 from app.api import (
@@ -199,6 +201,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(HostCheck, settings=settings)
     app.add_middleware(AccessLogMiddleware)
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
+    for failure in DATABASE_DOWN:
+        app.add_exception_handler(failure, database_unavailable)
     client = assets.Assets(static_dir(), assets.generated())
     app.state.assets = client  # its version: a socket's page may be out of date (ws.py)
     # outermost: every response, errors included; the page's inlined style sheet by its hash
@@ -272,6 +276,26 @@ async def invalid_request(request: Request, error: RequestValidationError) -> JS
         problems.append(f"{where}: {what}".encode("utf-8", "replace").decode("utf-8"))
     message = "; ".join(problems) or "invalid request"
     return JSONResponse({"detail": {"code": "bad_request", "message": message}}, status_code=422)
+
+
+#: what a database that is down, locked or out of connections raises through a request: not a
+#: bug of the request (an IntegrityError is, and stays a 500)
+DATABASE_DOWN: tuple[type[Exception], ...] = (
+    OperationalError,
+    InterfaceError,
+    PoolTimeout,
+    ConnectionError,
+)
+
+
+async def database_unavailable(request: Request, error: Exception) -> JSONResponse:
+    """503 `unavailable` (try again) when the database does not answer, as the table routes
+    and the sockets say it, not a bare 500; its transaction was rolled back: nothing changed.
+    Logged by its class only (a database error quotes its parameters)."""
+    log.warning("%s %s: the database did not answer (%s)", request.method, request.url.path,
+                type(error).__name__)  # fmt: skip
+    body = {"detail": {"code": "unavailable", "message": "the database does not answer; try again"}}
+    return JSONResponse(body, status_code=503, headers={"Retry-After": "1"})
 
 
 def uvicorn_options(settings: Settings) -> dict[str, object]:

@@ -180,6 +180,11 @@ async def test_postgresql_stopped_mid_hand(tmp_path: Path, own_postgres: Postgre
         assert reply["type"] == "error" and reply["code"] == "unavailable", reply
         rest = await seated.http.get(f"/api/tables/{game.code}")  # REST: 503, not a 500
         assert rest.status_code == 503 and rest.json()["detail"]["code"] == "unavailable"
+        # any route that reaches the database: 503 `unavailable` with Retry-After, not a 500
+        renamed = await seated.http.post("/api/session", json={"name": "renamed"})
+        assert renamed.status_code == 503, renamed.text
+        assert renamed.json()["detail"]["code"] == "unavailable", renamed.text
+        assert renamed.headers["retry-after"] == "1"
         # The clock runs out and fails to act, and tries again (and fails again).
         registry = SERVERS[base].config.app.state.tables
         [table] = [t for t in registry.tables.values() if t.code == game.code]
