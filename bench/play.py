@@ -43,14 +43,17 @@ async def setup_table(table: TableBots, target: Target, redis: Any = None,
         tokens = []
         for i in range(SEATS):
             http.cookies.clear()
-            for attempt in range(3):
+            for attempt in range(5):
                 try:
                     r = await http.post("/api/session", json={"name": f"bot{table.index}-{i}"})
-                    break
                 except httpx.TransportError:  # a kept-alive connection the server closed
                     # (its header timer, under thousands of set-ups at load ~12): a new one
-                    if attempt == 2:
+                    if attempt == 4:
                         raise
+                    continue
+                if r.status_code != 503:  # `unavailable` says "try again": SQLite busy
+                    break
+                await asyncio.sleep(0.5 * (attempt + 1))
             r.raise_for_status()
             tokens.append(r.cookies["omaha_session"])
         http.cookies.clear()
