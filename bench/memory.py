@@ -42,7 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make ``app``, ``bench`` and ``tests`` importable
     sys.path.insert(0, str(ROOT))
 
-from bench import bots, fleet, load, runs  # noqa: E402
+from bench import fleet, load, runs  # noqa: E402
+from bench.bots import SEATS  # noqa: E402
 
 TARGET_KIB = 50.0
 
@@ -160,14 +161,14 @@ def main(argv: list[str] | None = None) -> int:
     idle, _, _ = measure("server idle", args.tables, args.idle_seconds, bots, args.postgres)
     human, drift, private = measure("server", args.tables, args.seconds, bots, args.postgres)
     s = human.counters
-    fanout = s.messages / max(1, s.actions) / bots.SEATS
+    fanout = s.messages / max(1, s.actions) / SEATS
     size = round(s.bytes / max(1, s.messages))
     ceiling_idle, _, _ = measure("ceiling idle", args.tables, args.idle_seconds, bots, False)
     ceiling, ceiling_drift, ceiling_private = measure("ceiling", args.tables, args.seconds,
                                                       bots, False, fanout, size)  # fmt: skip
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     conns = s.connections
-    print(f"{args.tables} tables x {bots.SEATS} = {conns} connections; human pace: one action "
+    print(f"{args.tables} tables x {SEATS} = {conns} connections; human pace: one action "
           f"every {load.HUMAN_THINK:g} s per table on average, window {human.seconds:.0f} s, "
           f"{s.hands} hands, {human.rate(s.actions):.0f} actions/s")  # fmt: skip
     print(f"{'KiB per connection':<44} {'server':>9} {'ceiling':>9} {'ratio':>6} {'target':>7}")
