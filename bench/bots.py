@@ -12,12 +12,9 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-
-from app.bots.policy import random_action  # noqa: E402  (the bots' one policy module)
+from app.bots.policy import random_action  # the bots' one policy module
 
 SEATS = 6
 BUY_IN = 200

@@ -8,20 +8,15 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # run as a script: make ``app`` and ``tests`` importable
-    sys.path.insert(0, str(ROOT))
-
-from bench import commits as commits_figures  # noqa: E402
-from bench.bots import Counters  # noqa: E402
-from bench.fleet import (  # noqa: E402
+from bench import commits as commits_figures
+from bench.bots import Counters
+from bench.fleet import (
     PY,
     Backing,
     ProcStat,
@@ -30,7 +25,7 @@ from bench.fleet import (  # noqa: E402
     commits,
     table_servers,
 )
-from bench.play import worker  # noqa: E402
+from bench.play import worker
 
 
 # --------------------------------------------------------------------------- one run
