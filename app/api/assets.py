@@ -37,6 +37,7 @@ from pathlib import Path
 import orjson
 from fastapi import APIRouter, Request, Response
 
+from app.api.bodies import JsonRoute
 from app.api.table_page import MARK, PAINT_MARK, boot_data, page_with
 from app.tables.labels import client_words
 
@@ -236,7 +237,7 @@ class Assets:
 
 
 def router(assets: Assets) -> APIRouter:
-    r = APIRouter(include_in_schema=False)
+    r = APIRouter(include_in_schema=False, route_class=JsonRoute)
 
     @r.get("/")
     async def home(request: Request) -> Response:

@@ -12,11 +12,12 @@ import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from app.api.bodies import JsonRoute
 from app.api.history import _table_id
 from app.api.limits import check_rate
 from app.api.tables import store, stored
 
-router = APIRouter(tags=["verifiable deals"])
+router = APIRouter(tags=["verifiable deals"], route_class=JsonRoute)
 
 
 @router.get("/api/tables/{code}/deals.json")

@@ -10,10 +10,11 @@ from collections.abc import Awaitable
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from app.api.bodies import JsonRoute
 from app.api.deps import EngineDep, PresenceDep
 from app.store.db import ping
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=JsonRoute)
 log = logging.getLogger("omaha.health")
 CHECK_TIMEOUT = 2.0
 

@@ -20,6 +20,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 
+from app.api.bodies import JsonRoute
 from app.api.identity import MaybePlayerDep
 from app.api.limits import check_rate
 from app.history.equity import all_in_of_hands, merged_all_in
@@ -32,7 +33,7 @@ from app.store.history import PAGE_MAX, HandAccess, HistoryStore
 from app.store.models import Player
 from app.store.review import ReviewStore
 
-router = APIRouter(tags=["hand history"])
+router = APIRouter(tags=["hand history"], route_class=JsonRoute)
 
 
 #: personal answers: never kept by a shared cache, nor by the browser

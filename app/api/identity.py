@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
+from app.api.bodies import JsonRoute
 from app.api.deps import SessionsDep, SettingsDep
 from app.api.limits import check_rate
 from app.config import Settings
@@ -32,7 +33,7 @@ COOKIE = "omaha_session"
 SECURE_COOKIE = "__Host-omaha_session"
 NAME_LENGTH = 32
 
-router = APIRouter(prefix="/api", tags=["identity"])
+router = APIRouter(prefix="/api", tags=["identity"], route_class=JsonRoute)
 
 
 def cookie_name(settings: Settings) -> str:

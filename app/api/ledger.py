@@ -14,6 +14,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.api.bodies import JsonRoute
 from app.api.history import all_in_luck, review_store
 from app.api.identity import PlayerDep
 from app.api.limits import check_rate
@@ -24,7 +25,7 @@ from app.tables.ledger import KINDS, ledger_lines, people_nets, settle_up
 from app.tables.store_protocol import TableStore
 from app.tables.table import Table
 
-router = APIRouter(prefix="/api/tables", tags=["ledger"])
+router = APIRouter(prefix="/api/tables", tags=["ledger"], route_class=JsonRoute)
 LEDGER_TIMEOUT = 15.0
 
 

@@ -21,12 +21,13 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, StrictStr
 from sqlalchemy import delete, func, select, update
 
+from app.api.bodies import JsonRoute
 from app.api.deps import SessionsDep, SettingsDep
 from app.api.identity import Me, PlayerDep, _set_cookie, token_hash
 from app.api.limits import check_rate
 from app.store.models import DeviceSessionRow, Player, SignInLinkRow
 
-router = APIRouter(prefix="/api/session", tags=["identity"])
+router = APIRouter(prefix="/api/session", tags=["identity"], route_class=JsonRoute)
 
 LINK_MINUTES = 15
 #: links of a player that may wait to be used at once

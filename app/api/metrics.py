@@ -8,10 +8,11 @@ import hmac
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
+from app.api.bodies import JsonRoute
 from app.api.deps import SettingsDep
 from app.metrics import CONTENT_TYPE, render
 
-router = APIRouter(tags=["operating"], include_in_schema=False)
+router = APIRouter(tags=["operating"], include_in_schema=False, route_class=JsonRoute)
 
 
 @router.get("/metrics")

@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from sqlalchemy import select
 
+from app.api.bodies import JsonRoute
 from app.api.history import (
     PRIVATE,
     CodeQuery,
@@ -50,7 +51,7 @@ from app.poker.cards import card_str
 from app.store.models import Player
 from app.store.review import HandFilter
 
-router = APIRouter(tags=["review"])
+router = APIRouter(tags=["review"], route_class=JsonRoute)
 log = logging.getLogger("omaha.review")
 
 #: how long an equity request waits for the worker before it answers `pending`

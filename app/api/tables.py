@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel
 
+from app.api.bodies import JsonRoute
 from app.api.deps import PresenceDep
 from app.api.identity import PlayerDep
 from app.api.limits import check_rate
@@ -25,7 +26,7 @@ from app.tables.registry import TableRegistry
 from app.tables.table import Table
 from app.tables.views import table_view
 
-router = APIRouter(prefix="/api/tables", tags=["tables"])
+router = APIRouter(prefix="/api/tables", tags=["tables"], route_class=JsonRoute)
 log = logging.getLogger("omaha.api")
 T = TypeVar("T")
 

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from app.api.bodies import JsonRoute
 from app.api.identity import MaybePlayerDep, PlayerDep
 from app.api.ledger import _csv as csv_text  # the one CSV writer (formula-safe cells)
 from app.api.limits import check_rate
@@ -29,7 +30,7 @@ from app.tournaments.payouts import preset as payout_preset
 from app.tournaments.settings import Settings
 from app.tournaments.structure import BadSchedule, Level, Schedule, custom, preset, suggest
 
-router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"], route_class=JsonRoute)
 Minutes = Annotated[float, Field(gt=0, le=24 * 60, allow_inf_nan=False)]
 
 

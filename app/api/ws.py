@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import time
@@ -24,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from app.api.bodies import JsonRoute
 from app.api.client_version import version_news
 from app.api.hosts import origin_allowed
 from app.api.identity import player_for
@@ -42,7 +42,7 @@ from app.tables.viewer import CLOSE_TABLE_CLOSED, Viewer
 from .messages import Ping, inbound
 
 log = logging.getLogger("omaha.ws")
-router = APIRouter()
+router = APIRouter(route_class=JsonRoute)
 
 #: close codes (see docs/protocol.md)
 CLOSE_POLICY = 1008
@@ -435,11 +435,9 @@ async def _reader(
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ()))
             code = "bad_json" if first.get("type") == "json_invalid" else "bad_message"
-            ref = None
-            with contextlib.suppress(Exception):
-                raw = json.loads(text)
-                if isinstance(raw, dict):
-                    ref = safe_ref(raw.get("id"))
+            # orjson, never the standard library's parser: that one recurses on Python's
+            # stack, and a collection at its depth runs finalizers that cannot even call.
+            ref = message_ref(text, limit)
             viewer.send(error(code, f"{where}: {first.get('msg', 'invalid')}"[:200], ref))
             continue
         if isinstance(message, Ping):
