@@ -10,6 +10,11 @@ machine's state of that moment: compare them side by side, not across invocation
 count whose p99 has passed ``--give-up`` times the target is not run at larger counts (its
 knee is behind it; the sweep spends its time where the curve is still open).
 
+One commit stall (PostgreSQL's background work, the VM's fsync) moves a run's p99 by tens of
+ms: with ``--repeat N`` each point is run N times (the process counts still alternating) and
+reads as its median run by p99, so one stall does not end a knee; every run's checks must
+pass.
+
 Issue 29's target: 2 processes hold at least 1.6 times the tables of 1 at p99 <= 50 ms, and
 1 process holds 1,000 tables there.
 """
@@ -38,7 +43,15 @@ TARGET_ONE = 1000
 class Point:
     tables: int
     processes: int
-    result: runs.Result
+    #: the point's runs (``--repeat``), in the order they ran
+    results: list[runs.Result]
+
+    @property
+    def result(self) -> runs.Result:
+        """The median run by p99 (of an even number, the lower middle one): what the point
+        reads as, its other figures included."""
+        ranked = sorted(self.results, key=lambda r: r.pct(0.99))
+        return ranked[(len(ranked) - 1) // 2]
 
     @property
     def p99(self) -> float:
@@ -46,7 +59,7 @@ class Point:
 
     @property
     def held(self) -> bool:
-        return runs.ok(self.result) and self.p99 <= TARGET_P99_MS
+        return all(runs.ok(r) for r in self.results) and self.p99 <= TARGET_P99_MS
 
 
 def knee(points: list[Point], processes: int) -> int:
@@ -61,22 +74,28 @@ def knee(points: list[Point], processes: int) -> int:
 
 
 def sweep(tables: list[int], processes: list[int], seconds: float, think: float,
-          durable: bool, give_up: float) -> tuple[list[Point], str]:  # fmt: skip
+          durable: bool, give_up: float, repeat: int = 1) -> tuple[list[Point], str]:  # fmt: skip
     points: list[Point] = []
     open_counts = set(processes)
     with fleet.backing_servers(durable=durable) as backing:
         settings = fleet.durability(backing)
         for t in sorted(tables):
-            for n in processes:
-                if n not in open_counts:
-                    continue
-                bots = max(1, min(4, t // 100 + 1))
-                result = runs.run_server(backing, t, seconds, think, bots,
-                                         dbname=f"omaha_cap_{n}_{t}", servers=n)  # fmt: skip
-                point = Point(t, n, result)
+            now = {n: Point(t, n, []) for n in processes if n in open_counts}
+            for i in range(repeat):
+                for n, point in now.items():
+                    bots = max(1, min(4, t // 100 + 1))
+                    dbname = f"omaha_cap_{n}_{t}_{i}"
+                    result = runs.run_server(backing, t, seconds, think, bots, dbname=dbname,
+                                             servers=n)  # fmt: skip
+                    point.results.append(result)
+                    if repeat > 1:
+                        print(f"  run {i + 1} of {repeat}: "
+                              + line(Point(t, n, [result])).strip(), flush=True)  # fmt: skip
+            for n, point in now.items():
                 points.append(point)
                 print(line(point), flush=True)
-                if point.p99 > give_up * TARGET_P99_MS or not runs.ok(result):
+                failed = not all(runs.ok(r) for r in point.results)
+                if failed or point.p99 > give_up * TARGET_P99_MS:
                     open_counts.discard(n)
     return points, settings
 
@@ -84,11 +103,15 @@ def sweep(tables: list[int], processes: list[int], seconds: float, think: float,
 def line(p: Point) -> str:
     r = p.result
     c = r.counters
-    state = "held" if p.held else ("checks FAILED" if not runs.ok(r) else "over")
+    failed = not all(runs.ok(x) for x in p.results)
+    state = "held" if p.held else ("checks FAILED" if failed else "over")
+    spread = ""
+    if len(p.results) > 1:  # every run's p99, in the order they ran
+        spread = "  (runs' p99: " + ", ".join(f"{x.pct(0.99):.1f}" for x in p.results) + ")"
     return (f"{p.tables:>6} tables  {p.processes} process{'es' if p.processes > 1 else '  '}"
             f"  p50 {r.pct(0.5):7.1f}  p95 {r.pct(0.95):7.1f}  p99 {p.p99:7.1f} ms"
             f"  {r.rate(c.actions):7.1f} actions/s  servers {100 * r.server_cpu / r.seconds:4.0f}"
-            f" % of a core  {state}{_commit_wait(r)}")  # fmt: skip
+            f" % of a core  {state}{_commit_wait(r)}{spread}")  # fmt: skip
 
 
 def _commit_wait(r: runs.Result) -> str:
@@ -144,18 +167,26 @@ def main(argv: list[str] | None = None) -> int:
         default=4.0,
         help="stop a process count once its p99 passes this many times 50 ms",
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run each point this many times; it reads as its median run by p99",
+    )
     parser.add_argument("--fsync-off", action="store_true")
     args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat is at least 1")
     fleet.raise_open_files()
     with contextlib.suppress(OSError):
         os.sched_setaffinity(0, fleet.bot_cpus())
     print(f"machine: {os.cpu_count()} CPUs, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)  # fmt: skip
     points, settings = sweep(args.tables, args.processes, args.seconds, args.think,
-                             not args.fsync_off, args.give_up)  # fmt: skip
+                             not args.fsync_off, args.give_up, args.repeat)  # fmt: skip
     print(summary(points, args.processes, settings, args.think))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    return 0 if all(runs.ok(p.result) for p in points) else 1
+    return 0 if all(runs.ok(r) for p in points for r in p.results) else 1
 
 
 if __name__ == "__main__":

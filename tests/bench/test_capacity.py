@@ -7,10 +7,14 @@ from __future__ import annotations
 from bench import bots, capacity, runs
 
 
-def point(tables: int, processes: int, p99_ms: float, violations: int = 0) -> capacity.Point:
+def run(tables: int, p99_ms: float, violations: int = 0) -> runs.Result:
     counters = bots.Counters(latencies=[p99_ms / 1000] * 100)
     counters.violations = ["v"] * violations
-    return capacity.Point(tables, processes, runs.Result("server", tables, 20.0, counters))
+    return runs.Result("server", tables, 20.0, counters)
+
+
+def point(tables: int, processes: int, p99_ms: float, violations: int = 0) -> capacity.Point:
+    return capacity.Point(tables, processes, [run(tables, p99_ms, violations)])
 
 
 def test_the_knee_is_the_last_count_held_before_the_first_over() -> None:
@@ -43,3 +47,15 @@ def test_a_point_says_how_long_its_writes_waited_for_their_commits() -> None:
         [0.002, 0.05, float("inf")], [90, 100, 100], 0.5, 100
     )
     assert "(commit wait p50 1.1 p99 45.2 ms)" in capacity.line(p)
+
+
+def test_a_repeated_point_reads_as_its_median_run() -> None:
+    # 100 tables: one run of three stalled on a commit; 250: two of three over
+    points = [capacity.Point(100, 1, [run(100, 12), run(100, 61.5), run(100, 14)]),
+              capacity.Point(250, 1, [run(250, 30), run(250, 55), run(250, 70)])]  # fmt: skip
+    assert [p.p99 for p in points] == [14, 55]
+    assert capacity.knee(points, 1) == 100
+    assert "(runs' p99: 12.0, 61.5, 14.0)" in capacity.line(points[0])
+    # a run whose checks failed fails the point, however fast the others were
+    failed = capacity.Point(100, 1, [run(100, 5), run(100, 5, violations=1), run(100, 5)])
+    assert not failed.held and "checks FAILED" in capacity.line(failed)
