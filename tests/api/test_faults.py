@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 from pytest_postgresql.janitor import DatabaseJanitor
 from sqlalchemy import select
 
@@ -49,7 +50,7 @@ def settings_for(tmp_path: Path, database_url: str, redis_url: str | None = None
         data_dir=tmp_path / "data",
         database_url=database_url,
         redis_url=redis_url,
-        secret_key="f" * 40,
+        secret_key=SecretStr("f" * 40),
         between_hands=0,
         away_grace=3600,
         store_timeout=1.0,

@@ -33,6 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 from app.api.history import history_of
 from app.config import Settings
 from app.history.work import workers
@@ -490,7 +492,7 @@ def settings_for(tmp: Path) -> Settings:
         data_dir=tmp / "data",
         database_url=f"sqlite+aiosqlite:///{tmp}/omaha.sqlite3",
         redis_url=None,
-        secret_key="x" * 40,
+        secret_key=SecretStr("x" * 40),
         between_hands=BETWEEN_HANDS,
         away_grace=60.0,
     )
