@@ -39,7 +39,7 @@ from app.api.history import history_of
 from app.config import Settings
 from app.history.work import workers
 from app.main import create_app
-from tests.api.live import SERVERS, Client, live_server
+from tests.api.live import Client, app_of, live_server
 from tests.waits import within
 
 #: a bound on each wait (a failure, not a pace: every wait is for a message)
@@ -181,7 +181,7 @@ async def settled_ledger(reader: Player, code: str) -> Message:
     recording made the ledger of whatever the worker had finished by then (none, on the run
     recorded; all, on a quiet machine since). Read until nothing is left to compute and
     nothing runs, then read the one that is recorded."""
-    app = SERVERS[reader.base].config.app
+    app = app_of(reader.base)
     table = next(t for t in app.state.tables.tables.values() if t.code == code)
     pool, store = workers(app.state), history_of(app.state)
 
