@@ -47,7 +47,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from bench.chromium import UNLOCKED, BrowserCpu, traced_frames
 from bench.probe import DRAIN, by_motion, hands_seen, settled_heap, watch
-from tests.e2e.harness import Bot, Player, launch, server
+from tests.e2e.harness import Bot, Player, launch, server, settable
 from tests.e2e.test_games import new_table
 
 #: the bots' mean time to act, in seconds (0: at once)
@@ -151,7 +151,7 @@ def main() -> None:
         for _ in range(args.loads):
             for kind, url in (("reference", reference), ("table", f"{base}/t/{code}")):
                 context = browser.new_context()
-                context.add_cookies(host.context.cookies())
+                context.add_cookies(settable(host.context.cookies()))
                 loads[kind].append(transferred(context.new_page(), url))
                 context.close()
             print(f"  load {len(loads['table'])} of {args.loads}", file=sys.stderr, flush=True)
