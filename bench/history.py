@@ -159,7 +159,7 @@ async def bench_list(hands: int, tables: int, requests: int) -> None:
             print(f"{'list of one table (REST, 50 a page)':<52} {'p50 ms':>8} {'p95 ms':>8}")
             print("-" * 80)
             await _timed(client, path, {"limit": 50}, 20)  # warm up
-            rows = [
+            rows: list[tuple[str, dict[str, Any]]] = [
                 ("first page", {"limit": 50}),
                 ("page from the middle (cursor)", {"limit": 50, "cursor": str(middle)}),
                 ("game = big-o", {"limit": 50, "game": "big-o"}),
