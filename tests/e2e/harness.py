@@ -28,7 +28,9 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     Cookie,
+    FloatRect,
     JSHandle,
+    Locator,
     Page,
     Playwright,
     expect,
@@ -72,6 +74,13 @@ def _polled(
 
 # a method replaced on the class (mypy forbids that, and sees `self` twice)
 Page.wait_for_function = _polled  # type: ignore[method-assign,assignment]
+
+
+def box(locator: Locator) -> FloatRect:
+    """The element's bounding box, which it has when it is shown."""
+    rect = locator.bounding_box()
+    assert rect is not None, f"{locator} is not shown"
+    return rect
 
 
 def settable(cookies: list[Cookie]) -> list[SetCookieParam]:
