@@ -100,7 +100,7 @@ async def replay_table(url: str, table_id: str, secret: str = "s" * 40) -> dict[
                         assert setup.stacks[p] == stacks[seat] or stacks[seat] == 0
                         stacks[seat] = setup.stacks[p]
                 if row.ended_at is not None:
-                    assert state.complete
+                    assert state.complete and row.result is not None
                     result = {int(k): v for k, v in row.result["stacks"].items()}
                     assert result == {seat: state.stacks[p] for p, seat in enumerate(seats)}
                     stacks.update(result)

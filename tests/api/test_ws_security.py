@@ -244,8 +244,8 @@ async def test_ten_thousand_hostile_messages_then_a_normal_hand(
         )
         total = sum(sent for sent, _ in results)
         codes: dict[str, int] = {}
-        for _, c in results:
-            for k, v in c.items():
+        for _, counts in results:
+            for k, v in counts.items():
                 codes[k] = codes.get(k, 0) + v
         print(f"\n{total} hostile messages, replies by code: {dict(sorted(codes.items()))}")
         assert total >= 10000
