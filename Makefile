@@ -39,7 +39,7 @@ help:
 	@echo "make test       the whole suite on SQLite, PostgreSQL and Redis; ruff, mypy, docker checks beside it"
 	@echo "make test-full  the same with the full-size random samples (OMAHA_FULL=1, slower)"
 	@echo "make lint       ruff check"
-	@echo "make typecheck  mypy app"
+	@echo "make typecheck  mypy app tests bench (strict)"
 	@echo "make migrate    upgrade DATABASE_URL (default: the embedded SQLite) to the latest schema"
 	@echo 'make migration m="what changed"   write a migration from app/store/models.py'
 	@echo "make screenshots  the README's pictures (docs/screenshots/), from real play in Chromium"
@@ -150,8 +150,9 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The server, its tests and the benchmarks, all strict (pyproject.toml's [tool.mypy]).
 typecheck: $(TEST_STAMP)
-	$(BIN)/mypy app
+	$(BIN)/mypy app tests bench
 
 # No Docker engine is needed: the compose file and the Dockerfile are checked statically, the
 # compose file without DOMAIN (plain HTTP), with it (HTTPS) and with the scale profile; the

@@ -47,7 +47,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from bench.chromium import UNLOCKED, BrowserCpu, traced_frames
 from bench.probe import DRAIN, by_motion, hands_seen, settled_heap, watch
-from tests.e2e.harness import Bot, Player, launch, server
+from tests.e2e.harness import Bot, Player, launch, server, settable
 from tests.e2e.test_games import new_table
 
 #: the bots' mean time to act, in seconds (0: at once)
@@ -151,7 +151,7 @@ def main() -> None:
         for _ in range(args.loads):
             for kind, url in (("reference", reference), ("table", f"{base}/t/{code}")):
                 context = browser.new_context()
-                context.add_cookies(host.context.cookies())
+                context.add_cookies(settable(host.context.cookies()))
                 loads[kind].append(transferred(context.new_page(), url))
                 context.close()
             print(f"  load {len(loads['table'])} of {args.loads}", file=sys.stderr, flush=True)
@@ -260,7 +260,10 @@ def main() -> None:
             f"             live view drawn (modules run) {t_live:5.0f} ms   one-line file's load"
             f" event {r_load:5.0f} ms   ratio {t_live / r_load:.2f}   (the earlier measure)"
         )
-    p = lambda xs, q: xs[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
+
+    def p(xs: list[float], q: float) -> float:
+        return xs[min(len(xs) - 1, int(q * len(xs)))]
+
     lat = {k: sorted(v) for k, v in latency.items()}
     wt = {k: sorted(v) for k, v in wait.items()}
     n = len(lat["60 Hz"])
@@ -300,14 +303,20 @@ def main() -> None:
         f" {100 * busy['60 Hz']:.0f}, unlocked {100 * busy['unlocked']:.0f}"
     )
     if traced and traced["renders"]:
-        ps = lambda xs: f"p50 {p(xs, 0.5):4.1f}, p95 {p(xs, 0.95):4.1f} ms"  # noqa: E731
+
+        def ps(xs: list[float]) -> str:
+            return f"p50 {p(xs, 0.5):4.1f}, p95 {p(xs, 0.95):4.1f} ms"
+
         cpu = (sum(traced["renders"]) + sum(traced["others"])) / 10 / traced["seconds"]
         print(
             f"  main-thread CPU per frame (Chrome trace, unlocked, {args.trace_hands} hands):"
             f" frames that render {ps(traced['renders'])}; other frames"
             f" {len(traced['others']) / traced['seconds']:.0f}/s; all frames {cpu:.0f}% of a core"
         )
-        mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+
+        def mean(xs: list[float]) -> float:
+            return sum(xs) / len(xs)
+
         print(
             "  a render frame's CPU by part, mean (p95) ms: "
             + ", ".join(

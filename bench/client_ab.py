@@ -34,17 +34,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Cookie, Page, sync_playwright
 
 from bench.chromium import UNLOCKED, BrowserCpu, traced_frames
 from bench.client import PACE, random_bot, transferred
 from bench.probe import DRAIN, hands_seen, settled_heap, still_and_moving, watch
 from tests.e2e import harness
-from tests.e2e.harness import Bot, Player, launch, server
+from tests.e2e.harness import Bot, Player, launch, server, settable
 from tests.e2e.test_games import new_table
 
 HERE = harness.ROOT
@@ -58,7 +59,7 @@ class Site:
     base: str = ""
     code: str = ""
     reference: str = ""
-    cookies: list[Any] = field(default_factory=list)
+    cookies: list[Cookie] = field(default_factory=list)
     bots: list[Bot] = field(default_factory=list)
     loads: dict[str, list[tuple[int, float, float]]] = field(
         default_factory=lambda: {"table": [], "reference": []}
@@ -157,7 +158,7 @@ def main() -> None:
                     ("table", f"{site.base}/t/{site.code}"),
                 ):
                     context = browser.new_context()
-                    context.add_cookies(site.cookies)
+                    context.add_cookies(settable(site.cookies))
                     site.loads[kind].append(transferred(context.new_page(), url))
                     context.close()
             print(f"  load {i + 1} of {args.loads}", file=sys.stderr, flush=True)
@@ -187,9 +188,15 @@ def main() -> None:
 
 
 def report(sites: list[Site], args: Any, load_start: Any, load_end: Any) -> None:
-    p = lambda xs, q: sorted(xs)[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
-    med = lambda site, kind, i: statistics.median(x[i] for x in site.loads[kind])  # noqa: E731
-    col = lambda f: [f(s) for s in sites]  # noqa: E731
+    def p(xs: list[float], q: float) -> float:
+        return sorted(xs)[min(len(xs) - 1, int(q * len(xs)))]
+
+    def med(site: Site, kind: str, i: int) -> float:
+        return statistics.median(x[i] for x in site.loads[kind])
+
+    def col(f: Callable[[Site], float]) -> list[float]:
+        return [f(s) for s in sites]
+
     rows: list[tuple[str, list[float], str]] = [
         ("first load, KB", col(lambda s: med(s, "table", 0) / 1024), "<= 150"),
         ("first paint, ms", col(lambda s: med(s, "table", 1)), ""),
@@ -198,14 +205,22 @@ def report(sites: list[Site], args: Any, load_start: Any, load_end: Any) -> None
     ]
 
     def split(kind: str, figure: str, flags: str, which: int, q: float) -> list[float]:
-        parts = lambda s: still_and_moving(s.hands[kind][figure], s.hands[kind][flags])  # noqa: E731
+        def parts(s: Site) -> tuple[list[float], list[float]]:
+            return still_and_moving(s.hands[kind][figure], s.hands[kind][flags])
+
         return col(lambda s: p(parts(s)[which], q) if parts(s)[which] else float("nan"))
 
     def share(kind: str) -> list[float]:
         return col(lambda s: sum(s.hands[kind]["moving"]) / max(1, len(s.hands[kind]["moving"])))
 
+    def cpu(kind: str) -> list[float]:
+        return col(lambda s: 100 * s.hands[kind]["cpu"])
+
     for kind in ("unlocked", "60 Hz"):
-        fig = lambda k, q, kind=kind: col(lambda s: p(s.hands[kind][k], q))  # noqa: E731
+
+        def fig(k: str, q: float, kind: str = kind) -> list[float]:
+            return col(lambda s: p(s.hands[kind][k], q))
+
         rows += [
             (f"message -> frame p50, {kind}, ms", fig("latency", 0.5), ""),
             (f"message -> frame p95, {kind}, ms", fig("latency", 0.95), ""),
@@ -229,18 +244,27 @@ def report(sites: list[Site], args: Any, load_start: Any, load_end: Any) -> None
             (f"own work p95, {kind}, ms", fig("own", 0.95), "<= 4"),
             (
                 f"browser CPU, {kind}, % of a core",
-                col(lambda s, k=kind: 100 * s.hands[k]["cpu"]),
+                cpu(kind),
                 "",
             ),
         ]
-    late = lambda s: 100 * s.hands["60 Hz"]["late"] / max(1, len(s.hands["60 Hz"]["latency"]))  # noqa: E731
+
+    def late(s: Site) -> float:
+        late: int = s.hands["60 Hz"]["late"]
+        return 100 * late / max(1, len(s.hands["60 Hz"]["latency"]))
+
     rows += [
         ("frames late at 60 Hz, %", col(late), "<= 1"),
         ("JS heap at the end, MB", col(lambda s: s.heap / 1e6), ""),
     ]
     # the CPU time of the renderer's main thread, from a trace
     if all(s.trace and s.trace["renders"] for s in sites):
-        frames = lambda s: sum(s.trace["renders"]) + sum(s.trace["others"])  # noqa: E731
+
+        def frames(s: Site) -> float:
+            renders: list[float] = s.trace["renders"]
+            others: list[float] = s.trace["others"]
+            return sum(renders) + sum(others)
+
         rows += [
             ("render frame CPU p50 (trace), ms", col(lambda s: p(s.trace["renders"], 0.5)), ""),
             ("render frame CPU p95 (trace), ms", col(lambda s: p(s.trace["renders"], 0.95)), ""),
@@ -255,13 +279,13 @@ def report(sites: list[Site], args: Any, load_start: Any, load_end: Any) -> None
                 "",
             ),
         ]
+
         # a render frame's CPU by part (bench.client.phases), the mean over its frames
+        def phase(name: str) -> list[float]:
+            return col(lambda s: statistics.fmean(s.trace["phases"][name]))
+
         rows += [
-            (
-                f"  render frame: {name}, mean ms",
-                col(lambda s, name=name: statistics.fmean(s.trace["phases"][name])),
-                "",
-            )
+            (f"  render frame: {name}, mean ms", phase(name), "")
             for name in sites[0].trace["phases"]
         ]
     a, b = sites

@@ -26,7 +26,7 @@ from playwright.sync_api import sync_playwright
 
 from bench.client import transferred
 from tests.e2e import harness
-from tests.e2e.harness import Player, launch, server
+from tests.e2e.harness import Player, launch, server, settable
 from tests.e2e.test_games import new_table
 
 NAVIGATION = """() => {
@@ -60,7 +60,7 @@ def main() -> None:
             for name, reference, table, cookies in sites:
                 for kind, url in (("reference", reference), ("table", table)):
                     context = browser.new_context()
-                    context.add_cookies(cookies)  # type: ignore[arg-type]
+                    context.add_cookies(settable(cookies))
                     page = context.new_page()
                     # the same stamps as bench.client (the first paint; the live view drawn,
                     # or the reference's load event), and the navigation's own

@@ -24,6 +24,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: make ``app`` and ``tests`` importable
     sys.path.insert(0, str(ROOT))
@@ -129,7 +131,7 @@ async def bench_list(hands: int, tables: int, requests: int) -> None:
         async with engine.begin() as c:
             await c.run_sync(upgrade_connection)
         settings = Settings(
-            data_dir=Path(tmp), database_url=url, redis_url=None, secret_key="x" * 40
+            data_dir=Path(tmp), database_url=url, redis_url=None, secret_key=SecretStr("x" * 40)
         )
         app = create_app(settings)
         async with running(app) as client:
@@ -157,7 +159,7 @@ async def bench_list(hands: int, tables: int, requests: int) -> None:
             print(f"{'list of one table (REST, 50 a page)':<52} {'p50 ms':>8} {'p95 ms':>8}")
             print("-" * 80)
             await _timed(client, path, {"limit": 50}, 20)  # warm up
-            rows = [
+            rows: list[tuple[str, dict[str, Any]]] = [
                 ("first page", {"limit": 50}),
                 ("page from the middle (cursor)", {"limit": 50, "cursor": str(middle)}),
                 ("game = big-o", {"limit": 50, "game": "big-o"}),

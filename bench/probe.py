@@ -151,7 +151,9 @@ def still_and_moving(xs: list[float], moving: list[bool]) -> tuple[list[float], 
 
 
 def by_motion(label: str, xs: list[float], moving: list[bool]) -> str:
-    p = lambda v, q: v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")  # noqa: E731
+    def p(v: list[float], q: float) -> float:
+        return v[min(len(v) - 1, int(q * len(v)))] if v else float("nan")
+
     still, moved = still_and_moving(xs, moving)
     return (
         f"{label}: all p50 {p(sorted(xs), 0.5):5.1f}, p95 {p(sorted(xs), 0.95):5.1f};"

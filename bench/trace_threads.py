@@ -74,11 +74,15 @@ def report(path: Path, seconds: float) -> None:
         (e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("name") == "thread_name"
     }
     spans = [e for e in events if e.get("ph") == "X"]
-    thread = lambda e: names.get((e["pid"], e["tid"]))  # noqa: E731
+
+    def thread(e: dict[str, Any]) -> str | None:
+        return names.get((e["pid"], e["tid"]))
+
     cpu: collections.Counter[str] = collections.Counter()
     for e in spans:
-        if "toplevel" in e.get("cat", "") and thread(e) in BUSY:
-            cpu[thread(e)] += e.get("tdur", e["dur"]) / 1000
+        name = thread(e)
+        if "toplevel" in e.get("cat", "") and name in BUSY:
+            cpu[name] += e.get("tdur", e["dur"]) / 1000
     print(f"{seconds:.1f} s traced; CPU, % of a core:")
     for name in BUSY:
         print(f"  {name:28} {cpu[name] / 10 / seconds:5.1f}")
@@ -120,7 +124,10 @@ def waits(events: list[Any], asked: list[int], fired: list[int]) -> str:
         if i < len(fired):
             inside = any(a <= r <= b for a, b in flying)
             (during if inside else other).append((fired[i] - r) / 1000)
-    q = lambda xs, p: sorted(xs)[int(p * len(xs))] if xs else float("nan")  # noqa: E731
+
+    def q(xs: list[float], p: float) -> float:
+        return sorted(xs)[int(p * len(xs))] if xs else float("nan")
+
     return (
         f"during a flight {q(during, 0.5):.1f} / {q(during, 0.95):.1f} ({len(during)}),"
         f" otherwise {q(other, 0.5):.1f} / {q(other, 0.95):.1f} ({len(other)})"

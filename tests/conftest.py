@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from pydantic import SecretStr
 from pytest_postgresql.janitor import DatabaseJanitor
 from pytest_redis import factories
 
@@ -112,7 +113,7 @@ def settings(tmp_path: Path) -> Settings:
         data_dir=tmp_path / "data",
         database_url=f"sqlite+aiosqlite:///{tmp_path}/omaha.sqlite3",
         redis_url=None,
-        secret_key="x" * 40,
+        secret_key=SecretStr("x" * 40),
     )
 
 

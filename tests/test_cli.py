@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pydantic import SecretStr
+
 from app.__main__ import COMMANDS, build_parser, prepare_database
 from app.config import Settings
 
@@ -78,7 +80,7 @@ def test_init_writes_new_secrets_with_the_standard_library_alone(tmp_path: Path)
     made = ("SECRET_KEY=", "POSTGRES_PASSWORD=", "DOMAIN=")
     kept = [line for line in template.splitlines() if not line.startswith(made)]
     assert [line for line in path.read_text().splitlines() if not line.startswith(made)] == kept
-    settings = Settings(secret_key=written["SECRET_KEY"], domain=written["DOMAIN"])
+    settings = Settings(secret_key=SecretStr(written["SECRET_KEY"]), domain=written["DOMAIN"])
     assert settings.public_url == "https://poker.example.org"
 
     # Never over an existing file: the same bytes stay, exit 1, one line why.

@@ -106,13 +106,13 @@ def test_secret_key_is_not_shown_in_repr(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_public_url_is_an_origin() -> None:
-    settings = Settings(public_url="HTTPS://Poker.Example.org/")  # type: ignore[arg-type]
+    settings = Settings(public_url="HTTPS://Poker.Example.org/")
     assert settings.public_url == "https://poker.example.org"
     assert settings.public_host == "poker.example.org" and settings.https
-    assert Settings(public_url="").public_url is None  # type: ignore[arg-type]
+    assert Settings(public_url="").public_url is None
     for bad in ("poker.example.org", "ftp://x", "https://x/path", "https://user@x"):
         with pytest.raises(ValidationError):
-            Settings(public_url=bad)  # type: ignore[arg-type]
+            Settings(public_url=bad)
 
 
 def test_domain_gives_an_https_public_url_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -40,7 +40,7 @@ def young_peak(thresholds: tuple[int, int, int], ticks: int = 20_000) -> int:
     gc.callbacks.append(watch)
     try:
         for _ in range(ticks):
-            burst = [[] for _ in range(rng.randrange(200))]
+            burst: list[list[object]] = [[] for _ in range(rng.randrange(200))]
             waiting.append([])
             waiting.append([])
             del burst

@@ -33,6 +33,14 @@ def server_state(base: str) -> ServerState:
     return SERVERS[base].server_state
 
 
+def app_of(base: str) -> FastAPI:
+    """The app the live server at `base` serves (uvicorn's config holds it, typed as any ASGI
+    application or an import string)."""
+    app = SERVERS[base].config.app
+    assert isinstance(app, FastAPI)
+    return app
+
+
 @asynccontextmanager
 async def live_server(settings: Settings, app: FastAPI | None = None) -> AsyncIterator[str]:
     """`app` (default: a new one from `settings`) served until the block ends."""

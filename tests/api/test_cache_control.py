@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 from fastapi import FastAPI
@@ -136,7 +137,7 @@ async def test_every_personal_answer_is_private_and_not_stored(tmp_path: Path) -
             "/api/tables/{code}/deals.json"} <= api_routes  # fmt: skip
 
 
-def body_of(method: str, path: str) -> dict[str, object]:
+def body_of(method: str, path: str) -> dict[str, Any]:
     if method != "POST":
         return {}
     if path == "/api/session":

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 import uvloop
+from pydantic import SecretStr
 
 from app.config import Settings
 from tests.api.live import Client, live_server, server_state
@@ -61,7 +62,7 @@ async def open_and_close(tmp_path: Path) -> tuple[int, int, list[int]]:
         data_dir=tmp_path / "data",
         database_url=f"sqlite+aiosqlite:///{tmp_path}/omaha.sqlite3",
         redis_url=None,
-        secret_key="x" * 40,
+        secret_key=SecretStr("x" * 40),
     )
     async with live_server(settings) as base:
         host = Client(base)

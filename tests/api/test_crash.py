@@ -231,7 +231,7 @@ async def test_sigkill_keeps_every_command_accepted_mid_hand(
             assert (await host.request(type="approve", player_id=c.player_id))["type"] == "ok"
         assert (await host.request(type="resume"))["type"] == "ok"
         await host.wait_for(lambda m: m["type"] == "hand_started")
-        accepted = [
+        accepted: list[tuple[Client, dict[str, Any]]] = [
             (p1, {"type": "leave"}),
             (host, {"type": "remove", "seat": 2}),
             (host, {"type": "set_stakes", "small_blind": 2, "big_blind": 4}),

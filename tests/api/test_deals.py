@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select, text, update
+from sqlalchemy import ScalarResult, select, text, update
 
 from app.__main__ import main
 from app.poker.fairness import deal_deck
@@ -112,9 +112,13 @@ async def test_the_session_is_revealed_at_close_and_every_deck_is_recomputed(
             number, deck = rows[h["hand"]]
             assert deal_deck(seed, table_id, number, h["client_seeds"]) == deck
         # Sealed at rest: neither the seed nor a salt is readable in the database.
-        async with engine.connect() as c:
-            seeds = (await c.execute(text("SELECT seed FROM deal_seeds"))).scalars()
-            deals = (await c.execute(text("SELECT deal FROM hands"))).scalars()
+        async with engine.connect() as connection:
+            seeds: ScalarResult[Any] = (
+                await connection.execute(text("SELECT seed FROM deal_seeds"))
+            ).scalars()
+            deals: ScalarResult[Any] = (
+                await connection.execute(text("SELECT deal FROM hands"))
+            ).scalars()
             raw = " ".join(str(v) for v in [*seeds, *deals])
         assert session["seed"] not in raw and "salts" not in raw and "guest-7" not in raw
 

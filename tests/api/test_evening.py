@@ -499,7 +499,7 @@ async def test_sit_out_next_hand_and_at_the_next_big_blind(tmp_path: Path, sqlit
             await ok(a, type="sit_out_next")
 
             def sat_out(m: dict[str, Any]) -> bool:
-                return m["type"] == "seat" and m["seat"] == 0 and m["status"] == "sitting_out"
+                return bool(m["type"] == "seat" and m["seat"] == 0 and m["status"] == "sitting_out")
 
             await within(lambda: any(sat_out(m) for m in c.messages))
             # The step that sat a out (the next hand's planning) is the one that would have

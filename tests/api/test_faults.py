@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 from pytest_postgresql.janitor import DatabaseJanitor
 from sqlalchemy import select
 
@@ -22,7 +23,7 @@ from app.store.db import create_engine, session_factory
 from app.store.models import HandActionRow, HandRow
 from app.store.tables import SqlTableStore
 from app.tables.clock import Stage
-from tests.api.live import SERVERS, Client, live_server, server_state
+from tests.api.live import Client, app_of, live_server, server_state
 from tests.api.test_crash import passive, to_act
 from tests.api.test_play import replay_table
 from tests.servers import PostgresServer, free_port, postgres_cluster, wait_for_port
@@ -49,7 +50,7 @@ def settings_for(tmp_path: Path, database_url: str, redis_url: str | None = None
         data_dir=tmp_path / "data",
         database_url=database_url,
         redis_url=redis_url,
-        secret_key="f" * 40,
+        secret_key=SecretStr("f" * 40),
         between_hands=0,
         away_grace=3600,
         store_timeout=1.0,
@@ -186,7 +187,7 @@ async def test_postgresql_stopped_mid_hand(tmp_path: Path, own_postgres: Postgre
         assert renamed.json()["detail"]["code"] == "unavailable", renamed.text
         assert renamed.headers["retry-after"] == "1"
         # The clock runs out and fails to act, and tries again (and fails again).
-        registry = SERVERS[base].config.app.state.tables
+        registry = app_of(base).state.tables
         [table] = [t for t in registry.tables.values() if t.code == game.code]
         retries: set[float] = set()
 

@@ -9,9 +9,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
+from pydantic import SecretStr
 
 from app.config import Settings
 from app.history.record import all_in_equity, luck, replay, seat_equity
@@ -38,19 +41,19 @@ AT_TABLE = 100
 
 
 @asynccontextmanager
-async def server(tmp_path: Path, url: str) -> AsyncIterator[tuple[httpx.AsyncClient, object]]:
+async def server(tmp_path: Path, url: str) -> AsyncIterator[tuple[httpx.AsyncClient, FastAPI]]:
     await migrate(url)
     settings = Settings(
-        data_dir=tmp_path / "data", database_url=url, redis_url=None, secret_key="x" * 40
+        data_dir=tmp_path / "data", database_url=url, redis_url=None, secret_key=SecretStr("x" * 40)
     )
     app = create_app(settings)
     async with running(app) as http:
         yield http, app
 
 
-async def join(app: object, name: str) -> tuple[httpx.AsyncClient, str]:
+async def join(app: FastAPI, name: str) -> tuple[httpx.AsyncClient, str]:
     client = httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),  # type: ignore[arg-type]
+        transport=httpx.ASGITransport(app=app),
         base_url="http://127.0.0.1",
     )
     r = await client.post("/api/session", json={"name": name})
@@ -58,10 +61,10 @@ async def join(app: object, name: str) -> tuple[httpx.AsyncClient, str]:
     return client, r.json()["player_id"]
 
 
-async def store_hands(app: object, table_id: str, players: list[str]) -> list[Hand]:
+async def store_hands(app: FastAPI, table_id: str, players: list[str]) -> list[Hand]:
     """Random finished hands, stored action by action through the table store. Their numbers
     at the table go on from `AT_TABLE` (the server's numbers start at 1): the two differ."""
-    store = app.state.table_store  # type: ignore[attr-defined]
+    store = app.state.table_store
     rng = random.Random(2026)
     games = list(GAMES)
     played = []
@@ -111,7 +114,7 @@ class Evening:
             await client.aclose()
 
 
-async def evening(app: object) -> Evening:
+async def evening(app: FastAPI) -> Evening:
     host = await join(app, "Host")
     stranger = await join(app, "Stranger")
     players = [await join(app, name) for name in ("Ann", "Ben", "Cat", "Dan")]
@@ -121,8 +124,8 @@ async def evening(app: object) -> Evening:
     return Evening(host, stranger, players, code, table_id, played)
 
 
-async def pages(client: httpx.AsyncClient, url: str, **params: object) -> list[dict[str, object]]:
-    items: list[dict[str, object]] = []
+async def pages(client: httpx.AsyncClient, url: str, **params: str | int) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
     cursor = None
     while True:
         query = {**params, **({"cursor": cursor} if cursor else {})}
@@ -233,19 +236,19 @@ async def test_lists_records_and_exports(database_url: str, tmp_path: Path) -> N
         assert all("all_in_adjusted_net" in line for line in lines)
         # Each hand's all-in luck is computed once in the background and stored; the
         # ledger then sums each hand's.
-        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
-        await app.state.luck_tasks[table_id]  # type: ignore[attr-defined]
-        assert await history.luck_pending(table_id) == []
+        stored_history = HistoryStore(app.state.sessions)
+        await app.state.luck_tasks[table_id]
+        assert await stored_history.luck_pending(table_id) == []
         expected: dict[str, float] = {}
-        for stored in await history.hands(sorted(numbers)):
+        for stored in await stored_history.hands(sorted(numbers)):
             for pid, value in luck(stored).items():
                 expected[pid] = expected.get(pid, 0.0) + value
-        totals = await history.luck_totals(table_id)
+        totals = await stored_history.luck_totals(table_id)
         assert totals == pytest.approx(expected) and any(expected.values())
         # ... and each hand's all-in equity with it, for the replayer, which so never
         # computes it again (app.api.review asks the worker for it only when not stored).
-        review = ReviewStore(app.state.sessions)  # type: ignore[attr-defined]
-        for stored in await history.hands(sorted(numbers)):
+        review = ReviewStore(app.state.sessions)
+        for stored in await stored_history.hands(sorted(numbers)):
             hand = replay(stored)
             found = await review.equity(stored.serial)
             assert found is not None and "all_in" in found

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from pydantic import SecretStr
+
 from app.api.transport import _Gate, _Inbox, lean_websocket_protocol
 from app.config import Settings
 from app.main import uvicorn_options
@@ -52,5 +54,5 @@ async def test_the_gate_blocks_while_closed_and_lets_every_waiter_through_when_s
 
 
 def test_the_server_uses_the_lean_protocol() -> None:
-    ws = uvicorn_options(Settings(secret_key="x" * 40))["ws"]
+    ws = uvicorn_options(Settings(secret_key=SecretStr("x" * 40)))["ws"]
     assert isinstance(ws, type) and ws.__name__ == lean_websocket_protocol().__name__

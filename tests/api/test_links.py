@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from sqlalchemy import update
 
 from app.store.models import SignInLinkRow
@@ -20,9 +21,9 @@ from tests.api.test_history import join, server, store_hands
 SIGNED_OUT = {"session": None}
 
 
-def device(app: object) -> httpx.AsyncClient:
+def device(app: FastAPI) -> httpx.AsyncClient:
     return httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),  # type: ignore[arg-type]
+        transport=httpx.ASGITransport(app=app),
         base_url="http://127.0.0.1",
     )
 
@@ -99,7 +100,7 @@ async def test_a_link_signs_another_device_in_once(
 
         # Expired: unusable.
         late = (await ann.post("/api/session/links")).json()
-        async with app.state.sessions.begin() as s:  # type: ignore[attr-defined]
+        async with app.state.sessions.begin() as s:
             await s.execute(
                 update(SignInLinkRow)
                 .where(SignInLinkRow.id == uuid.UUID(late["id"]))

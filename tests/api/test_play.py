@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
 from sqlalchemy import select
 
 from app.config import Settings
@@ -41,7 +42,7 @@ def live_settings(tmp_path: Path, database_url: str, redis_url: str | None) -> S
         data_dir=tmp_path / "data",
         database_url=database_url,
         redis_url=redis_url,
-        secret_key="s" * 40,
+        secret_key=SecretStr("s" * 40),
         between_hands=0,
         away_grace=3600,
         presence_ttl=5,
@@ -99,7 +100,7 @@ async def replay_table(url: str, table_id: str, secret: str = "s" * 40) -> dict[
                         assert setup.stacks[p] == stacks[seat] or stacks[seat] == 0
                         stacks[seat] = setup.stacks[p]
                 if row.ended_at is not None:
-                    assert state.complete
+                    assert state.complete and row.result is not None
                     result = {int(k): v for k, v in row.result["stacks"].items()}
                     assert result == {seat: state.stacks[p] for p, seat in enumerate(seats)}
                     stacks.update(result)

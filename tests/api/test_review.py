@@ -48,7 +48,7 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         host, stranger, players = e.host[0], e.stranger[0], e.players
         ids = [pid for _, pid in players]
         code, table_id, played = e.code, e.table_id, e.played
-        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        history = HistoryStore(app.state.sessions)
         numbers = sorted(h.number for h in await history.table_hands(table_id, limit=100))
         by_number = dict(zip(numbers, played, strict=True))
 
@@ -76,7 +76,7 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         assert await pages(stranger, "/api/hands") == []
 
         # Filters.
-        async def only(**params: object) -> list[int]:
+        async def only(**params: str | int) -> list[int]:
             return [h["number"] for h in await pages(ann, "/api/hands", **params)]
 
         won = [n for n in dealt if (lambda h, p: h.state.stacks[p] > h.state.setup.stacks[p])(
@@ -168,16 +168,18 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
             assert hands == sorted(hands)
         # ... and the all-in adjusted line ends on the net plus each all-in's luck, the graph
         # alone having asked for it (computed in the background: asked again until it is).
-        expected: dict[str, float] = {}
+        luck_by_player: dict[str, float] = {}
         for stored in await history.hands(numbers):
             for pid, value in luck(stored).items():
-                expected[pid] = expected.get(pid, 0.0) + value
-        assert any(abs(v) >= 0.01 for v in expected.values()), expected  # an all-in's luck
+                luck_by_player[pid] = luck_by_player.get(pid, 0.0) + value
+        # an all-in's luck among them
+        assert any(abs(v) >= 0.01 for v in luck_by_player.values()), luck_by_player
 
         async def adjusted() -> bool:
             graph = (await stranger.get(f"/api/tables/{code}/graph")).json()
             return all(
-                abs(last["adjusted"] - last["net"] - expected.get(line["player_id"], 0.0)) < 0.02
+                abs(last["adjusted"] - last["net"] - luck_by_player.get(line["player_id"], 0.0))
+                < 0.02
                 for line in graph["players"]
                 for last in line["points"][-1:]
             )
@@ -194,7 +196,7 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
             for street in got["streets"]:
                 assert {x["seat"] for x in street["players"]} <= seen | {hand.seats[p]}
             assert got == await equity_of(ann, number)
-            stored = await app.state.review.equity(number)  # type: ignore[attr-defined]
+            stored = await app.state.review.equity(number)
             assert ann_id in stored["viewers"]
             spectator_view = await equity_of(stranger, number, code=code)
             for street in spectator_view["streets"]:
@@ -205,7 +207,7 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         assert (await stranger.get(f"/api/hands/{numbers[0]}/equity")).status_code == 404
 
         # The past: a closed table the viewer played at, with its code for the exports.
-        async with app.state.sessions.begin() as s:  # type: ignore[attr-defined]
+        async with app.state.sessions.begin() as s:
             await s.execute(
                 update(TableRow)
                 .where(TableRow.id == uuid.UUID(table_id))
@@ -218,7 +220,7 @@ async def test_my_hands_statistics_graph_and_equity(database_url: str, tmp_path:
         # A finished tournament Ann entered twice (her last entry's place and prize count),
         # hosted by the host, whose table is this one; one still running is not past.
         ben_pid = uuid.UUID(players[1][1])
-        async with app.state.sessions.begin() as s:  # type: ignore[attr-defined]
+        async with app.state.sessions.begin() as s:
             done, running = uuid.uuid4(), uuid.uuid4()
             for tid, code_t, finished in ((done, "T-DONE", True), (running, "T-ON", False)):
                 s.add(
@@ -272,13 +274,13 @@ async def test_my_hands_lists_the_hands_a_spectator_watched_as_a_spectator_saw_t
     async with server(tmp_path, database_url) as (_, app):
         e = await evening(app)
         (stranger, stranger_id), (ann, ann_id) = e.stranger, e.players[0]
-        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        history = HistoryStore(app.state.sessions)
         numbers = sorted(h.number for h in await history.table_hands(e.table_id, limit=100))
         by_number = dict(zip(numbers, e.played, strict=True))
         assert await pages(stranger, "/api/hands") == []
         # The stranger watched the table's hands 3 to 6 and 10 (as the table notes them), Ann
         # watched hand 2 (which she was dealt in, or not).
-        store = app.state.table_store  # type: ignore[attr-defined]
+        store = app.state.table_store
         await store.note_watching(e.table_id, [(stranger_id, AT_TABLE + 3, AT_TABLE + 6),
                                                (stranger_id, AT_TABLE + 10, AT_TABLE + 10),
                                                (ann_id, AT_TABLE + 2, AT_TABLE + 2)])  # fmt: skip
@@ -328,7 +330,7 @@ async def test_an_all_in_hand_s_equities_are_stored_as_it_ends(
         config = {"name": "Shove", "seats": 2, "decision_time": 0, "betting": "no-limit"}
         r = await host.post("/api/tables", json=config)
         code, table_id = r.json()["code"], r.json()["id"]
-        table = await app.state.tables.find(table_id)  # type: ignore[attr-defined]
+        table = await app.state.tables.find(table_id)
         await table.request("pause", host_id)
         for seat, pid in enumerate((ann_id, ben_id)):
             await table.request("sit", pid, seat=seat, buy_in=200, name=f"p{seat}")
@@ -342,10 +344,10 @@ async def test_an_all_in_hand_s_equities_are_stored_as_it_ends(
             actor = hand.players[hand.state.actor]
             await table.request("act", actor, hand=hand.id, counter=hand.counter, **data)
         await finish(table)
-        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        history = HistoryStore(app.state.sessions)
         number = await history.serial_at(table_id, hand.number)
         assert number is not None
-        review = ReviewStore(app.state.sessions)  # type: ignore[attr-defined]
+        review = ReviewStore(app.state.sessions)
 
         async def ready() -> bool:
             stored = await review.equity(number)
@@ -353,8 +355,9 @@ async def test_an_all_in_hand_s_equities_are_stored_as_it_ends(
 
         await within(ready, 120, 0.05, "every viewer's equities stored")
         stored = await review.equity(number)
+        assert stored is not None
         assert stored["all_in"] is not None and ann_id in stored["viewers"]
-        async with app.state.sessions() as s:  # type: ignore[attr-defined]
+        async with app.state.sessions() as s:
             luck = await s.scalar(select(HandRow.luck).where(HandRow.serial == number))
         assert luck is not None and set(luck) <= {ann_id, ben_id}
         # Asked for, each viewer's answer is the stored one.

@@ -85,8 +85,8 @@ def check_stored(stored: StoredHand, equity: dict[str, Any], viewers: list[str |
 async def test_viewers_of_one_hand_at_once(database_url: str, tmp_path: Path) -> None:
     async with server(tmp_path, database_url) as (_, app):
         e = await evening(app)
-        gated = app.state.review_workers = GatedWorkers()  # type: ignore[attr-defined]
-        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        gated = app.state.review_workers = GatedWorkers()
+        history = HistoryStore(app.state.sessions)
         stored = await shared_hand(e, history)
         (ann, ann_id), (ben, ben_id) = e.players[0], e.players[1]
         host, stranger = e.host[0], e.stranger[0]
@@ -108,7 +108,7 @@ async def test_viewers_of_one_hand_at_once(database_url: str, tmp_path: Path) ->
         assert got_host == got_stranger  # one view, computed once
         for viewer, got in ((ann_id, got_ann), (ben_id, got_ben), (None, got_host)):
             check_private(stored, viewer, got)
-        equity = await app.state.review.equity(n)  # type: ignore[attr-defined]
+        equity = await app.state.review.equity(n)
         check_stored(stored, equity, [ann_id, ben_id, None])
         assert answer(equity, ann_id) == got_ann and answer(equity, ben_id) == got_ben
         # The all-in equity is the hand's, not a viewer's: computed once, by the first job.
@@ -123,13 +123,18 @@ async def test_merges_of_one_hand_from_two_engines_keep_every_view(
     connections to the file): many at once, each adding a view; none is lost."""
     async with server(tmp_path, database_url) as (_, app):
         e = await evening(app)
-        history = HistoryStore(app.state.sessions)  # type: ignore[attr-defined]
+        history = HistoryStore(app.state.sessions)
         n = (await shared_hand(e, history)).serial
         engines = [create_engine(database_url) for _ in range(2)]
         stores = [ReviewStore(session_factory(engine)) for engine in engines]
 
         def adding(viewer: str) -> Callable[[dict[str, Any] | None], dict[str, Any]]:
-            result = {"key": viewer, "viewer": viewer, "streets": [], "all_in": None}
+            result: dict[str, Any] = {
+                "key": viewer,
+                "viewer": viewer,
+                "streets": [],
+                "all_in": None,
+            }
             return lambda before: merged(before, result)
 
         viewers = [f"v{i}" for i in range(24)]

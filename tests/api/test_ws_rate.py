@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 from app.api.ws import _reader
 from app.config import Settings
 from app.tables.viewer import Viewer
@@ -36,7 +38,9 @@ class Table:
 
 def settings(tmp_path: Path, burst: int) -> Settings:
     # a rate so slow the bucket never refills during a test: only the burst is allowed
-    return Settings(data_dir=tmp_path, secret_key="s" * 40, ws_rate=0.001, ws_burst=burst)
+    return Settings(
+        data_dir=tmp_path, secret_key=SecretStr("s" * 40), ws_rate=0.001, ws_burst=burst
+    )
 
 
 async def read(texts: list[str], tmp_path: Path, burst: int) -> tuple[Any, list[Any], Table]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import websockets
+from pydantic import SecretStr
 
 from app.config import Settings
 from tests.api.live import Client, bot, heads_up, live_server
@@ -69,7 +70,9 @@ async def test_a_code_of_no_table_or_of_a_closed_one_says_so(
     lost connection and retries for ever (a link to last night's table read "Reconnecting")."""
     if stores == "sqlite":
         url = request.getfixturevalue("sqlite_url")
-        settings = Settings(data_dir=tmp_path / "d", database_url=url, secret_key="k" * 40)
+        settings = Settings(
+            data_dir=tmp_path / "d", database_url=url, secret_key=SecretStr("k" * 40)
+        )
     else:  # several processes' stores: the closed table's lease is taken, then given back
         settings = live_settings(tmp_path, request.getfixturevalue("postgres_url"),
                                  request.getfixturevalue("redis_url"))  # fmt: skip
@@ -94,7 +97,8 @@ async def test_a_code_of_no_table_or_of_a_closed_one_says_so(
 
 
 async def test_allowed_origins_setting(tmp_path: Path, sqlite_url: str) -> None:
-    settings = Settings(data_dir=tmp_path / "d", database_url=sqlite_url, secret_key="k" * 40,
+    settings = Settings(data_dir=tmp_path / "d", database_url=sqlite_url,
+                        secret_key=SecretStr("k" * 40),
                         allowed_origins="https://poker.example.org")  # type: ignore[arg-type]  # fmt: skip
     async with live_server(settings) as base:
         host = Client(base)
@@ -240,8 +244,8 @@ async def test_ten_thousand_hostile_messages_then_a_normal_hand(
         )
         total = sum(sent for sent, _ in results)
         codes: dict[str, int] = {}
-        for _, c in results:
-            for k, v in c.items():
+        for _, counts in results:
+            for k, v in counts.items():
                 codes[k] = codes.get(k, 0) + v
         print(f"\n{total} hostile messages, replies by code: {dict(sorted(codes.items()))}")
         assert total >= 10000
@@ -331,7 +335,9 @@ async def test_a_session_that_cannot_be_looked_up_is_refused_cleanly(
 
     from app.api import ws
 
-    settings = Settings(data_dir=tmp_path / "d", database_url=sqlite_url, secret_key="k" * 40)
+    settings = Settings(
+        data_dir=tmp_path / "d", database_url=sqlite_url, secret_key=SecretStr("k" * 40)
+    )
     async with live_server(settings) as base:
         host = Client(base)
         await host.join("host")

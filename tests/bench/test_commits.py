@@ -17,11 +17,11 @@ def test_the_window_s_figures_are_the_difference_of_two_scrapes() -> None:
     sizes = Histogram(GROUP_WRITES.name, "", GROUP_BUCKETS)
     took = Histogram(COMMITS.name, "", WRITE_BUCKETS)
     waits = Histogram(WRITES.name, "", WRITE_BUCKETS)
-    for size in (50, 50, 50):  # before the window
-        sizes.observe(size)
+    for written in (50, 50, 50):  # before the window
+        sizes.observe(written)
     before = commits.parse(text(sizes, took, waits))
-    for size in (1, 2, 3, 3, 20):
-        sizes.observe(size)
+    for written in (1, 2, 3, 3, 20):
+        sizes.observe(written)
         took.observe(0.004)
     for wait in [0.0012] * 98 + [0.04, 0.04]:
         waits.observe(wait)

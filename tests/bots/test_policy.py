@@ -4,14 +4,33 @@ against answers known by counting."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from app.bots.policy import Situation, choose, decide, random_action, share
 
-PL = {"actions": ["fold", "call", "raise"], "call": 10, "min_to": 20, "max_to": 50, "pot_to": 50}
-FREE = {"actions": ["check", "bet"], "call": 0, "min_to": 2, "max_to": 30, "pot_to": 30}
-LIMIT = {"actions": ["fold", "call", "raise"], "call": 4, "min_to": 8, "max_to": 8, "pot_to": 8}
+PL: dict[str, Any] = {
+    "actions": ["fold", "call", "raise"],
+    "call": 10,
+    "min_to": 20,
+    "max_to": 50,
+    "pot_to": 50,
+}
+FREE: dict[str, Any] = {
+    "actions": ["check", "bet"],
+    "call": 0,
+    "min_to": 2,
+    "max_to": 30,
+    "pot_to": 30,
+}
+LIMIT: dict[str, Any] = {
+    "actions": ["fold", "call", "raise"],
+    "call": 4,
+    "min_to": 8,
+    "max_to": 8,
+    "pot_to": 8,
+}
 
 
 @pytest.mark.parametrize(
@@ -64,7 +83,8 @@ def test_the_nuts_on_the_river_win_everything() -> None:
 
 
 def test_the_share_falls_with_more_opponents() -> None:
-    hole, board = ["As", "Ad", "Kh", "Kd"], [[]]
+    hole = ["As", "Ad", "Kh", "Kd"]
+    board: list[list[str]] = [[]]
     one = share("omaha", hole, board, 1, random.Random(2))
     five = share("omaha", hole, board, 5, random.Random(2))
     assert five < one

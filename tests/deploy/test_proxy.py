@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import websockets
+from pydantic import SecretStr
 
 from app.bots.policy import random_action
 from app.config import Settings
@@ -35,7 +36,7 @@ def settings_for(tmp_path: Path, public_url: str) -> Settings:
     return Settings(
         data_dir=tmp_path / "data",
         database_url=f"sqlite+aiosqlite:///{tmp_path}/omaha.sqlite3",
-        secret_key="s" * 40,
+        secret_key=SecretStr("s" * 40),
         public_url=public_url,
         forwarded_allow_ips="127.0.0.1",
         between_hands=0,

@@ -22,14 +22,29 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Cookie,
+    FloatRect,
+    JSHandle,
+    Locator,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from tests.e2e import pool
 from tests.servers import free_port
 from tests.sizes import BOT_SAMPLES
+
+if TYPE_CHECKING:
+    from playwright._impl._api_structures import SetCookieParam  # not in playwright.sync_api
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 HEADLESS_SHELL = os.environ.get("CHROMIUM_HEADLESS_SHELL", "/usr/bin/chromium-headless-shell")
@@ -51,11 +66,28 @@ POLL_MS = 20
 _wait_for_function = Page.wait_for_function
 
 
-def _polled(page: Page, expression: str, *, polling: float | str = POLL_MS, **rest: Any) -> Any:
+def _polled(
+    page: Page, expression: str, *, polling: float | Literal["raf"] | None = POLL_MS, **rest: Any
+) -> JSHandle:
     return _wait_for_function(page, expression, polling=polling, **rest)
 
 
-Page.wait_for_function = _polled  # type: ignore[method-assign]
+# a method replaced on the class (mypy forbids that, and sees `self` twice)
+Page.wait_for_function = _polled  # type: ignore[method-assign,assignment]
+
+
+def box(locator: Locator) -> FloatRect:
+    """The element's bounding box, which it has when it is shown."""
+    rect = locator.bounding_box()
+    assert rect is not None, f"{locator} is not shown"
+    return rect
+
+
+def settable(cookies: list[Cookie]) -> list[SetCookieParam]:
+    """One context's `cookies()` as another's `add_cookies` takes them (the same person in a
+    second browser). Playwright types the two as TypedDicts alike but for the second's
+    Optional values (`domain: str | None`), which mypy holds incompatible: the same dicts."""
+    return cast("list[SetCookieParam]", cookies)
 
 
 def chromium_path() -> str | None:
@@ -224,8 +256,11 @@ class Player:
         expect(self.page.locator(f".seat.mine[data-seat='{seat}']")).to_be_visible()
 
     def my_cards(self) -> list[str]:
-        return self.page.locator(".cards.mine .card").evaluate_all(
-            "els => els.map(e => e.dataset.card)"
+        return cast(
+            list[str],
+            self.page.locator(".cards.mine .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)"
+            ),
         )
 
     def dom_cards(self) -> set[str]:
@@ -337,7 +372,7 @@ class Bot:
 
     def start(self, code: str, seat: int, buy_in: int) -> None:
         url = self.base.replace("http", "ws", 1) + f"/ws/tables/{code}"
-        self.ws = connect(url, origin=self.base, additional_headers={"Cookie": self.cookie})
+        self.ws = connect(url, origin=Origin(self.base), additional_headers={"Cookie": self.cookie})
         self.ws.send(json.dumps({"type": "sit", "seat": seat, "buy_in": buy_in}))
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()

@@ -12,6 +12,7 @@ pots (issue 26), each on a desktop and a 375x667 phone (tests/e2e/screenshots.py
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,7 @@ def my_turn_after_flop(p: Player, hands: int) -> None:
     number = 0
     for _ in range(hands):
         number = wait_for_hand(p, after=number)
-        within_sync(lambda n=number: played(p, n), 60)
+        within_sync(partial(played, p, number), 60)
     number = wait_for_hand(p, after=number)
 
     def at_turn() -> bool:

@@ -34,7 +34,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, sync_playwright
 
-from tests.e2e.harness import Bot, Player, calling_station, launch, server
+from tests.e2e.harness import Bot, Player, calling_station, launch, server, settable
 from tests.e2e.play import act_once, play_hand, wait_for_hand
 from tests.e2e.scenes import hand_log, reactions, side_pots
 from tests.e2e.test_games import new_table
@@ -49,9 +49,9 @@ from tests.e2e.tourney import (
 from tests.waits import within_sync
 
 NAMES = ["Maya", "Theo", "Ines", "Kofi", "Lena", "Ravi", "Sam"]
-DESKTOP = {"viewport": {"width": 1280, "height": 1000}, "device_scale_factor": 1}
-LAPTOP = {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 1}
-PHONE = {
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 1000}, "device_scale_factor": 1}
+LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 1}
+PHONE: dict[str, Any] = {
     "viewport": {"width": 375, "height": 667},
     "device_scale_factor": 2,
     "is_mobile": True,
@@ -125,7 +125,7 @@ def review(browser: Browser, base: str, out: Path) -> None:
         "() => { const h = window.__omaha.ctrl.state.hand; return !h || h.ended; }", timeout=20000
     )
     mobile = Player(browser, base, "phone", **PHONE)
-    mobile.context.add_cookies(p.context.cookies())  # Maya, on her phone
+    mobile.context.add_cookies(settable(p.context.cookies()))  # Maya, on her phone
     for viewer, tag in ((p, "desktop"), (mobile, "phone")):
         page = viewer.page
         viewer.open("/hands")

@@ -20,7 +20,7 @@ from playwright.sync_api import Locator, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import Player
+from tests.e2e.harness import Player, settable
 from tests.e2e.test_review import FETCH, LISTED, PHONE, an_evening, api
 from tests.e2e.test_tournament_host import FAST
 from tests.e2e.tourney import (
@@ -395,7 +395,7 @@ def test_a_finished_tournament_is_listed_with_its_standings_ledger_and_exports(
     assert text.count("PokerStars Hand #") == hands and "Dealt to" not in text
     # On a phone the list fits its width.
     phone = players("Phone", **PHONE)
-    phone.context.add_cookies(alice.context.cookies())
+    phone.context.add_cookies(settable(alice.context.cookies()))
     phone.open("/")
     item = phone.page.locator(f"[data-past-tournament='{code}']")
     expect(item).to_be_visible()

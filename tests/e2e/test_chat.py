@@ -4,10 +4,10 @@ spectators' chat off; a flood is refused as `rate_limited`."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+from playwright.sync_api import FloatRect, expect
 
 from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import create_table
+from tests.e2e.harness import Player, create_table
 
 
 def say(p, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -82,7 +82,7 @@ def test_chat_sits_beside_the_table_when_wide_and_below_it_on_a_phone(
     phone.join(f"/t/{code}")
     phone.sit(1)
 
-    def boxes(p):  # type: ignore[no-untyped-def]
+    def boxes(p: Player) -> tuple[FloatRect, FloatRect, FloatRect]:
         felt = p.page.locator(".felt").bounding_box()
         dock = p.page.locator(".dock").bounding_box()
         chat = p.page.get_by_role("region", name="Chat").bounding_box()

@@ -10,10 +10,10 @@ nothing here waits on a moment it could miss."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import ViewportSize, expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import Player, calling_station
@@ -313,7 +313,10 @@ def test_each_action_has_its_sound_and_the_setting_silences_them(
     page.mouse.click(5, 5)  # a first gesture: the audio context starts
     # With nothing to sound (the bot's turn, or the viewer's turn sounded), the context rests.
     page.wait_for_function("() => window.__audio.includes('suspend')")
-    tones = lambda: page.evaluate("() => window.__tones.slice()")  # noqa: E731
+
+    def tones() -> list[int]:
+        return cast(list[int], page.evaluate("() => window.__tones.slice()"))
+
     # A call is chips (2400 Hz), a check a knock (170 Hz), a fold a swish (from 520 Hz), a win
     # a chord (from 523 Hz).
     # Pre-flop the small blind calls and the big blind checks (whichever of them is the bot).
@@ -393,7 +396,8 @@ def test_a_flight_goes_from_its_bet_to_the_pot_and_from_the_pot_to_its_seat(
         "() => Object.values(window.__omaha.ctrl.state.hand.players).filter(x => x.bet > 0)"
         ".length === 2"
     )
-    for size in ({"width": 1280, "height": 860}, {"width": 375, "height": 667}):
+    sizes: list[ViewportSize] = [{"width": 1280, "height": 860}, {"width": 375, "height": 667}]
+    for size in sizes:
         p.page.set_viewport_size(size)
         flights = p.page.evaluate(FLIGHT_ENDS)
         assert sorted(f["kind"] for f in flights) == ["to-pot", "to-pot", "to-seat", "to-seat"]

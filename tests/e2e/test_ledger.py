@@ -65,12 +65,15 @@ def test_ledger_and_settle_up(players: PlayerFactory) -> None:
     assert sum(p["net"] for p in server["players"]) == 0
     totals = server["totals"]
     assert totals["chips_in"] == totals["on_table"] + totals["cashed_out"]
+
+    def sign(n: int) -> str:
+        return f"+{n}" if n > 0 else str(n)
+
     for p in server["players"]:
         row = dialog.get_by_role("row").filter(
             has=page.get_by_role("rowheader", name=p["name"], exact=False)
         )
         cells = row.get_by_role("cell").all_inner_texts()
-        sign = lambda n: f"+{n}" if n > 0 else str(n)  # noqa: E731
         assert cells == [
             sign(p["net"]), str(p["stack"] + p["in_play"]), str(p["buy_in"]),
             str(p["top_up"]), sign(p["adjustment"]), str(p["cash_out"]),

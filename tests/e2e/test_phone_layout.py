@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
+from tests.e2e.harness import box
 from tests.e2e.test_games import new_table
 from tests.e2e.test_phone import PHONE
 
@@ -103,11 +104,11 @@ def test_phone_bets_and_marks_leave_the_board_readable(
     assert page.evaluate("() => window.scrollY") == 0
     if boards > 1:
         line = page.locator(".reading").first
-        height = line.bounding_box()["height"]
+        height = box(line)["height"]
         line.locator(".high").evaluate(
             "e => { e.textContent = 'Full house, queens full of deuces'; }"
         )
-        assert line.bounding_box()["height"] == height
+        assert box(line)["height"] == height
     on_screen = page.locator(".cards.mine .card, .main-actions .btn").evaluate_all(
         "els => els.map((e) => { const r = e.getBoundingClientRect();"
         " return [e.textContent.trim(), r.left, r.top, r.right, r.bottom]; })"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from playwright.sync_api import expect
 
@@ -57,9 +57,12 @@ def at_step(p: Player, k: int) -> None:
 
 
 def board_cards(p: Player, run: int, board: int) -> list[str]:
-    return p.page.locator(
-        f".board[data-run='{run}'][data-board='{board}'] [data-card]"
-    ).evaluate_all("els => els.map(e => e.dataset.card)")
+    return cast(
+        list[str],
+        p.page.locator(f".board[data-run='{run}'][data-board='{board}'] [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        ),
+    )
 
 
 def allowed_cards(rec: dict[str, Any]) -> set[str]:

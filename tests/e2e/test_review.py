@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import Player, calling_station
+from tests.e2e.harness import Player, calling_station, settable
 from tests.e2e.play import hand_number, play_hand, step_ends, wait_for_hand
 from tests.e2e.test_games import new_table
 
@@ -155,7 +155,7 @@ def test_the_replayer_opens_over_the_live_table(players: PlayerFactory, bots: Bo
     expect(page.locator(".seat.mine")).to_be_visible()
     # The same hand by its table and number, on its own page.
     other = players("Pat2")
-    other.context.add_cookies(p.context.cookies())
+    other.context.add_cookies(settable(p.context.cookies()))
     other.open(f"/t/{code}/h/{at}")
     expect(other.page.locator("[data-hand-at-table]")).to_have_text(f"Hand {at}")
     expect(other.page.locator("[data-replay=back-to-table]")).to_have_attribute(

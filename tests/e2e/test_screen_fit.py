@@ -5,7 +5,7 @@ turn: the dialog was closed.", or any other) covers none of the action dock's bu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from playwright.sync_api import Page, expect
 
@@ -62,7 +62,7 @@ def apart(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def check_badges(page: Page) -> list[dict[str, Any]]:
-    badges = page.evaluate(BADGES)
+    badges = cast(list[dict[str, Any]], page.evaluate(BADGES))
     for b in badges:
         assert b["text"].startswith("+"), b
         for key in ("name", "stack"):

@@ -10,8 +10,8 @@ import re
 import time
 import urllib.request
 
+from playwright.sync_api import Dialog, Page, expect
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
 from tests.e2e.harness import calling_station
@@ -25,10 +25,22 @@ MADE = "#app script, #app img:not([src*='/static/'][src*='/vendor/twemoji/'])"
 EVIL = "<img src=x onerror=alert(1)>"
 
 
+def dismissed_dialogs(page: Page) -> list[str]:
+    """The messages of the dialogs (an `alert` a name's markup ran) the page opens from now
+    on, each dismissed."""
+    dialogs: list[str] = []
+
+    def dismiss(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    return dialogs
+
+
 def test_markup_in_names_is_text(players: PlayerFactory, bots: BotFactory) -> None:
     p = players(EVIL)
-    dialogs: list[str] = []
-    p.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    dialogs = dismissed_dialogs(p.page)
     p.join()
     expect(p.page.locator(".me")).to_have_text(EVIL)
     code = new_table(p, name="<script>alert(2)</script>")
@@ -89,8 +101,7 @@ def test_the_page_draws_from_its_own_snapshot_under_the_strict_policy(
     resumes after it (no second snapshot, no gap), a hostile name stays text, and a
     spectator's page holds no hole card."""
     p = players(HOSTILE)
-    dialogs: list[str] = []
-    p.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    dialogs = dismissed_dialogs(p.page)
     p.join()
     code = new_table(p, decision_time=0)
     p.open(f"/t/{code}")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Route, expect
+from playwright.sync_api import Route, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import PlayerFactory
@@ -118,7 +118,7 @@ REFUSED_CONTROLS = """(ready) => {
 
 def test_a_tournament_table_page_shows_the_level_and_the_countdown(players: PlayerFactory) -> None:
     host, alice, bob = players("Host"), players("Alice"), players("Bob")
-    phone = {"viewport": {"width": 375, "height": 667}}
+    phone: dict[str, ViewportSize] = {"viewport": {"width": 375, "height": 667}}
     host.join()
     body = {"name": "Table clock", "starting_stack": 100_000, "structure": "custom",
             "levels": TABLE_LEVELS, "payouts": [6500, 3500], "prize_pool": 100,

@@ -168,7 +168,7 @@ def pokerkit_payout(state: HandState) -> dict[int, int]:
         return out
 
     def best(among: tuple[int, ...], j: int, kind: int) -> list[int]:
-        have = [value[p, j][kind] for p in among if value[p, j][kind] is not None]
+        have = [v for p in among if (v := value[p, j][kind]) is not None]
         if not have:
             return list(among)
         top = min(have)  # (smaller is better)

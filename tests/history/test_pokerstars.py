@@ -98,7 +98,8 @@ def check_against_record(record: dict[str, Any], seen: set[str]) -> None:
     if record["courchevel"] and not record["bomb_pot"]:
         for b, board in enumerate(record["boards"][0]):
             key = ORDINALS[b] if record["boards_per_run"] == 2 else ""
-            assert (parsed.street_boards.get(f"{key}") or [None])[0] == board[0], key
+            shown = parsed.street_boards.get(key)
+            assert (shown[0] if shown else None) == board[0], key
             assert board[0] in parsed.boards[b]
         if not any(len(board) > 1 for board in record["boards"][0]):
             seen.add("courchevel before the flop")

@@ -45,7 +45,7 @@ def stacked_deck(
         # The second runout deals the streets still to come: one burn per street.
         lengths = {len(b) for b in extra}
         assert len(lengths) == 1
-        remaining = extra[0] and len(extra[0])
+        remaining = len(extra[0])
         street_sizes = {5: [3, 1, 1], 2: [1, 1], 1: [1], 4: [2, 1, 1]}[remaining]
         offsets = [0] * len(extra)
         for step in street_sizes:

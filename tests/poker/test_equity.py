@@ -32,7 +32,7 @@ def brute_force(spot: AllInSpot) -> dict[int, float]:
     def deals(cards: list[Card], boards: int) -> list[list[tuple[Card, ...]]]:
         if boards == 0:
             return [[]]
-        out = []
+        out: list[list[tuple[Card, ...]]] = []
         for first in combinations(cards, need):
             rest = [c for c in cards if c not in first]
             out.extend([first, *more] for more in deals(rest, boards - 1))
@@ -140,7 +140,11 @@ def three_way_to_the_river(deck: list[Card]) -> HandState:
     p2's kings are shown first, p1 mucks."""
     config = HandConfig(GAMES["omaha"], Betting.POT_LIMIT, small_bet=2)
     state = HandState(HandSetup(config, (100, 100, 100), blinds=(1, 2, 0)), deck)
-    moves = [(2, "call", None), (0, "fold", None), (1, "check", None)]
+    moves: list[tuple[int, str, int | None]] = [
+        (2, "call", None),
+        (0, "fold", None),
+        (1, "check", None),
+    ]
     moves += [(1, "check", None), (2, "check", None)] * 2
     moves += [(1, "check", None), (2, "bet", 2), (1, "call", None)]
     for player, kind, amount in moves:

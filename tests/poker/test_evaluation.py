@@ -63,11 +63,12 @@ def ranks(cs: Sequence[Card]) -> list[str]:
 
 def brute_high(hole: Sequence[Card], board: Sequence[Card]) -> int:
     """Every two-from-the-hand, three-from-the-board hand through phevaluator's public API."""
-    return min(
+    best: int = min(  # phevaluator is untyped
         evaluate_cards(*pair, *triple)
         for pair in combinations(hole, 2)
         for triple in combinations(board, 3)
     )
+    return best
 
 
 def five_card_low(five: Sequence[Card]) -> tuple[int, ...] | None:
@@ -513,7 +514,7 @@ def check_against_pokerkit(n_hole: int, count: int, seed: int, *, low: bool) -> 
             if low:
                 ours = low_value(hole, board)
                 assert (ours is None) == (pk_hand is None), (i, hole, board)
-                if ours is None or five is None:
+                if ours is None or pk_hand is None or five is None:
                     continue
                 lows += 1
                 assert low_ranks(ours) == five_card_low(five), (i, hole, board)

@@ -145,7 +145,7 @@ def refused(state: HandState, la: LegalActions) -> Iterator[Action]:
     wrong = ActionKind.BET if la.raise_kind is ActionKind.RAISE else ActionKind.RAISE
     yield Action(p, wrong, la.min_to)
     for amount in (la.min_to - 1, la.max_to + 1, -1, -la.min_to, True, False, None):
-        yield Action(p, la.raise_kind, amount)  # type: ignore[arg-type]
+        yield Action(p, la.raise_kind, amount)
 
 
 def total(state: HandState) -> int:

@@ -6,6 +6,8 @@ clockwise of the button, the last player is the button.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import pytest
 
 from app.poker import (
@@ -645,24 +647,30 @@ def test_fixed_limit_heads_up_is_uncapped_by_default() -> None:
     act(s, "p2 r 4, p1 r 6, p2 r 8")  # the blind and three raises
     la = s.legal_actions()
     assert la is not None and la.raise_kind is K.RAISE and la.min_to == 10
-    capped = hand((1000, 1000), (2, 1), cfg=config(**{**_fl(), "cap_heads_up": True}))
+    capped = hand((1000, 1000), (2, 1), cfg=config(**_fl(), cap_heads_up=True))
     act(capped, "p2 r 4, p1 r 6, p2 r 8")
     la = capped.legal_actions()
     assert la is not None and la.raise_kind is None
 
 
-def _fl() -> dict[str, object]:
+class _FixedLimit(TypedDict):
+    betting: Betting
+    small_bet: int
+    big_bet: int
+
+
+def _fl() -> _FixedLimit:
     return {"betting": Betting.FIXED_LIMIT, "small_bet": 2, "big_bet": 4}
 
 
 def test_fixed_limit_cap_lifts_when_the_round_becomes_heads_up_before_the_cap() -> None:
-    s = hand((1000, 1000, 1000), (1, 2, 0), cfg=config(**_fl()))  # type: ignore[arg-type]
+    s = hand((1000, 1000, 1000), (1, 2, 0), cfg=config(**_fl()))
     act(s, "p3 r 4, p1 f, p2 r 6, p3 r 8")  # heads-up from the fold on: four bets
     la = s.legal_actions()
     assert la is not None and la.player == 1 and la.raise_kind is K.RAISE
     # "Once the raising is capped on a betting round, it cannot be uncapped by a
     # subsequent fold that leaves two players heads-up."
-    s = hand((1000, 1000, 1000), (1, 2, 0), cfg=config(**_fl()))  # type: ignore[arg-type]
+    s = hand((1000, 1000, 1000), (1, 2, 0), cfg=config(**_fl()))
     act(s, "p3 r 4, p1 r 6, p2 r 8, p3 f")
     la = s.legal_actions()
     assert la is not None and la.player == 0 and la.raise_kind is None

@@ -133,6 +133,13 @@ def owner(redis_url: str, table_id: str) -> str | None:
         client.close()
 
 
+def held_by(redis_url: str, table_id: str) -> str:
+    """The name of the process holding the table's lease, which one does."""
+    name = owner(redis_url, table_id)
+    assert name is not None, f"nobody holds table {table_id}"
+    return name
+
+
 _CLEAR_CARD = re.compile(r'"[2-9TJQKA][cdhs]"')
 
 

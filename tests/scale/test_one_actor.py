@@ -89,7 +89,7 @@ async def registry() -> AsyncIterator[tuple[TableRegistry, HeldLeases, CountingS
     """A registry, its leases and store, and a stored open table it does not run yet."""
     store, leases = CountingStore(), HeldLeases()
     await store.create_table("host", TableConfig(seats=2), "code", "t1")
-    tables = TableRegistry(store, FAST, ownership=leases, lease=10, renew=2)  # type: ignore[arg-type]
+    tables = TableRegistry(store, FAST, ownership=leases, lease=10, renew=2)
     try:
         yield tables, leases, store, "t1"
     finally:

@@ -10,7 +10,7 @@ from pathlib import Path
 import redis
 
 from tests.api.live import Client
-from tests.scale.cluster import incarnation_name, owner
+from tests.scale.cluster import held_by, incarnation_name
 from tests.scale.test_failover import environment, processes, table_id_of
 
 
@@ -35,7 +35,7 @@ async def test_new_tables_go_to_the_least_loaded_process(
         for _ in range(5):
             code = await host.create_table(decision_time=0, seats=3)
             codes.append(code)
-            owners.append(owner(redis_url, await table_id_of(postgres_url, code)))
+            owners.append(held_by(redis_url, await table_id_of(postgres_url, code)))
         # a alone first (a tie stays where it was asked), then the others by their load
         assert owners[0] == "a"
         assert sorted(owners[:3]) == ["a", "b", "c"]

@@ -120,7 +120,7 @@ async def simulate(seed: int) -> int:
     store, world = SlowStore(rng), World(rng)
     for table_id in TABLES:
         await store.create_table("host", TableConfig(seats=2), f"code-{table_id}", table_id)
-    tables = TableRegistry(store, FAST, ownership=world, lease=10, renew=2)  # type: ignore[arg-type]
+    tables = TableRegistry(store, FAST, ownership=world, lease=10, renew=2)
     worst = 0
 
     async def step() -> None:

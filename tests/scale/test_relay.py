@@ -90,7 +90,7 @@ async def test_players_on_three_processes_play_one_table(
 
         db = await replay_table(postgres_url, table_id, secret=SECRET)
         assert len(db["hands"]) >= HANDS
-        ended = {}
+        ended: dict[str, list[Any]] = {}
         for c in clients:  # every connection saw every hand end as the engine replays it
             for m in c.messages:
                 if m["type"] == "hand_ended":

@@ -24,6 +24,7 @@ from app.store.db import create_engine, session_factory
 from app.store.models import HandRow
 from tests.api.live import Client
 from tests.api.test_play import hands_seen, replay_table
+from tests.scale.cluster import held_by
 from tests.scale.test_drain import hand_rows
 from tests.scale.test_failover import SECRET, environment, owner, processes, table_id_of
 from tests.waits import within
@@ -109,7 +110,7 @@ async def test_sigterm_one_of_three_moves_its_tables_between_hands(
             for seat, c in enumerate((host, guest)):
                 await c.connect(code)
                 assert (await c.request(type="sit", seat=seat, buy_in=200))["type"] == "ok"
-        owners = {t: owner(redis_url, t) for t, _, _ in tables}
+        owners = {t: held_by(redis_url, t) for t, _, _ in tables}
         assert sorted(owners.values()) == ["a", "a", "b", "c"]  # placement
         moving = [t for t, o in owners.items() if o == "a"]
         stop = asyncio.Event()

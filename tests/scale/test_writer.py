@@ -7,9 +7,8 @@ another."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -25,7 +24,7 @@ async def writing(redis_url: str) -> AsyncIterator[tuple[Writer, aioredis.Redis]
     await client.config_resetstat()
     tasks: set[asyncio.Future[None]] = set()
 
-    def spawn(work: Any) -> asyncio.Future[None]:
+    def spawn(work: Awaitable[None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(work)
         tasks.add(task)
         return task

@@ -149,7 +149,11 @@ async def _cash_table(c: AsyncConnection, era: int, out: Written, now: datetime)
     await insert(c, "tables", **table)
 
     # Ann at seat 0 (the button: position 1, the small blind), Ben at seat 1 (the big blind).
-    ledger = [(ann, "buy_in", 100, None), (ben, "buy_in", 100, None), (ben, "top_up", 20, None)]
+    ledger: list[tuple[str, str, int, str | None]] = [
+        (ann, "buy_in", 100, None),
+        (ben, "buy_in", 100, None),
+        (ben, "top_up", 20, None),
+    ]
     seeds: list[ServerSeed] = []
     if era >= 8:
         seeds = [ServerSeed.new(), ServerSeed.new()]

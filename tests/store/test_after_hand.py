@@ -51,6 +51,7 @@ async def test_the_notes_of_a_hand_are_stored_reviewed_and_exported(database_url
             assert row.record["after"] == [dict(n) for n in hand.after]
             assert row.record["after"][0]["boards"] == rabbit["boards"]
             result = row.result
+            assert row.serial is not None  # (given when the hand is stored)
         (stored,) = await HistoryStore(store.sessions).hands([row.serial])
         others = {card_str(c) for p, h in enumerate(hand.state.hole) if p != winner for c in h}
         hidden = others | (set(held) - {held[1]})

@@ -40,9 +40,10 @@ async def test_the_database_holds_no_deck_in_the_clear(database_url: str) -> Non
             await table.request("sit", host, seat=0, buy_in=100, name="h")
             await table.request("sit", a, seat=1, buy_in=100, name="a")
             assert await dealt(table) is not None
+            assert table.hand is not None
             deck = list(table.hand.state.deck)
             async with store.engine.connect() as c:
-                raw = (await c.execute(text("SELECT deck FROM hands"))).scalar_one()
+                raw: object = (await c.execute(text("SELECT deck FROM hands"))).scalar_one()
             stored = json.loads(raw) if isinstance(raw, str) else raw
             assert isinstance(stored, dict) and set(stored) == {"v", "n", "c"}
             assert json.dumps(deck)[1:-1] not in str(raw)
@@ -73,7 +74,7 @@ async def test_decks_stored_before_encryption_are_read_then_sealed(database_url:
         assert await decks.seal_legacy_decks(store.engine) == 1
         assert await decks.seal_legacy_decks(store.engine) == 0
         async with store.engine.connect() as c:
-            raw = (await c.execute(text("SELECT deck FROM hands"))).scalar_one()
+            raw: object = (await c.execute(text("SELECT deck FROM hands"))).scalar_one()
         assert "51, 50, 49" not in str(raw) and "51,50,49" not in str(raw)
         async with store.sessions() as s:
             row = (await s.scalars(select(HandRow))).one()

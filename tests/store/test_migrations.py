@@ -71,8 +71,8 @@ async def test_sqlite_runs_with_wal_and_foreign_keys(sqlite_url: str) -> None:
     engine = create_engine(sqlite_url)
     try:
         async with engine.connect() as connection:
-            journal = (await connection.execute(text("PRAGMA journal_mode"))).scalar_one()
-            foreign_keys = (await connection.execute(text("PRAGMA foreign_keys"))).scalar_one()
+            journal: str = (await connection.execute(text("PRAGMA journal_mode"))).scalar_one()
+            foreign_keys: int = (await connection.execute(text("PRAGMA foreign_keys"))).scalar_one()
         assert (journal, foreign_keys) == ("wal", 1)
     finally:
         await engine.dispose()

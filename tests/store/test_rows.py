@@ -139,9 +139,9 @@ async def test_a_group_reads_back_as_its_rows(database_url: str) -> None:
             assert actions == {(hands[first], 0): (1, "raise", 7, None),
                                (hands[second], 0): (2, "fold", None, True)}  # fmt: skip
             seats = {(r.table_id, r.number): r for r in await s.scalars(select(SeatRow))}
-            for table, stack in ((first, 40), (second, 90)):
-                for written in _seats(table, players, stack):
-                    row = seats[table, written.number]
+            for table_id, stack in ((first, 40), (second, 90)):
+                for written in _seats(table_id, players, stack):
+                    row = seats[table_id, written.number]
                     assert {n: getattr(row, n) for n in columns(SeatUpdate)} == vars(written)
             top_ups = await s.scalars(select(LedgerEntry).where(LedgerEntry.kind == "top_up"))
             assert [(e.table_id, e.amount) for e in top_ups] == [(second, 25)]

@@ -22,6 +22,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from pydantic import SecretStr
 from sqlalchemy import Connection, inspect, select, text
 
 from app.config import Settings
@@ -149,7 +150,7 @@ async def check_served(http: httpx.AsyncClient, app: Any, written: Written) -> N
 
 
 async def serve_and_check(url: str, tmp_path: Path, written: Written) -> None:
-    settings = Settings(data_dir=tmp_path / "data", database_url=url, secret_key=SECRET)
+    settings = Settings(data_dir=tmp_path / "data", database_url=url, secret_key=SecretStr(SECRET))
     app = create_app(settings)
     async with running(app) as http:
         await check_served(http, app, written)

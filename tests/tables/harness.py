@@ -79,7 +79,12 @@ class FakeClock:
 
     async def sleep(self, seconds: float) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.call_at(self.time + seconds, lambda: done.done() or done.set_result(None))
+
+        def wake() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        self.call_at(self.time + seconds, wake)
         await done
 
 
@@ -103,10 +108,10 @@ class _FakeTimeout:
         kind: type[BaseException] | None,
         error: BaseException | None,
         tb: TracebackType | None,
-    ) -> bool | None:
+    ) -> None:
         if self.call is not None:
             self.call.cancel()
-        return await self.inner.__aexit__(kind, error, tb)
+        await self.inner.__aexit__(kind, error, tb)  # (raises, or returns None)
 
 
 def on(clock: FakeClock, runtime: Runtime = FAST) -> Runtime:

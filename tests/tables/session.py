@@ -33,11 +33,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 from app.api.history import history_of
 from app.config import Settings
 from app.history.work import workers
 from app.main import create_app
-from tests.api.live import SERVERS, Client, live_server
+from tests.api.live import Client, app_of, live_server
 from tests.waits import within
 
 #: a bound on each wait (a failure, not a pace: every wait is for a message)
@@ -179,7 +181,7 @@ async def settled_ledger(reader: Player, code: str) -> Message:
     recording made the ledger of whatever the worker had finished by then (none, on the run
     recorded; all, on a quiet machine since). Read until nothing is left to compute and
     nothing runs, then read the one that is recorded."""
-    app = SERVERS[reader.base].config.app
+    app = app_of(reader.base)
     table = next(t for t in app.state.tables.tables.values() if t.code == code)
     pool, store = workers(app.state), history_of(app.state)
 
@@ -490,7 +492,7 @@ def settings_for(tmp: Path) -> Settings:
         data_dir=tmp / "data",
         database_url=f"sqlite+aiosqlite:///{tmp}/omaha.sqlite3",
         redis_url=None,
-        secret_key="x" * 40,
+        secret_key=SecretStr("x" * 40),
         between_hands=BETWEEN_HANDS,
         away_grace=60.0,
     )

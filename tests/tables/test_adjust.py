@@ -9,8 +9,8 @@ import pytest
 from app.tables.adjust import REASON_MAX, REASONS_MAX, clean_reason, join_reasons
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
+from tests.tables.harness import start
 from tests.tables.test_host_bounds import attach
-from tests.tables.test_table import start
 
 
 @pytest.mark.parametrize(

@@ -26,10 +26,9 @@ from app.tables.table import Runtime, Table
 from app.tables.viewer import Viewer
 from app.tables.views import legal_to_json
 from tests.sizes import sample
-from tests.tables.harness import allowed_cards, chaos_step, refill
+from tests.tables.harness import allowed_cards, chaos_step, refill, start
 from tests.tables.stores import MemoryTableStore
 from tests.tables.test_leak import GAMES
-from tests.tables.test_table import start
 
 HANDS_PER_GAME = sample(150, 1000, env="DEAL_HANDS")
 FAST = Runtime(between_hands=0, clock_enabled=False, away_grace=3600, deal_unwatched=True)
@@ -82,7 +81,7 @@ class OpeningChecker(Viewer):
                 self._commit(hand["id"], hand["deal"])
                 self._openings(hand["id"], hand["openings"], None)
             return
-        hand_id = message.get("hand")
+        hand_id = str(message.get("hand"))  # "None" for none: a failure below, as None was
         if kind == "hand_started" and "deal" in message:
             self._commit(message["hand"], message["deal"])
         elif kind == "acted":

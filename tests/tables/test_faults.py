@@ -55,7 +55,7 @@ async def test_every_writing_command_during_an_outage_is_unavailable_and_changes
     assert h.table.hand is not None and not h.table.hand.state.complete
     await h.table.request("sit_out", "c")
     h.store.fail_next = 10**6  # the database is down
-    between = [  # (command, sender, data): valid commands, each needs a write
+    between: list[tuple[str, str, dict[str, Any]]] = [  # valid commands, each needs a write
         ("sit", "d", {"seat": 5, "buy_in": 100, "name": "d"}),
         ("top_up", "c", {"amount": 1}),  # c sits out: not in the hand, credited at once
         ("sit_in", "c", {"post": False}),
@@ -246,7 +246,7 @@ async def test_a_restart_keeps_every_command_accepted_mid_hand(database_url: str
         await table.request("pause", host)  # after this hand
         hand = table.hand
         assert hand is not None and not hand.state.complete
-        accepted = [
+        accepted: list[tuple[str, str, dict[str, Any]]] = [
             ("leave", a, {}),
             ("remove", host, {"seat": 2}),
             ("set_stakes", host, {"small_blind": 2, "big_blind": 4}),
@@ -366,7 +366,7 @@ async def test_after_a_restart_absent_players_are_sat_out_and_an_empty_room_deal
     await again.settle()
     assert again.table.hand_number == number + 1 and not again.table.idle
     await again.advance(0.3)  # the away grace of the one who is not back runs out
-    assert again.table.seat_of("a").sitting_out  # type: ignore[union-attr]
+    assert again.table.seat_of("a").sitting_out
     host_seat = again.table.seat_of("host")
     assert host_seat is not None and not host_seat.sitting_out and not host_seat.away
     assert again.balance_ok()

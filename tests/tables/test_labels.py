@@ -101,7 +101,10 @@ def test_card_names_read_as_the_client_said_them() -> None:
 
 def _message(sent: dict[str, Any] | str) -> dict[str, Any]:
     """A message as the connection would send it (the snapshot is queued unserialised)."""
-    return json.loads(sent) if isinstance(sent, str) else json.loads(json.dumps(sent))
+    message: dict[str, Any] = (
+        json.loads(sent) if isinstance(sent, str) else json.loads(json.dumps(sent))
+    )
+    return message
 
 
 async def test_the_snapshot_records_and_first_paint_carry_the_labels() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import pytest
 
 from app.tables import registry as registries
@@ -56,7 +58,7 @@ async def test_a_created_table_runs_from_what_was_stored_without_a_load() -> Non
     read back, so nothing after the row's write can fail."""
     store = MemoryTableStore()
 
-    async def no_load(table_id: str) -> None:
+    async def no_load(table_id: str) -> NoReturn:
         raise TimeoutError("the database is too busy to read")
 
     store.load_table = no_load  # type: ignore[method-assign]

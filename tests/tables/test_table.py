@@ -15,7 +15,7 @@ from app.poker import HandState
 from app.store.models import HandRow
 from app.tables.config import TableConfig
 from app.tables.errors import TableError
-from app.tables.hand import action_from_json, setup_from_json
+from app.tables.hand import Hand, action_from_json, setup_from_json
 from app.tables.seat import MISSED_BIG, Seat
 from app.tables.table import Runtime, Table
 from app.tables.viewer import CLOSE_TOO_SLOW, Viewer
@@ -35,8 +35,10 @@ async def test_buy_in_limits_and_seats(h: Harness) -> None:
         await h.sit("host", 0, buy_in=10)
     assert e.value.code == "bad_buy_in"
     await h.sit("host", 0)
-    for bad, code in [({"seat": 0}, "seat_taken"), ({"seat": 9}, "no_such_seat"),
-                      ({"seat": "x"}, "no_such_seat")]:  # fmt: skip
+    refusals: list[tuple[dict[str, Any], str]] = [
+        ({"seat": 0}, "seat_taken"), ({"seat": 9}, "no_such_seat"), ({"seat": "x"}, "no_such_seat")
+    ]  # fmt: skip
+    for bad, code in refusals:
         with pytest.raises(TableError) as e:
             await h.table.request("sit", "a", buy_in=100, **bad)
         assert e.value.code == code
@@ -258,11 +260,18 @@ async def test_a_hand_that_cannot_be_stored_is_not_dealt(caplog: pytest.LogCaptu
     real = store.start_hand
     failures = [1]
 
-    async def failing(*args: Any) -> None:
+    async def failing(
+        table_id: str,
+        hand: Hand,
+        deck: list[int],
+        seats: list[Seat],
+        button: int,
+        hand_number: int,
+    ) -> None:
         if failures:
             failures.pop()
             raise OSError("INSERT ... [parameters: deck]")
-        await real(*args)
+        await real(table_id, hand, deck, seats, button, hand_number)
 
     store.start_hand = failing  # type: ignore[method-assign]
     await h.sit("host", 0)

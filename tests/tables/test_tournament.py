@@ -28,7 +28,7 @@ async def tournament_table() -> tuple[TableRegistry, Table, MemoryTableStore]:
 async def test_chips_neither_enter_nor_leave_and_the_host_has_no_cash_commands() -> None:
     registry, table, _ = await tournament_table()
     await table.request("t_seat", None, player_id="a", name="A", seat=0, stack=500)
-    for kind, sender, data in [
+    cash_commands: list[tuple[str, str, dict[str, Any]]] = [
         ("sit", "b", {"seat": 1, "buy_in": 500, "name": "B"}),
         ("top_up", "a", {"amount": 100}),
         ("leave", "a", {}),
@@ -38,7 +38,8 @@ async def test_chips_neither_enter_nor_leave_and_the_host_has_no_cash_commands()
         ("add_bot", "host", {"seat": 2}),
         ("remove", "host", {"seat": 0}),
         ("close", "host", {}),
-    ]:
+    ]
+    for kind, sender, data in cash_commands:
         with pytest.raises(TableError) as refused:
             await table.request(kind, sender, **data)
         assert refused.value.code == "tournament", kind

@@ -75,11 +75,11 @@ async def test_thirty_players_three_tables_to_the_end(monkeypatch: pytest.Monkey
         await original(t)
         # After the moves of every round: what the director and the tables say agree.
         seating: dict[str, list[str]] = {}
-        for t in director.tables.values():
-            table = registry.get(t.id)
+        for field_table in director.tables.values():
+            table = registry.get(field_table.id)
             seated = [s.player_id for s in table.seats if s is not None]
-            assert sorted(seated) == sorted(t.seats.values())
-            seating[t.id] = seated
+            assert sorted(seated) == sorted(field_table.seats.values())
+            seating[field_table.id] = seated
         rounds.append(seating)
 
     monkeypatch.setattr(play, "balance", balance_and_check)
@@ -203,11 +203,11 @@ def check_big_blinds(director: Director, dealt: dict[tuple[str, int], Dealt]) ->
             previous = after.small
             assert previous is not None  # a tournament posts both blinds (moving button)
             for r in range(r1, len(rounds)):
-                hand = rounds[r].get(after.table)
-                if hand is None or set(hand.players) != set(after.players):
+                later = rounds[r].get(after.table)
+                if later is None or set(later.players) != set(after.players):
                     break  # someone busted or moved: the moving button may jump (see above)
-                assert seat not in between(previous, hand.big, hand.size), f"{p} skipped"
-                if hand.big == seat:
+                assert seat not in between(previous, later.big, later.size), f"{p} skipped"
+                if later.big == seat:
                     break
-                previous = hand.big
+                previous = later.big
     return moves
