@@ -56,7 +56,7 @@ class Settings(BaseSettings):
         default=30.0,
         gt=0,
         le=3600,
-        description="Seconds a connection stays online without a heartbeat.",
+        description="Seconds a connection stays online without a refresh (every third of it).",
     )
 
     between_hands: float = Field(

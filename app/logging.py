@@ -215,3 +215,19 @@ class AccessLogMiddleware:
                     "duration_ms": duration_ms,
                 },
             )
+
+
+class Quiet:
+    """One warning per `every` seconds for a failure that repeats (Redis down: every read,
+    every presence refresh): a log that says so, not one that fills the disk."""
+
+    def __init__(self, logger: logging.Logger, every: float = 10.0) -> None:
+        self.logger = logger
+        self.every = every
+        self._last: dict[str, float] = {}  # keyed by the message's format: a few, fixed
+
+    def warn(self, what: str, *args: Any) -> None:
+        now = time.monotonic()
+        if now - self._last.get(what, -self.every) >= self.every:
+            self._last[what] = now
+            self.logger.warning(what, *args)

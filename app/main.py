@@ -3,7 +3,8 @@
 While running, `app.state` holds:
 - `settings`: the `Settings` it was built with;
 - `engine`: the SQLAlchemy `AsyncEngine`; `sessions`: an `async_sessionmaker` on it;
-- `presence`: the `Presence` backend (Redis or in process);
+- `presence`: the `Presence` backend (Redis or in process); `keeper`: the `Keeper` that
+  refreshes every connection's entry in it, one call per period for the whole process;
 - `secret_key`: the key that signs session cookies;
 - `assets`: the client's files (`app.api.assets.Assets`), whose version a page's socket names.
 Routes get them through the dependencies in `app.api.deps`.
@@ -49,6 +50,7 @@ from app.config import Settings, get_settings
 from app.logging import AccessLogMiddleware
 from app.pauses import Pauses
 from app.presence import create_presence
+from app.presence.keeper import Keeper
 from app.rate import SharedWindow, SlidingWindow
 from app.scale.identity import new_incarnation
 from app.scale.lease import Leases, Ownership, SoleLeases
@@ -92,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = create_engine(settings.effective_database_url)
         app.state.sessions = session_factory(app.state.engine)
         app.state.presence = create_presence(settings.redis_url, settings.presence_ttl)
+        app.state.keeper = Keeper(app.state.presence)  # its task runs while entries do
         app.state.table_store = SqlTableStore(app.state.sessions, fenced=True)
         hold, ownership = await _ownership(settings)
         app.state.tables = TableRegistry(
@@ -130,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 app.state.presence,
                 wire=Wire.from_secret(app.state.secret_key),
                 outbox_limit=settings.ws_outbox_limit,
+                keeper=app.state.keeper,  # relayed connections refreshed with the others
             )
             app.state.relay.on_name_lost = _stop_this_process
             app.state.tables.on_take = app.state.relay.taken
@@ -185,6 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await _bounded(hold.release(), CLOSE_SECONDS, "database hold")
             await history.stop_luck_tasks(app.state)
             await _bounded(app.state.table_store.close(), CLOSE_SECONDS, "table store")
+            await _bounded(app.state.keeper.close(), CLOSE_SECONDS, "presence keeper")
             await _bounded(app.state.presence.close(), CLOSE_SECONDS, "presence")
             await _bounded(app.state.engine.dispose(), CLOSE_SECONDS, "database")
 

@@ -30,8 +30,8 @@ from app.api.identity import player_for
 from app.api.limits import Connections, client_address
 from app.config import Settings
 from app.logging import log_ws_event
-from app.presence import Presence, connection_id
-from app.presence.keeper import Flag, keep_online
+from app.presence import connection_id
+from app.presence.keeper import Flag, Keeper, keep_online
 from app.rate import TokenBucket
 from app.scale.relay import RemoteTable, find_or_relay
 from app.tables.errors import TableError
@@ -300,7 +300,7 @@ async def _serve(
     cancels and awaits it: whatever fails, no task outlives the connection. (The reader is
     not a task of its own: a task, its context and `asyncio.wait`'s waiters are ~1.5 KiB of
     each of thousands of connections.)"""
-    presence: Presence = websocket.app.state.presence
+    keeper: Keeper = websocket.app.state.keeper
     viewer = Viewer(player_id, limit=settings.ws_outbox_limit)
     stream, since = resume
     tasks: list[asyncio.Task[Any]] = []
@@ -332,7 +332,7 @@ async def _serve(
 
         writer.add_done_callback(writer_ended)
         if isinstance(table, Table):  # a relayed one's presence is kept by its owner
-            tasks.append(asyncio.create_task(keep_online(presence, table, player_id, entry, stop)))
+            tasks.append(asyncio.create_task(keep_online(keeper, table, player_id, entry, stop)))
         seat = table.seat_of(player_id)
         log_ws_event("connect", table_id=table.id, seat=seat.number if seat else None,
                      player_id=player_id, client=client_address(websocket.scope))  # fmt: skip
@@ -359,12 +359,8 @@ async def _serve(
         # connection is a reference cycle, left to a garbage collector the server runs rarely.
         viewer.on_close = None
         table.post_detach(viewer)
-        # `timeout`, not `wait_for`: wait_for's task keeps the exception it ended with (the
-        # client already gone), whose traceback holds wait_for's frame, which holds the task.
-        if isinstance(table, Table):
-            with contextlib.suppress(Exception):
-                async with asyncio.timeout(2.0):
-                    await presence.disconnect(table.id, entry)
+        if isinstance(table, Table):  # bounded, and never raises
+            await keeper.disconnect(table.id, entry)
         with contextlib.suppress(Exception):
             async with asyncio.timeout(1.0):
                 await websocket.close(close_code, reason[:120])

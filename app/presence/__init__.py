@@ -1,10 +1,12 @@
 """Who is connected to which table: in Redis when REDIS_URL is set, in process otherwise.
 
 Every connection is an entry (table, session) with a seat (None for a spectator) that stays
-online for `ttl` seconds after its last `connect` or `heartbeat`. `session_id` must be an id
-that is safe to show (a player or connection id), never a session token. The WebSocket
-endpoint uses one entry per connection (`connection_id`), so a player with two tabs stays
-online until both are closed; `players_online` folds them back into players.
+online for `ttl` seconds after its last `connect`, `connect_many` or `heartbeat`. A process
+keeps its connections' entries through one `keeper.Keeper`: each written when it opens and
+when its seat changes, all of them rewritten together every third of the TTL. `session_id`
+must be an id that is safe to show (a player or connection id), never a session token. The
+WebSocket endpoint uses one entry per connection (`connection_id`), so a player with two tabs
+stays online until both are closed; `players_online` folds them back into players.
 """
 
 from __future__ import annotations

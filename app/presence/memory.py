@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 
@@ -37,6 +37,14 @@ class InProcessPresence:
     async def connect(self, table_id: str, session_id: str, seat: int | None) -> None:
         entries = self._tables.setdefault(table_id, {})
         entries[session_id] = _Entry(seat=seat, expires_at=self._clock() + self.ttl)
+
+    async def connect_many(self, tables: Mapping[str, Mapping[str, int | None]]) -> None:
+        expires_at = self._clock() + self.ttl
+        for table_id, sessions in tables.items():
+            if sessions:  # no table kept for nobody
+                entries = self._tables.setdefault(table_id, {})
+                for session_id, seat in sessions.items():
+                    entries[session_id] = _Entry(seat=seat, expires_at=expires_at)
 
     async def heartbeat(self, table_id: str, session_id: str) -> bool:
         entry = self._live(table_id).get(session_id)

@@ -4,14 +4,16 @@ Per table, a sorted set `omaha:presence:<table>:expiry` scores each session with
 it expires (Redis server time, ms) and a hash `omaha:presence:<table>:seat` holds its seat
 ("" for a spectator). Each operation is one Lua script, so it is atomic and uses one clock.
 Both keys expire `ttl` after the last write, so an abandoned table leaves nothing behind.
+`connect_many` (the periodic refresh) is one script per table, every table's in one pipeline.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import Any, cast
 
 import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
 
 _NOW = """
 local t = redis.call('TIME')
@@ -24,6 +26,21 @@ _CONNECT = (
 local ttl = tonumber(ARGV[3])
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+return 1
+"""
+)
+
+# `connect` for each (session, seat) pair of ARGV after the TTL: one table's sessions at once
+_CONNECT_MANY = (
+    _NOW
+    + """
+local ttl = tonumber(ARGV[1])
+for i = 2, #ARGV, 2 do
+  redis.call('ZADD', KEYS[1], now + ttl, ARGV[i])
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+end
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 return 1
@@ -72,6 +89,8 @@ return out
 
 #: Redis connections one server process opens at most (each command takes well under 1 ms)
 MAX_CONNECTIONS = 16
+#: tables refreshed in one pipeline (one round trip) at most: bounds one request's size
+PIPELINE_TABLES = 1000
 
 
 class RedisPresence:
@@ -84,6 +103,7 @@ class RedisPresence:
         self._client = client
         self._prefix = prefix
         self._connect = client.register_script(_CONNECT)
+        self._connect_many = client.register_script(_CONNECT_MANY)
         self._heartbeat = client.register_script(_HEARTBEAT)
         self._disconnect = client.register_script(_DISCONNECT)
         self._online = client.register_script(_ONLINE)
@@ -121,6 +141,27 @@ class RedisPresence:
     async def connect(self, table_id: str, session_id: str, seat: int | None) -> None:
         seat_text = "" if seat is None else str(seat)
         await self._connect(keys=self._keys(table_id), args=[session_id, seat_text, self._ttl_ms])
+
+    async def connect_many(self, tables: Mapping[str, Mapping[str, int | None]]) -> None:
+        batch = [(t, sessions) for t, sessions in tables.items() if sessions]
+        for start in range(0, len(batch), PIPELINE_TABLES):
+            chunk = batch[start : start + PIPELINE_TABLES]
+            try:
+                await self._pipelined(chunk)
+            except NoScriptError:  # Redis restarted (or its scripts were flushed): load, redo
+                await self._client.script_load(_CONNECT_MANY)
+                await self._pipelined(chunk)  # idempotent: what ran already runs again
+
+    async def _pipelined(self, chunk: list[tuple[str, Mapping[str, int | None]]]) -> None:
+        # EVALSHA by hand: a `Script` in a pipeline costs a SCRIPT EXISTS round trip per run
+        sha, ttl = self._connect_many.sha, self._ttl_ms
+        async with self._client.pipeline(transaction=False) as pipe:
+            for table_id, sessions in chunk:
+                args: list[str | int] = [ttl]
+                for session_id, seat in sessions.items():
+                    args += (session_id, "" if seat is None else str(seat))
+                pipe.evalsha(sha, 2, *self._keys(table_id), *args)
+            await pipe.execute()
 
     async def heartbeat(self, table_id: str, session_id: str) -> bool:
         result = await self._heartbeat(keys=self._keys(table_id), args=[session_id, self._ttl_ms])

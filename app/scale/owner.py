@@ -15,14 +15,13 @@ A table's in stream is read from its `Taken` marker on (added with the lease, in
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.presence import Presence, connection_id
-from app.presence.keeper import keep_online
+from app.presence.keeper import Keeper, keep_online
 from app.scale.keys import OUT_MAX
 from app.scale.streams import BLOCK_MS, MOVED, READS, Streams
 from app.scale.wire import (
@@ -90,6 +89,8 @@ class RemoteViewer:
     news: list[tuple[bool, int | None]] = field(default_factory=list)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the task keeping it online, while it waits for a seat change (cancelled to end it)
+    keeping: asyncio.Task[None] | None = None
 
     def seated(self, seat: int | None, *, first: bool = False) -> None:
         if first or seat != self.seat:
@@ -122,10 +123,12 @@ class Owner:
         *,
         outbox_limit: int,
         reply_timeout: float,
+        keeper: Keeper | None = None,
     ) -> None:
         self.streams = streams
         self.tables = tables
-        self.presence = presence
+        #: the app's (one refresh for every connection of the process), or one of its own
+        self.keeper = keeper if keeper is not None else Keeper(presence)
         self.outbox_limit = outbox_limit
         self.reply_timeout = reply_timeout
         #: the connections of other gateways on this process's tables
@@ -300,12 +303,15 @@ class Owner:
         player = viewer.player_id
         seat = table.seat_of(player) if player is not None else None
         remote.seated(seat.number if seat is not None else None, first=True)
-        if player is not None:
+        if player is not None and not remote.stop.is_set():
             entry_id = connection_id(player)
-            await keep_online(self.presence, table, player, entry_id, remote.stop,
-                              on_seat=remote.seated)  # fmt: skip
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.presence.disconnect(table.id, entry_id), 2.0)
+            remote.keeping = asyncio.current_task()
+            try:
+                await keep_online(self.keeper, table, player, entry_id, remote.stop,
+                                  on_seat=remote.seated)  # fmt: skip
+            finally:  # ended or cancelled (`end_remote`, the relay closing): offline at once
+                remote.keeping = None
+                await self.keeper.disconnect(table.id, entry_id)
 
     def end_remote(self, conn: str, why: str | None = None) -> None:
         """Detach a remote connection; `why`: also tell its gateway to close it (it may be
@@ -314,6 +320,8 @@ class Owner:
         if remote is None:
             return
         remote.stop.set()
+        if remote.keeping is not None:  # its keeper waits for a seat change: end it now
+            remote.keeping.cancel()
         table = self.tables.tables.get(remote.table_id)
         if table is not None:
             table.post_detach(remote.viewer)

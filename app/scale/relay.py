@@ -39,6 +39,7 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 
 from app.presence import Presence
+from app.presence.keeper import Keeper
 from app.scale.gateway import Gateway, RemoteTable
 from app.scale.identity import Holder, NameClaim, NameTaken, name_of
 from app.scale.keys import OUT_MAX, Keys
@@ -98,6 +99,7 @@ class Relay:
         outbox_limit: int,
         reply_timeout: float = 15.0,
         keys: Keys | None = None,
+        keeper: Keeper | None = None,
     ) -> None:
         self.client = client
         self.leases = leases
@@ -106,7 +108,7 @@ class Relay:
         self.tables = tables
         self.streams = Streams(client, self.name, self.keys, wire)
         self.owner = Owner(self.streams, tables, presence, outbox_limit=outbox_limit,
-                           reply_timeout=reply_timeout)  # fmt: skip
+                           reply_timeout=reply_timeout, keeper=keeper)  # fmt: skip
         self.gateway = Gateway(self.streams, reply_timeout=reply_timeout,
                                on_call=self.owner.called)  # fmt: skip
         self.claim = NameClaim(client, name_of(self.name), Holder.here(self.name), leases.ms,

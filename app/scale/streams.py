@@ -19,12 +19,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import time
 from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 
+from app.logging import Quiet
 from app.scale.keys import Keys
 from app.scale.wire import Entry, Wire
 from app.scale.writer import Writer
@@ -39,20 +39,6 @@ MOVED = "the table moved to another server: reconnect"
 #: a table list, the ledger, the snapshot a table page carries: the one its player's socket
 #: would get); nothing else is asked of an owner without a connection
 READS = frozenset({"view", "facts", "ledger", "snapshot"})
-
-
-class Quiet:
-    """One warning per `every` seconds for a failure that repeats (Redis down: every read)."""
-
-    def __init__(self, every: float = 10.0) -> None:
-        self.every = every
-        self._last: dict[str, float] = {}
-
-    def warn(self, what: str, *args: Any) -> None:
-        now = time.monotonic()
-        if now - self._last.get(what, -self.every) >= self.every:
-            self._last[what] = now
-            log.warning(what, *args)
 
 
 class Absence:
@@ -78,7 +64,7 @@ class Streams:
         self.name = name
         self.keys = keys
         self.wire = wire
-        self.quiet = Quiet()
+        self.quiet = Quiet(log)
         #: set once the relay closes: the readers and writers stop
         self.closing = False
         self._ids = itertools.count(1)

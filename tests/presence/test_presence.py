@@ -125,3 +125,65 @@ async def test_many_concurrent_refreshes_share_a_bounded_pool(redis_url: str) ->
     finally:
         await presence.close()
         await watcher.aclose()
+
+
+async def test_connect_many_connects_each_session_of_each_table(presence: Presence) -> None:
+    await presence.connect("t1", "alice", None)
+    await presence.connect_many({"t1": {"alice": 2, "bob": None}, "t2": {"carol": 0}, "t3": {}})
+    assert await presence.online("t1") == {"alice": 2, "bob": None}  # alice's seat replaced
+    assert await presence.online("t2") == {"carol": 0}
+    assert await presence.online("t3") == {}
+    assert await presence.heartbeat("t2", "carol") is True
+    await presence.connect_many({})  # nothing: not an error
+
+
+def test_connect_many_restarts_the_clock_in_process() -> None:
+    now = [100.0]
+    presence = InProcessPresence(ttl=10, clock=lambda: now[0])
+
+    async def scenario() -> None:
+        await presence.connect("t", "a", 1)
+        await presence.connect("t", "b", 2)
+        now[0] += 9
+        await presence.connect_many({"t": {"a": 1}})
+        now[0] += 2
+        assert await presence.online("t") == {"a": 1}  # b expired, a refreshed
+        await presence.connect_many({"u": {}})
+        assert "u" not in presence._tables  # no table kept for nobody
+
+    asyncio.run(scenario())
+
+
+async def test_connect_many_is_one_script_per_table_in_one_round_trip(redis_url: str) -> None:
+    """The refresh of every table of a process: one EVALSHA each, pipelined, and no SCRIPT
+    EXISTS before them (what redis-py's `Script` adds to each pipeline); the keys expire."""
+    presence = RedisPresence.from_url(redis_url, ttl=5)
+    watcher = redis.asyncio.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        await presence.connect_many({"t0": {"warm": None}})  # connected, its script loaded
+        await watcher.config_resetstat()
+        sessions = {f"t{i}": {f"p{i}/{j}": j for j in range(6)} for i in range(20)}
+        await presence.connect_many(sessions)
+        stats = await watcher.info("commandstats")
+        assert stats["cmdstat_evalsha"]["calls"] == 20
+        assert "cmdstat_script|exists" not in stats and "cmdstat_script" not in stats
+        assert await presence.online("t7") == {f"p7/{j}": j for j in range(6)}
+        assert 0 < await watcher.pttl("omaha:presence:t7:seat") <= 5000
+    finally:
+        await presence.close()
+        await watcher.aclose()
+
+
+async def test_connect_many_survives_a_redis_that_forgot_its_scripts(redis_url: str) -> None:
+    """A restarted Redis has no script: the first refresh after it loads it and goes on."""
+    presence = RedisPresence.from_url(redis_url, ttl=5)
+    watcher = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        await presence.connect_many({"t1": {"a": 1}})
+        await watcher.script_flush()
+        await presence.connect_many({"t1": {"a": 2}, "t2": {"b": None}})
+        assert await presence.online("t1") == {"a": 2}
+        assert await presence.online("t2") == {"b": None}
+    finally:
+        await presence.close()
+        await watcher.aclose()
