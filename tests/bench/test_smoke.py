@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bench import bots, engine, frame_clock, history, runs
+from bench import bots, engine, frame_clock, history, presence_refresh, runs
 
 
 def test_engine_rows_have_both_engines() -> None:
@@ -51,3 +51,17 @@ def test_frame_clock_times_both_pages() -> None:
         assert len(got["frame"]) == len(got["wait"]) >= 5, (moving, got)
         assert got["presented"], moving  # Element Timing answered for its frames
         assert all(f >= w >= 0 for f, w in zip(got["frame"], got["wait"], strict=True))
+
+
+def test_presence_refresh_counts_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    presence_refresh.main(
+        ["--connections", "30", "--tables", "5", "--ttl", "1.5", "--periods", "1"]
+    )
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.startswith("backend calls")]
+    assert len(rows) == 2, out  # in process and Redis
+    for row in rows:
+        before, after = float(row[-2]), float(row[-1])
+        # every connection's own timer fired at least once in the window; the keeper's one
+        # call a period covers them all
+        assert before >= 30 > after >= 1, out
