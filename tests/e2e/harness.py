@@ -83,6 +83,21 @@ def box(locator: Locator) -> FloatRect:
     return rect
 
 
+_RECTS = """(selectors) => Object.fromEntries(Object.entries(selectors).map(([name, css]) =>
+  [name, [...document.querySelectorAll(css)].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  })]))"""
+
+
+def rects(page: Page, **selectors: str) -> dict[str, list[FloatRect]]:
+    """The boxes of every element each CSS selector matches, all read in one layout. A live
+    table redraws between two reads (a hand starts, a notice comes): boxes compared across
+    separate reads can disagree by a whole reflow (a chat line's name and text read 127 px
+    apart once, in CI)."""
+    return cast("dict[str, list[FloatRect]]", page.evaluate(_RECTS, selectors))
+
+
 def settable(cookies: list[Cookie]) -> list[SetCookieParam]:
     """One context's `cookies()` as another's `add_cookies` takes them (the same person in a
     second browser). Playwright types the two as TypedDicts alike but for the second's

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import FloatRect, expect
 
 from tests.e2e.conftest import PlayerFactory
-from tests.e2e.harness import Player, create_table
+from tests.e2e.harness import Player, create_table, rects
 
 
 def say(p, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -83,11 +83,9 @@ def test_chat_sits_beside_the_table_when_wide_and_below_it_on_a_phone(
     phone.sit(1)
 
     def boxes(p: Player) -> tuple[FloatRect, FloatRect, FloatRect]:
-        felt = p.page.locator(".felt").bounding_box()
-        dock = p.page.locator(".dock").bounding_box()
-        chat = p.page.get_by_role("region", name="Chat").bounding_box()
-        assert felt and dock and chat
-        return felt, dock, chat
+        got = rects(p.page, felt=".felt", dock=".dock", chat="section.chat[aria-label=Chat]")
+        assert [len(got[k]) for k in ("felt", "dock", "chat")] == [1, 1, 1], got
+        return got["felt"][0], got["dock"][0], got["chat"][0]
 
     felt, dock, chat = boxes(wide)
     assert chat["x"] >= felt["x"] + felt["width"], (felt, chat)  # to the right of the table

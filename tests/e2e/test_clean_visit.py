@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import Player, box, calling_station
+from tests.e2e.harness import Player, calling_station
 from tests.e2e.play import act_once, hand_number, play_hand
 from tests.e2e.test_chat import say
 from tests.e2e.test_games import new_table
@@ -78,10 +78,12 @@ def test_a_clean_visit_and_the_cosmetic_defects(players: PlayerFactory, bots: Bo
     line = page.locator(".chat-line").last
     expect(line.locator(".chat-text")).to_contain_text("a long message")
     assert line.locator(".chat-text").evaluate(LINES) >= 2  # it wraps
-    name_top = box(line.locator(".chat-name"))["y"]
-    first = line.locator(".chat-text").evaluate(
-        "(e) => { const r = document.createRange(); r.selectNodeContents(e);"
-        " return r.getClientRects()[0].top; }"
+    # The name's top and the text's first line's, in one read (the table redraws meanwhile).
+    name_top, first = line.evaluate(
+        "(l) => { const r = document.createRange();"
+        " r.selectNodeContents(l.querySelector('.chat-text'));"
+        " return [l.querySelector('.chat-name').getBoundingClientRect().top,"
+        " r.getClientRects()[0].top]; }"
     )
     assert abs(first - name_top) < 4, (first, name_top)
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import Player, calling_station
+from tests.e2e.harness import Player, calling_station, rects
 from tests.e2e.play import act_once, mark, wait_for_hand, wait_moved_on
 from tests.e2e.test_games import new_table
 
@@ -106,8 +106,8 @@ def test_the_log_tells_the_hand_and_results_name_their_pots(
     assert log.locator(".log-line.award").count() >= 2
     assert log.locator(".log-card").count() >= 5  # each card its suit's colour
     # Beside the table (1280 px): never over the dock.
-    box, dock = log.bounding_box(), page.locator(".dock").bounding_box()
-    assert box and dock
+    got = rects(page, log="aside.hand-log", dock=".dock")
+    (box,), (dock,) = got["log"], got["dock"]
     assert box["x"] >= dock["x"] + dock["width"] or box["y"] + box["height"] <= dock["y"]
 
     # A reload keeps what this tab saw, and the log open.
@@ -169,10 +169,12 @@ def test_on_a_phone_the_log_is_a_sheet_over_the_felt_not_the_dock(
     expect(log.locator(f"[data-log-hand='{number}']")).to_contain_text(f"Hand {number}.")
     # The turn's buttons stay clear of it and usable.
     page.wait_for_function("() => window.__omaha.ctrl.isMyTurn()", timeout=20000)
-    box = log.bounding_box()
-    for button in page.locator(".dock [data-act]").all():
-        b = button.bounding_box()
-        assert box and b and b["y"] >= box["y"] + box["height"], (box, b)
+    expect(page.locator(".dock [data-act]").first).to_be_visible()  # drawn at the next frame
+    got = rects(page, log="aside.hand-log", buttons=".dock [data-act]")
+    (box,) = got["log"]
+    assert got["buttons"], got
+    for b in got["buttons"]:
+        assert b["y"] >= box["y"] + box["height"], (box, b)
     act_once(p, keyboard=False)
     expect(log).to_contain_text(re.compile(r"You (call|check)"))
     assert not p.errors, p.errors

@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import BotFactory, PlayerFactory
-from tests.e2e.harness import calling_station
+from tests.e2e.harness import calling_station, rects
 from tests.e2e.test_games import new_table
 
 PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
@@ -64,11 +64,11 @@ def test_phone_portrait(players: PlayerFactory, bots: BotFactory) -> None:
         "() => { const c = window.__omaha.ctrl;"
         " c.flash('The turn had passed: your call was not applied.'); c.redraw(); }"
     )
-    toast = p.page.locator(".toast").bounding_box()
-    assert toast is not None
-    for button in p.page.locator(".main-actions .btn").all():
-        b = button.bounding_box()
-        assert b is not None
+    expect(p.page.locator(".toast")).to_be_visible()  # drawn at the next frame
+    got = rects(p.page, toast=".toast", buttons=".main-actions .btn")
+    (toast,) = got["toast"]
+    assert got["buttons"], got
+    for b in got["buttons"]:
         apart = (
             toast["y"] + toast["height"] <= b["y"]
             or b["y"] + b["height"] <= toast["y"]
