@@ -48,12 +48,17 @@ class Flag:
 
 class Keeper:
     """This process's entries in presence (table -> entry -> seat as last written), written
-    again together every `period`. `sleep` can be replaced in tests (a tick they drive)."""
+    again together every `period`. `sleep` can be replaced in tests (a tick they drive), and
+    `write_timeout` (a bound a loaded test machine may reach while a test holds a refresh)."""
 
     def __init__(
-        self, presence: Presence, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        self,
+        presence: Presence,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        write_timeout: float = WRITE_TIMEOUT,
     ) -> None:
         self.presence = presence
+        self.write_timeout = write_timeout
         self.period = max(0.5, presence.ttl / 3)
         #: what the next refresh writes: one entry per live connection, no more
         self.entries: dict[str, dict[str, int | None]] = {}
@@ -104,7 +109,7 @@ class Keeper:
         # `timeout`, not `wait_for`: wait_for's task keeps the exception it ended with (the
         # client already gone), whose traceback holds the caller's frame (a connection's).
         try:
-            async with asyncio.timeout(WRITE_TIMEOUT):
+            async with asyncio.timeout(self.write_timeout):
                 # After the refresh in flight, which may hold this entry's previous seat (or the
                 # entry itself, disconnected now): the newer write must land last.
                 if (landed := self._landed) is not None:
@@ -125,7 +130,7 @@ class Keeper:
                 batch = {table_id: dict(e) for table_id, e in self.entries.items()}
                 self._landed = landed = asyncio.Event()
                 try:
-                    async with asyncio.timeout(max(self.period, WRITE_TIMEOUT)):
+                    async with asyncio.timeout(max(self.period, self.write_timeout)):
                         await self.presence.connect_many(batch)
                 except Exception as error:  # Redis down: tried again next period
                     self._quiet.warn("presence: the refresh failed (%s)", type(error).__name__)

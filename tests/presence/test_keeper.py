@@ -138,7 +138,7 @@ class Connection:
 @pytest.fixture
 async def kept() -> AsyncIterator[tuple[Counting, Keeper, Ticks]]:
     presence, ticks = Counting(), Ticks()
-    keeper = Keeper(presence, sleep=ticks.sleep)
+    keeper = Keeper(presence, sleep=ticks.sleep, write_timeout=BOUND)
     yield presence, keeper, ticks
     await keeper.close()
 
@@ -287,7 +287,7 @@ async def test_redis_refresh_is_one_script_per_table(redis_url: str) -> None:
     presence: Presence = RedisPresence.from_url(redis_url, ttl=30)
     watcher = redis.asyncio.Redis.from_url(redis_url, decode_responses=True)
     ticks = Ticks()
-    keeper = Keeper(presence, sleep=ticks.sleep)
+    keeper = Keeper(presence, sleep=ticks.sleep, write_timeout=BOUND)
     tables = {t: FakeTable(t) for t in "abc"}
     connections = []
     try:

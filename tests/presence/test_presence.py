@@ -9,14 +9,28 @@ import redis.asyncio
 from app.presence import InProcessPresence, Presence, RedisPresence, create_presence
 
 TTL = 1.0
+#: the TTL of the tests that watch entries expire: a wait on a state that only a stall of a
+#: whole TTL could break (these machines stall for a second under load)
+EXPIRY_TTL = 3.0
+
+
+def _backend(request: pytest.FixtureRequest, ttl: float) -> Presence:
+    if request.param == "redis":
+        return RedisPresence.from_url(request.getfixturevalue("redis_url"), ttl=ttl)
+    return InProcessPresence(ttl=ttl)
 
 
 @pytest.fixture(params=["in_process", "redis"])
 async def presence(request: pytest.FixtureRequest) -> AsyncIterator[Presence]:
-    if request.param == "redis":
-        backend: Presence = RedisPresence.from_url(request.getfixturevalue("redis_url"), ttl=TTL)
-    else:
-        backend = InProcessPresence(ttl=TTL)
+    backend = _backend(request, TTL)
+    yield backend
+    await backend.close()
+
+
+@pytest.fixture(params=["in_process", "redis"])
+async def expiring(request: pytest.FixtureRequest) -> AsyncIterator[Presence]:
+    """A backend whose entries a test watches expire (`EXPIRY_TTL`)."""
+    backend = _backend(request, EXPIRY_TTL)
     yield backend
     await backend.close()
 
@@ -46,17 +60,25 @@ async def test_disconnect_removes_only_that_session(presence: Presence) -> None:
     assert await presence.online("t1") == {"bob": 2}
 
 
-async def test_entries_expire_after_ttl_without_heartbeat(presence: Presence) -> None:
-    await presence.connect("t1", "alice", 1)
-    await presence.connect("t1", "bob", 2)
-    await asyncio.sleep(TTL * 0.6)
-    assert await presence.heartbeat("t1", "bob") is True
-    await asyncio.sleep(TTL * 0.6)
-    assert await presence.online("t1") == {"bob": 2}
-    assert await presence.heartbeat("t1", "alice") is False
-    await asyncio.sleep(TTL * 1.2)
-    assert await presence.online("t1") == {}
-    assert await presence.heartbeat("t1", "bob") is False
+async def test_entries_expire_after_ttl_without_heartbeat(expiring: Presence) -> None:
+    # Waits for states, not for moments (a loaded machine stretches any sleep): bob beats
+    # every 0.1 s (a TTL is 30 beats: only a stall of a whole TTL could lose him) until alice,
+    # who never beats, is gone; then nobody beats until both are gone.
+    await expiring.connect("t1", "alice", 1)
+    await expiring.connect("t1", "bob", 2)
+    loop = asyncio.get_running_loop()
+    bound = loop.time() + 10 * EXPIRY_TTL  # a wait no passing run comes near
+    while "alice" in await expiring.online("t1"):
+        assert await expiring.heartbeat("t1", "bob") is True  # alive while he beats
+        assert loop.time() < bound, "alice never expired"
+        await asyncio.sleep(0.1)
+    assert await expiring.online("t1") == {"bob": 2}
+    assert await expiring.heartbeat("t1", "alice") is False  # expired: not brought back
+    assert await expiring.online("t1") == {"bob": 2}
+    while await expiring.online("t1"):
+        assert loop.time() < bound, "bob never expired"
+        await asyncio.sleep(0.1)
+    assert await expiring.heartbeat("t1", "bob") is False
 
 
 async def test_heartbeat_for_an_unknown_session_changes_nothing(presence: Presence) -> None:
@@ -67,13 +89,20 @@ async def test_heartbeat_for_an_unknown_session_changes_nothing(presence: Presen
 async def test_redis_keys_expire_with_the_table(redis_url: str) -> None:
     import redis.asyncio as aioredis
 
-    presence = RedisPresence.from_url(redis_url, ttl=TTL)
+    presence = RedisPresence.from_url(redis_url, ttl=EXPIRY_TTL)
     client = aioredis.Redis.from_url(redis_url)
+    keys = ("omaha:presence:t1:expiry", "omaha:presence:t1:seat")
     try:
         await presence.connect("t1", "alice", 1)
-        assert await client.exists("omaha:presence:t1:expiry", "omaha:presence:t1:seat") == 2
-        await asyncio.sleep(TTL * 1.5)
-        assert await client.exists("omaha:presence:t1:expiry", "omaha:presence:t1:seat") == 0
+        assert await client.exists(*keys) == 2
+        assert 0 < min([await client.pttl(k) for k in keys]) <= EXPIRY_TTL * 1000
+        # Gone on Redis's clock: waited for, within a bound no passing run comes near.
+        loop = asyncio.get_running_loop()
+        bound = loop.time() + 10 * EXPIRY_TTL
+        while await client.exists(*keys):
+            assert loop.time() < bound, "the keys never expired"
+            await asyncio.sleep(0.1)
+        assert await presence.online("t1") == {}
     finally:
         await client.aclose()
         await presence.close()

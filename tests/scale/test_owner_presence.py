@@ -11,7 +11,7 @@ from app.presence.keeper import Keeper
 from app.scale.owner import RemoteViewer
 from app.scale.wire import Attach
 from app.tables.viewer import Viewer
-from tests.presence.test_keeper import Counting, FakeTable, Ticks
+from tests.presence.test_keeper import BOUND, Counting, FakeTable, Ticks
 from tests.scale.test_numbering import an_owner
 from tests.waits import until
 
@@ -29,7 +29,7 @@ class Attachable(FakeTable):
 async def test_a_relayed_connection_is_kept_by_the_keeper_and_ended_at_once() -> None:
     presence, ticks = Counting(), Ticks()
     with an_owner() as owner:
-        owner.keeper = keeper = Keeper(presence, sleep=ticks.sleep)
+        owner.keeper = keeper = Keeper(presence, sleep=ticks.sleep, write_timeout=BOUND)
         table = Attachable("t1")
         table.seats["p1"] = 3
         remote = RemoteViewer("c@2/1", "t1", "c@2", Viewer("p1"))
