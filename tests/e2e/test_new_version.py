@@ -21,10 +21,13 @@ from tests.e2e.test_games import new_table
 #: a version this server never served (its own are 12 hex digits of a hash of the files)
 STALE = "0123456789ab"
 NEWER = "fedcba987654"
-#: each load of the page counted in its tab, and what the page was doing when it left
+#: each load of the page counted in its tab, and what the page was doing when it left: read
+#: at `beforeunload`, which fires inside `location.reload()` itself; `pagehide` comes only once
+#: the new page is fetched, and a loaded machine gave the bot time to bring the turn back
+#: meanwhile (the old page still reads its socket: the reloaded page resumes that turn)
 COUNT_LOADS = """
 sessionStorage.setItem('test.loads', String(Number(sessionStorage.getItem('test.loads') || 0) + 1));
-addEventListener('pagehide', () => {
+addEventListener('beforeunload', () => {
   const o = window.__omaha; const c = o && o.ctrl;
   sessionStorage.setItem('test.left', JSON.stringify({
     turn: !!(c && c.isMyTurn()), pending: !!(c && c.pending), busy: !!(c && c.newVersion.busy()),
