@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -32,8 +31,8 @@ import redis.asyncio as aioredis  # noqa: E402
 from app.presence import InProcessPresence, RedisPresence  # noqa: E402
 from app.presence.base import Presence  # noqa: E402
 from app.presence.keeper import Flag, Keeper, keep_online  # noqa: E402
+from bench import fleet  # noqa: E402
 from tests.presence.test_keeper import FakeTable  # noqa: E402
-from tests.servers import free_port, wait_for_port  # noqa: E402
 
 
 class Counted:
@@ -127,14 +126,7 @@ async def run(
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    port = free_port()
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        wait_for_port("127.0.0.1", port)
-        url = f"redis://127.0.0.1:{port}/0"
+    with fleet.redis_server() as url:
         watcher = aioredis.Redis.from_url(url, decode_responses=True)
         makers: dict[str, Callable[[], Presence]] = {
             "in process": lambda: InProcessPresence(ttl=args.ttl),
@@ -156,9 +148,6 @@ async def main_async(args: argparse.Namespace) -> None:
                 digits = 2 if "seconds" in key else 0
                 print(f"{key:<31} {before:>10.{digits}f} {after:>10.{digits}f}")
         await watcher.aclose()
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 def main(argv: list[str] | None = None) -> int:
